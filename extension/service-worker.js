@@ -1,0 +1,349 @@
+// browserx relay: a thin pipe between the native host and chrome.debugger.
+// The host owns all the logic. This worker forwards messages, remembers what it
+// attached, and cleans up when the host goes away.
+/* global CDP_ALLOWLIST */
+importScripts("allowlist.js");
+
+const HOST_NAME = "com.browserx.host";
+const VERSION = chrome.runtime.getManifest().version;
+const ALLOWED = new Set(CDP_ALLOWLIST);
+
+// Chrome allows 64 MiB per message to the host; 8 Mi UTF-16 units stays well
+// below that even after UTF-8 expansion and JSON re-escaping of the slice.
+const CHUNK_CHARS = 8 * 1024 * 1024;
+
+const BACKOFF_MIN_MS = 250;
+const BACKOFF_MAX_MS = 5000;
+const STABLE_MS = 10_000;
+
+const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: false, flatten: true };
+// The host needs these to learn about child sessions even before enabling anything.
+const ALWAYS_FORWARD = new Set(["Target.attachedToTarget", "Target.detachedFromTarget"]);
+
+let port = null;
+let connectedAt = 0;
+let backoff = BACKOFF_MIN_MS;
+let reconnectTimer = null;
+
+const attached = new Set(); // tabIds this extension holds a debugger session on
+const enabledDomains = new Map(); // tabId -> Set of CDP domains the host enabled
+
+// ---------------------------------------------------------------- connection
+
+function connect() {
+  if (port) return;
+  clearTimeout(reconnectTimer);
+  reconnectTimer = null;
+  try {
+    const p = chrome.runtime.connectNative(HOST_NAME);
+    port = p;
+    connectedAt = Date.now();
+    p.onMessage.addListener(onHostMessage);
+    p.onDisconnect.addListener(() => onDisconnect(p));
+  } catch {
+    port = null;
+    scheduleReconnect();
+    return;
+  }
+  post({
+    type: "hello",
+    version: VERSION,
+    userAgent: navigator.userAgent,
+    extensionId: chrome.runtime.id,
+  });
+  updateBadge();
+}
+
+function onDisconnect(p) {
+  void chrome.runtime.lastError; // read it so Chrome doesn't log it as unchecked
+  if (port !== p) return;
+  port = null;
+  updateBadge();
+  if (Date.now() - connectedAt >= STABLE_MS) backoff = BACKOFF_MIN_MS;
+  // No tab should stay under debugging without a host; reconnect only after the
+  // sweep so it cannot detach a tab the next host attaches.
+  detachAll().finally(scheduleReconnect);
+}
+
+function scheduleReconnect() {
+  if (port || reconnectTimer) return;
+  // connectNative launches a fresh host process, so this also restarts a dead host.
+  reconnectTimer = setTimeout(connect, backoff);
+  backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+}
+
+async function detachAll() {
+  const tabIds = new Set(attached);
+  // Also sweep sessions a previous worker instance attached but this one never
+  // learned about. Detaching a tab we don't hold just fails, which is fine.
+  try {
+    for (const t of await chrome.debugger.getTargets()) {
+      if (t.attached && t.tabId !== undefined) tabIds.add(t.tabId);
+    }
+  } catch {}
+  attached.clear();
+  enabledDomains.clear();
+  updateBadge();
+  await Promise.all([...tabIds].map((tabId) => chrome.debugger.detach({ tabId }).catch(() => {})));
+}
+
+// Nobody is listening while disconnected, so drop the message.
+function post(msg) {
+  if (!port) return;
+  try {
+    port.postMessage(msg);
+  } catch {}
+}
+
+function reply(id, body) {
+  const msg = { id, ...body };
+  let text;
+  try {
+    text = JSON.stringify(msg);
+  } catch (e) {
+    post({ id, error: `reply not serializable: ${errorText(e)}` });
+    return;
+  }
+  if (text.length <= CHUNK_CHARS) {
+    post(msg);
+    return;
+  }
+  const slices = splitText(text, CHUNK_CHARS);
+  slices.forEach((data, chunk) => post({ id, chunk, chunks: slices.length, data }));
+}
+
+// Slices of at most `size` UTF-16 units that never split a surrogate pair, so
+// every slice is valid Unicode on its own.
+function splitText(text, size) {
+  const slices = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    slices.push(text.slice(start, end));
+    start = end;
+  }
+  return slices;
+}
+
+// ------------------------------------------------------------ host requests
+
+function onHostMessage(msg) {
+  const id = typeof msg?.id === "number" ? msg.id : null;
+  try {
+    handle(msg, id).then(
+      (result) => reply(id, { result: result ?? {} }),
+      (err) => reply(id, { error: errorText(err) }),
+    );
+  } catch (err) {
+    reply(id, { error: errorText(err) });
+  }
+}
+
+async function handle(msg, id) {
+  if (!msg || typeof msg !== "object" || Array.isArray(msg)) throw badRequest("not an object");
+  if (id === null) throw badRequest("missing numeric id");
+  const handler = Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : null;
+  if (!handler) throw badRequest(`unknown type ${JSON.stringify(msg.type) ?? "undefined"}`);
+  return handler(msg);
+}
+
+const handlers = {
+  async cdp({ tabId, sessionId, method, params }) {
+    requireTabId(tabId);
+    if (typeof method !== "string") throw badRequest("method must be a string");
+    if (sessionId != null && typeof sessionId !== "string") throw badRequest("sessionId must be a string");
+    if (!ALLOWED.has(method)) throw new Error(`method not allowed: ${method}`);
+
+    const target = sessionId ? { tabId, sessionId } : { tabId };
+    const [domain, command] = method.split(".");
+    // Mark the domain before sending: Chrome emits the initial burst of events
+    // (e.g. Runtime.executionContextCreated) before the enable reply arrives.
+    const domains = enabledFor(tabId);
+    const wasEnabled = domains.has(domain);
+    if (command === "enable") domains.add(domain);
+    try {
+      const result = await chrome.debugger.sendCommand(target, method, params || {});
+      if (command === "disable" && !sessionId) domains.delete(domain);
+      return result ?? {};
+    } catch (err) {
+      if (command === "enable" && !wasEnabled) domains.delete(domain);
+      throw err;
+    }
+  },
+
+  async attach({ tabId }) {
+    requireTabId(tabId);
+    let already = attached.has(tabId);
+    if (!already) {
+      try {
+        await chrome.debugger.attach({ tabId }, "1.3");
+        enabledDomains.delete(tabId);
+      } catch (err) {
+        // Our own session already holds the tab (a concurrent attach, or one
+        // made before this worker restarted): adopt it.
+        if (!errorText(err).includes("Another debugger is already attached")) throw err;
+        already = true;
+      }
+      attached.add(tabId);
+      updateBadge();
+    }
+    await chrome.debugger.sendCommand({ tabId }, "Target.setAutoAttach", AUTO_ATTACH);
+    return { attached: true, already };
+  },
+
+  async detach({ tabId }) {
+    requireTabId(tabId);
+    forget(tabId);
+    // Also try when untracked (worker restart); "not attached" is not an error here.
+    await chrome.debugger.detach({ tabId }).catch(() => {});
+    return { detached: true };
+  },
+
+  async tabs() {
+    const [all, focused] = await Promise.all([
+      chrome.tabs.query({}),
+      chrome.windows.getLastFocused().catch(() => null),
+    ]);
+    return {
+      tabs: all.map((t) => ({
+        tabId: t.id,
+        windowId: t.windowId,
+        url: t.url || t.pendingUrl || "",
+        title: t.title ?? "",
+        active: t.active,
+        status: t.status,
+        attached: attached.has(t.id),
+      })),
+      lastFocusedWindowId: focused?.id ?? null,
+    };
+  },
+
+  effect({ tabId, effect }) {
+    requireTabId(tabId);
+    if (!effect || typeof effect !== "object") throw badRequest("effect must be an object");
+    // Fire and forget: the content script may be missing or blocked on this page.
+    try {
+      chrome.tabs.sendMessage(tabId, { ...effect, browserx: "effect" }, { frameId: 0 }).catch(() => {});
+    } catch {}
+    return {};
+  },
+
+  ping() {
+    return { pong: true, version: VERSION };
+  },
+};
+
+function requireTabId(tabId) {
+  if (!Number.isInteger(tabId)) throw badRequest("tabId must be an integer");
+}
+
+function badRequest(why) {
+  return new Error(`bad request: ${why}`);
+}
+
+function errorText(err) {
+  try {
+    return typeof err?.message === "string" ? err.message : String(err);
+  } catch {
+    return "unknown error";
+  }
+}
+
+function enabledFor(tabId) {
+  let domains = enabledDomains.get(tabId);
+  if (!domains) enabledDomains.set(tabId, (domains = new Set()));
+  return domains;
+}
+
+function forget(tabId) {
+  attached.delete(tabId);
+  enabledDomains.delete(tabId);
+  updateBadge();
+}
+
+// ------------------------------------------------------------ debugger events
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const { tabId, sessionId } = source;
+  if (!attached.has(tabId)) return;
+  const domain = method.slice(0, method.indexOf("."));
+  if (ALWAYS_FORWARD.has(method) || enabledDomains.get(tabId)?.has(domain)) {
+    post({ type: "event", tabId, sessionId, method, params });
+  }
+  if (method === "Target.attachedToTarget" && params?.sessionId) {
+    // Chrome only auto-attaches one level deep; repeat on the child so nested
+    // out-of-process iframes get sessions too.
+    chrome.debugger
+      .sendCommand({ tabId, sessionId: params.sessionId }, "Target.setAutoAttach", AUTO_ATTACH)
+      .catch(() => {});
+  }
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  if (source.tabId === undefined) return;
+  forget(source.tabId);
+  post({ type: "detached", tabId: source.tabId, reason });
+});
+
+// ------------------------------------------------------------ tab lifecycle
+
+chrome.tabs.onCreated.addListener((tab) => {
+  post({
+    type: "tab",
+    event: "created",
+    tabId: tab.id,
+    windowId: tab.windowId,
+    url: tab.url || tab.pendingUrl || "",
+    title: tab.title ?? "",
+  });
+});
+
+chrome.tabs.onUpdated.addListener((tabId, changeInfo) => {
+  const change = {};
+  for (const key of ["status", "url", "title"]) {
+    if (changeInfo[key] !== undefined) change[key] = changeInfo[key];
+  }
+  if (Object.keys(change).length) post({ type: "tab", event: "updated", tabId, ...change });
+});
+
+chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
+  post({ type: "tab", event: "activated", tabId, windowId });
+});
+
+chrome.tabs.onRemoved.addListener((tabId) => {
+  forget(tabId);
+  post({ type: "tab", event: "removed", tabId });
+});
+
+chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
+  forget(removedTabId);
+  post({ type: "tab", event: "replaced", tabId: addedTabId, removedTabId });
+});
+
+// ------------------------------------------------------------ badge
+
+function updateBadge() {
+  const on = port !== null;
+  const n = attached.size;
+  quietly(() => chrome.action.setBadgeText({ text: on ? "on" : "off" }));
+  quietly(() => chrome.action.setBadgeBackgroundColor({ color: on ? "#1a7f37" : "#6e7781" }));
+  quietly(() =>
+    chrome.action.setTitle({
+      title: `browserx: ${on ? "connected" : "disconnected"}, ${n} tab${n === 1 ? "" : "s"} attached`,
+    }),
+  );
+}
+
+// The badge is cosmetic; never let it break the relay.
+function quietly(fn) {
+  try {
+    fn()?.catch?.(() => {});
+  } catch {}
+}
+
+// ------------------------------------------------------------ startup
+
+chrome.runtime.onStartup.addListener(() => connect());
+chrome.runtime.onInstalled.addListener(() => connect());
+connect();

@@ -1,0 +1,55 @@
+"""The control methods the host serves, bound to its TabRegistry."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from browserx._version import __version__
+from browserx.control.schemas import CdpParams, StatusParams, TabsParams, TargetsParams
+from browserx.control.server import Method
+from browserx.registry import TabRegistry
+
+
+def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
+    conn = registry.conn
+
+    async def status(_: StatusParams) -> dict[str, Any]:
+        hello = conn.hello
+        return {
+            "version": __version__,
+            "pid": os.getpid(),
+            "socket": socket_path,
+            "extension_connected": not conn.closed,
+            "extension": None
+            if hello is None
+            else {"version": hello.version, "user_agent": hello.userAgent, "id": hello.extensionId},
+            "attached_tabs": sorted(t for t, s in registry.services.items() if s.attached),
+        }
+
+    async def tabs(_: TabsParams) -> dict[str, Any]:
+        return {"tabs": await registry.list_tabs()}
+
+    async def cdp(p: CdpParams) -> Any:
+        service = await registry.resolve(p.tab)
+        async with service.lock:
+            return await service.cdp(p.method, p.params, p.session_id, p.timeout)
+
+    async def targets(p: TargetsParams) -> dict[str, Any]:
+        service = await registry.resolve(p.tab)
+        async with service.lock:
+            await service.ensure_attached()
+            return {
+                "tab": service.tab_id,
+                "sessions": [
+                    {"session_id": sid, "target_id": t.targetId, "type": t.type, "url": t.url}
+                    for sid, t in service.sessions.items()
+                ],
+            }
+
+    return {
+        "status": Method(StatusParams, status, "Health of the host and its extension connection."),
+        "tabs": Method(TabsParams, tabs, "List the browser's tabs."),
+        "cdp": Method(CdpParams, cdp, "Run one allowlisted CDP command in a tab or child session."),
+        "targets": Method(TargetsParams, targets, "Child CDP sessions (out-of-process iframes) of a tab."),
+    }

@@ -1,0 +1,97 @@
+"""``browserx.Client``: a small synchronous client for the control socket.
+
+    with Client() as bx:            # finds the running host (see browserx.runtime)
+        tabs = bx.tabs()
+        bx.cdp("Runtime.evaluate", {"expression": "1+1", "returnByValue": True})
+"""
+
+from __future__ import annotations
+
+import itertools
+import socket
+from types import TracebackType
+from typing import Any
+
+import msgspec
+
+from browserx.errors import BrowserxError, HostDisconnected, error_from_dict
+from browserx.runtime import discover_socket
+
+
+class Client:
+    def __init__(self, socket_path: str | None = None, timeout: float = 120.0) -> None:
+        self.socket_path = discover_socket(socket_path)
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.settimeout(timeout)
+        try:
+            self._sock.connect(self.socket_path)
+        except OSError as exc:
+            self._sock.close()
+            raise HostDisconnected(
+                f"Cannot connect to the browserx host at {self.socket_path}: {exc}. Is the browser "
+                "with the extension still running?"
+            ) from exc
+        self._file = self._sock.makefile("rb")
+        self._ids = itertools.count(1)
+
+    def call(self, method: str, /, **params: Any) -> Any:
+        """Send one request; return its result or raise the structured error it carried."""
+        request_id = next(self._ids)
+        payload = {"id": request_id, "method": method, "params": {k: v for k, v in params.items() if v is not None}}
+        try:
+            self._sock.sendall(msgspec.json.encode(payload) + b"\n")
+            line = self._file.readline()
+        except OSError as exc:
+            raise HostDisconnected(f"The browserx host connection failed: {exc}") from exc
+        if not line:
+            raise HostDisconnected("The browserx host closed the connection; is it still running?")
+        response = msgspec.json.decode(line)
+        if response.get("ok"):
+            return response.get("result")
+        raise error_from_dict(response.get("error") or {})
+
+    # -- typed shortcuts ----------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("status")
+        return result
+
+    def tabs(self) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self.call("tabs")["tabs"]
+        return result
+
+    def cdp(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        tab: int | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        return self.call(
+            "cdp", method=method, params=params or {}, tab=tab, session_id=session_id, timeout=timeout
+        )
+
+    def targets(self, tab: int | None = None) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self.call("targets", tab=tab)["sessions"]
+        return result
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        try:
+            self._file.close()
+        finally:
+            self._sock.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+__all__ = ["BrowserxError", "Client"]

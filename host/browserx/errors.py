@@ -1,0 +1,142 @@
+"""The one exception tree of browserx. Every error carries a stable ``code`` and a message
+written for an LLM: it says what went wrong and what to do next.
+
+    BrowserxError                    internal
+    ├─ FramingError                  bad_frame
+    ├─ BadRequest                    bad_request
+    │  ├─ UnknownMethod              unknown_method
+    │  └─ MethodNotAllowed           method_not_allowed
+    ├─ NoHost                        no_host
+    ├─ RelayError                    relay_error
+    │  ├─ HostDisconnected           host_disconnected
+    │  ├─ ExtensionDisconnected      extension_disconnected
+    │  ├─ TabNotFound                unknown_tab
+    │  ├─ TabClosed                  tab_closed
+    │  ├─ DebuggerDetached           debugger_detached
+    │  ├─ CdpError                   cdp_error
+    │  └─ CdpTimeout                 timeout
+    ├─ PageOptedOut                  page_opted_out
+    └─ ElementError                  element_error
+       ├─ UnknownElement             unknown_id
+       ├─ StaleElement               stale_id
+       ├─ Occluded                   occluded
+       └─ NotInteractable            not_interactable
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class BrowserxError(Exception):
+    code: ClassVar[str] = "internal"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class FramingError(BrowserxError):
+    code = "bad_frame"
+
+
+class BadRequest(BrowserxError):
+    code = "bad_request"
+
+
+class UnknownMethod(BadRequest):
+    code = "unknown_method"
+
+
+class MethodNotAllowed(BadRequest):
+    code = "method_not_allowed"
+
+
+class NoHost(BrowserxError):
+    code = "no_host"
+
+
+class RelayError(BrowserxError):
+    code = "relay_error"
+
+
+class HostDisconnected(RelayError):
+    code = "host_disconnected"
+
+
+class ExtensionDisconnected(RelayError):
+    code = "extension_disconnected"
+
+
+class TabNotFound(RelayError):
+    code = "unknown_tab"
+
+
+class TabClosed(RelayError):
+    code = "tab_closed"
+
+
+class DebuggerDetached(RelayError):
+    code = "debugger_detached"
+
+
+class CdpError(RelayError):
+    code = "cdp_error"
+
+
+class CdpTimeout(RelayError):
+    code = "timeout"
+
+
+class PageOptedOut(BrowserxError):
+    code = "page_opted_out"
+
+
+class ElementError(BrowserxError):
+    code = "element_error"
+
+
+class UnknownElement(ElementError):
+    code = "unknown_id"
+
+
+class StaleElement(ElementError):
+    code = "stale_id"
+
+
+class Occluded(ElementError):
+    code = "occluded"
+
+
+class NotInteractable(ElementError):
+    code = "not_interactable"
+
+
+def all_error_classes() -> list[type[BrowserxError]]:
+    """Every class of the tree, root first (used to check codes are unique and documented)."""
+    seen: list[type[BrowserxError]] = []
+    stack: list[type[BrowserxError]] = [BrowserxError]
+    while stack:
+        cls = stack.pop(0)
+        seen.append(cls)
+        stack.extend(cls.__subclasses__())
+    return seen
+
+
+ERROR_BY_CODE: dict[str, type[BrowserxError]] = {cls.code: cls for cls in all_error_classes()}
+
+
+def error_from_dict(data: dict[str, Any]) -> BrowserxError:
+    """Rebuild a structured error received over the control socket."""
+    cls = ERROR_BY_CODE.get(str(data.get("code")), BrowserxError)
+    err = cls(str(data.get("message", "unknown error")), **dict(data.get("details") or {}))
+    if cls is BrowserxError and data.get("code") not in (None, "internal"):
+        err.details["code"] = data.get("code")
+    return err

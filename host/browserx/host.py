@@ -1,0 +1,153 @@
+"""The native-messaging host process: started by the browser (``connectNative``), it speaks
+framed JSON on stdin/stdout with the extension and serves agents on a control socket.
+
+stdout is the browser channel and nothing else may touch it: at start-up the real stdout is set
+aside for frames and file descriptor 1 is pointed at stderr, so a stray print cannot corrupt it.
+Run as ``python -m browserx.host`` (what scripts/browserx-host does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+import structlog
+
+from browserx._version import __version__
+from browserx.control.api import build_methods
+from browserx.control.server import ControlServer
+from browserx.framing import FrameWriter, read_frames
+from browserx.registry import TabRegistry
+from browserx.relay.connection import ExtensionConnection
+from browserx.runtime import HostRecord, ensure_runtime_dir, remove_record, write_record
+
+log = structlog.get_logger("browserx.host")
+
+
+def configure_logging(log_file: Path | None, level: str = "info") -> IO[str] | None:
+    """structlog → JSON lines in a log file (and stderr when BROWSERX_LOG_STDERR=1); never stdout."""
+    stream: IO[str] = sys.stderr
+    handle: IO[str] | None = None
+    if log_file is not None:
+        fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        handle = stream = open(fd, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso"),
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
+        logger_factory=structlog.PrintLoggerFactory(stream),
+        cache_logger_on_first_use=True,
+    )
+    return handle
+
+
+def _take_stdout() -> int:
+    """Reserve the real stdout for frames; make fd 1 an alias of stderr."""
+    frames_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return frames_fd
+
+
+def _browser_profile() -> str | None:
+    """The browser's --user-data-dir, read from the parent's command line (Linux only)."""
+    try:
+        args = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    for arg in args:
+        if arg.startswith(b"--user-data-dir="):
+            return arg.split(b"=", 1)[1].decode(errors="replace")
+    return None
+
+
+async def serve(stdin_fd: int, stdout_fd: int) -> int:
+    loop = asyncio.get_running_loop()
+    runtime = ensure_runtime_dir()
+    pid = os.getpid()
+    socket_path = str(runtime / f"host-{pid}.sock")
+
+    reader = asyncio.StreamReader(limit=2**20)
+    await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(stdin_fd, "rb", buffering=0)
+    )
+    w_transport, w_protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, os.fdopen(stdout_fd, "wb", buffering=0)
+    )
+    writer = asyncio.StreamWriter(w_transport, w_protocol, None, loop)
+    frames = FrameWriter(writer)
+
+    conn = ExtensionConnection(frames.send)
+    registry = TabRegistry(conn)
+    server = ControlServer(socket_path, build_methods(registry, socket_path))
+    await server.start()
+    record = HostRecord(
+        pid=pid,
+        socket=socket_path,
+        started_at=time.time(),
+        version=__version__,
+        profile=_browser_profile(),
+        log=str(runtime / f"host-{pid}.log"),
+    )
+    write_record(record)
+    log.info("host_started", pid=pid, socket=socket_path, argv=sys.argv[1:])
+
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+
+    async def pump() -> None:
+        async for item in read_frames(reader):
+            if isinstance(item, Exception):
+                log.error("bad_frame", error=str(item))
+                continue
+            conn.feed(item)
+            if conn.hello is not None and record.browser is None:
+                record.browser = conn.hello.userAgent
+                write_record(record)
+        log.info("stdin_closed")
+
+    pump_task = asyncio.create_task(pump())
+    stop_task = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({pump_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        conn.close()
+        await server.close()
+        remove_record(pid)
+        pump_task.cancel()
+        stop_task.cancel()
+        log.info("host_stopped")
+    return 0
+
+
+def main() -> int:
+    frames_fd = _take_stdout()
+    runtime = ensure_runtime_dir()
+    handle = configure_logging(
+        runtime / f"host-{os.getpid()}.log", os.environ.get("BROWSERX_LOG_LEVEL", "info")
+    )
+    try:
+        return asyncio.run(serve(0, frames_fd))
+    except Exception:
+        log.exception("host_crashed")
+        return 1
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

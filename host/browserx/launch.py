@@ -1,0 +1,92 @@
+"""``browserx launch``: start a Chromium-family browser with the extension loaded and the host
+registered in a (throwaway by default) profile, and wait until its host is serving."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from browserx.errors import NoHost
+from browserx.install import REPO_ROOT, apply, default_plan
+from browserx.runtime import HostRecord, wait_for_new_host
+
+EXTENSION_DIR = REPO_ROOT / "extension"
+BROWSER_CANDIDATES = (
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "microsoft-edge",
+    "brave-browser",
+)
+
+# Quiet, reproducible flags; the network-related ones keep Chromium from dialling home.
+QUIET_FLAGS = (
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--disable-gpu",
+    "--window-size=1280,900",
+)
+
+
+def find_browser() -> str:
+    for name in BROWSER_CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return path
+    raise NoHost(f"No Chromium-family browser found on PATH (tried {', '.join(BROWSER_CANDIDATES)}); pass --browser.")
+
+
+def browser_flags(user_data_dir: Path, headless: bool, extension_dir: Path = EXTENSION_DIR) -> list[str]:
+    flags = [f"--user-data-dir={user_data_dir}", f"--load-extension={extension_dir}", *QUIET_FLAGS]
+    if headless:
+        flags.append("--headless=new")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        flags.append("--no-sandbox")  # Chromium refuses to start as root with its sandbox on
+    return flags
+
+
+@dataclass
+class Launched:
+    browser_pid: int
+    user_data_dir: Path
+    host: HostRecord
+
+
+def launch(
+    url: str | None = None,
+    headless: bool = False,
+    browser: str | None = None,
+    user_data_dir: Path | None = None,
+    timeout: float = 30.0,
+) -> Launched:
+    profile = user_data_dir or Path(tempfile.mkdtemp(prefix="browserx-profile-"))
+    apply(default_plan(None, profile))
+    started = time.time()
+    cmd = [browser or find_browser(), *browser_flags(profile, headless)]
+    if url:
+        cmd.append(url)
+    proc = subprocess.Popen(
+        cmd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # the browser outlives this command
+    )
+    host = wait_for_new_host(started, timeout, str(profile))
+    if host is None:
+        proc.terminate()
+        raise NoHost(
+            f"The browser started (pid {proc.pid}) but no browserx host connected within {timeout:.0f} s. "
+            "Check that the extension loaded (chrome://extensions) and the host log in the runtime dir."
+        )
+    return Launched(proc.pid, profile, host)

@@ -1,0 +1,82 @@
+"""TabRegistry: the host's map of tabs to DomServices, kept in step with the browser's notices."""
+
+from __future__ import annotations
+
+import structlog
+
+from browserx.errors import TabNotFound
+from browserx.relay.connection import ExtensionConnection
+from browserx.relay.protocol import Inbound, TabInfo, TabsResult, decode_raw
+from browserx.service import DomService
+
+log = structlog.get_logger("browserx.registry")
+
+
+class TabRegistry:
+    def __init__(self, conn: ExtensionConnection) -> None:
+        self.conn = conn
+        self.services: dict[int, DomService] = {}
+        conn.on_notice(self._on_notice)
+
+    async def list_tabs(self) -> list[TabInfo]:
+        reply = await self.conn.request("tabs")
+        result: TabsResult = decode_raw(reply.result, TabsResult)
+        for tab in result.tabs:
+            tab.focused = tab.windowId == result.lastFocusedWindowId
+        return result.tabs
+
+    async def resolve(self, tab_id: int | None) -> DomService:
+        """The DomService of ``tab_id``, or of the active tab of the focused window when None."""
+        tabs = await self.list_tabs()
+        if tab_id is None:
+            tab = default_tab(tabs)
+            if tab is None:
+                raise TabNotFound("The browser has no open tab; open one or navigate first.")
+            tab_id = tab.tabId
+        elif not any(t.tabId == tab_id for t in tabs):
+            known = ", ".join(str(t.tabId) for t in tabs[:20]) or "none"
+            raise TabNotFound(
+                f"No tab with id {tab_id}; open tabs: {known}. Run `browserx tabs` to list them.",
+                tab_id=tab_id,
+            )
+        return self.service(tab_id)
+
+    def service(self, tab_id: int) -> DomService:
+        service = self.services.get(tab_id)
+        if service is None:
+            service = self.services[tab_id] = DomService(tab_id, self.conn)
+        return service
+
+    def drop(self, tab_id: int) -> None:
+        if self.services.pop(tab_id, None) is not None:
+            log.info("service_dropped", tab=tab_id)
+
+    def _on_notice(self, msg: Inbound) -> None:
+        if msg.type == "event" and msg.tabId is not None:
+            service = self.services.get(msg.tabId)
+            if service is not None:
+                service.handle_event(msg)
+        elif msg.type == "detached" and msg.tabId is not None:
+            service = self.services.get(msg.tabId)
+            if service is not None:
+                service.handle_detached(msg.reason)
+            self.drop(msg.tabId)
+        elif msg.type == "tab" and msg.event in ("removed", "replaced"):
+            self.drop(msg.removedTabId if msg.event == "replaced" and msg.removedTabId else msg.tabId or -1)
+
+
+def default_tab(tabs: list[TabInfo]) -> TabInfo | None:
+    """The tab a person is looking at: active in the focused window, else any active, else first."""
+    for candidates in (
+        [t for t in tabs if t.active and t.focused],
+        [t for t in tabs if t.active and _is_web(t.url)],
+        [t for t in tabs if t.active],
+        tabs,
+    ):
+        if candidates:
+            return candidates[0]
+    return None
+
+
+def _is_web(url: str) -> bool:
+    return url.startswith(("http:", "https:", "file:"))

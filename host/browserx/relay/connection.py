@@ -1,0 +1,205 @@
+"""The host's end of the relay: send a request to the service worker, await its reply by id,
+and hand notices (CDP events, detaches, tab lifecycle) to whoever subscribed."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import msgspec
+import structlog
+
+from browserx.errors import (
+    BrowserxError,
+    CdpError,
+    CdpTimeout,
+    DebuggerDetached,
+    ExtensionDisconnected,
+    FramingError,
+    MethodNotAllowed,
+    TabClosed,
+)
+from browserx.framing import decode_body
+from browserx.relay.protocol import CDP_ALLOWLIST, Inbound
+
+log = structlog.get_logger("browserx.relay")
+
+T = TypeVar("T")
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+NoticeHandler = Callable[[Inbound], None]
+
+DEFAULT_TIMEOUT = 30.0
+# A chunked reply larger than this is abandoned: the worker is misbehaving.
+MAX_REASSEMBLED = 512 * 1024 * 1024
+
+
+def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError:
+    """Turn the worker's error text (Chrome's wording) into our error tree."""
+    lower = text.lower()
+    where = f" (tab {tab_id})" if tab_id is not None else ""
+    if "method not allowed" in lower:
+        return MethodNotAllowed(f"CDP method {method} is not allowed by the extension", method=method)
+    if "no tab with" in lower or "no target with given id" in lower or "target closed" in lower:
+        return TabClosed(f"The tab{where} is closed; list tabs again and pick another.", tab_id=tab_id)
+    if "debugger is not attached" in lower or "detached while handling command" in lower:
+        return DebuggerDetached(
+            f"The debugger is not attached to the tab{where} (detached or the user cancelled the "
+            "debugging banner); the next request re-attaches.",
+            tab_id=tab_id,
+        )
+    return CdpError(f"CDP error ({method}): {_cdp_message(text)}", method=method, tab_id=tab_id)
+
+
+def _cdp_message(text: str) -> str:
+    """Chrome reports CDP errors as JSON text ({code, message, data}); keep the readable parts."""
+    try:
+        data = msgspec.json.decode(text)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return text
+    if not isinstance(data, dict) or "message" not in data:
+        return text
+    return f"{data['message']}: {data['data']}" if data.get("data") else str(data["message"])
+
+
+class ExtensionConnection:
+    """Request/reply bookkeeping over the native-messaging pipe. Transport-agnostic: it is given
+    a ``send`` coroutine and fed inbound frame bodies with :meth:`feed`."""
+
+    def __init__(self, send: Send, default_timeout: float = DEFAULT_TIMEOUT) -> None:
+        self._send = send
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[asyncio.Future[Inbound], str, int | None]] = {}
+        self._chunks: dict[int, list[str]] = {}
+        self._handlers: list[NoticeHandler] = []
+        self.default_timeout = default_timeout
+        self.hello: Inbound | None = None
+        self.closed = False
+
+    def on_notice(self, handler: NoticeHandler) -> None:
+        self._handlers.append(handler)
+
+    # -- outbound -------------------------------------------------------------------------
+
+    async def request(self, type: str, timeout: float | None = None, **fields: Any) -> Inbound:
+        """Send one request and wait for its reply; raises our errors on failure."""
+        if self.closed:
+            raise ExtensionDisconnected("The browser extension is gone; restart the browser.")
+        msg_id = next(self._ids)
+        what = str(fields.get("method") or type)
+        tab_id = fields.get("tabId")
+        future: asyncio.Future[Inbound] = asyncio.get_running_loop().create_future()
+        self._pending[msg_id] = (future, what, tab_id)
+        try:
+            await self._send({"id": msg_id, "type": type, **fields})
+            reply = await asyncio.wait_for(future, timeout or self.default_timeout)
+        except TimeoutError:
+            raise CdpTimeout(
+                f"{what} got no answer within {timeout or self.default_timeout:.0f} s; the page may "
+                "be busy. Retry, or reload the tab.",
+                method=what,
+            ) from None
+        finally:
+            self._pending.pop(msg_id, None)
+            self._chunks.pop(msg_id, None)
+        if reply.error is not None:
+            raise map_relay_error(reply.error, what, tab_id)
+        return reply
+
+    async def cdp(
+        self,
+        tab_id: int,
+        method: str,
+        params: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+        result_type: type[T] = dict,  # type: ignore[assignment]
+    ) -> T:
+        """Run one CDP command in a tab (or one of its child sessions) and decode the result."""
+        if method not in CDP_ALLOWLIST:
+            raise MethodNotAllowed(
+                f"CDP method {method} is not on browserx's allowlist", method=method
+            )
+        fields: dict[str, Any] = {"tabId": tab_id, "method": method, "params": params or {}}
+        if session_id:
+            fields["sessionId"] = session_id
+        reply = await self.request("cdp", timeout=timeout, **fields)
+        raw = reply.result or msgspec.Raw(b"{}")
+        try:
+            return msgspec.json.decode(raw, type=result_type)
+        except msgspec.ValidationError as exc:
+            raise CdpError(f"CDP error ({method}): unexpected result shape: {exc}") from exc
+
+    # -- inbound --------------------------------------------------------------------------
+
+    def feed(self, body: bytes | str) -> None:
+        """Handle one inbound frame body. Bad input is logged and dropped, never raised."""
+        try:
+            msg = decode_body(body, Inbound)
+        except FramingError as exc:
+            log.error("bad_frame", error=str(exc))
+            self._fail_from_unreadable(body, exc)
+            return
+        if msg.chunk is not None:
+            self._feed_chunk(msg)
+        elif msg.is_reply:
+            self._resolve(msg)
+        elif msg.type == "hello":
+            self.hello = msg
+            log.info("extension_hello", version=msg.version, user_agent=msg.userAgent)
+        else:
+            for handler in list(self._handlers):
+                try:
+                    handler(msg)
+                except Exception:
+                    log.exception("notice_handler_failed", type=msg.type, method=msg.method)
+
+    def _resolve(self, msg: Inbound) -> None:
+        assert msg.id is not None
+        entry = self._pending.get(msg.id)
+        if entry is None:
+            log.warning("reply_for_unknown_id", id=msg.id)
+            return
+        if not entry[0].done():
+            entry[0].set_result(msg)
+
+    def _feed_chunk(self, msg: Inbound) -> None:
+        if msg.id is None or msg.id not in self._pending or msg.chunks is None or msg.data is None:
+            log.warning("stray_chunk", id=msg.id)
+            return
+        parts = self._chunks.setdefault(msg.id, [])
+        if msg.chunk != len(parts) or msg.chunks > MAX_REASSEMBLED // (1024 * 1024):
+            log.error("chunk_out_of_order", id=msg.id, chunk=msg.chunk, have=len(parts))
+            self._fail(msg.id, CdpError("the extension sent a reply in broken pieces; retry"))
+            return
+        parts.append(msg.data)
+        if len(parts) == msg.chunks:
+            del self._chunks[msg.id]
+            whole = "".join(parts)
+            try:
+                reply = decode_body(whole.encode("utf-8"), Inbound)
+            except FramingError as exc:
+                self._fail(msg.id, CdpError(f"the extension's reassembled reply is invalid: {exc}"))
+                return
+            self._resolve(reply)
+
+    def _fail_from_unreadable(self, body: bytes | str, exc: FramingError) -> None:
+        """A reply we cannot read must not leave its caller waiting for a timeout."""
+        try:
+            loose = msgspec.json.decode(body)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            return
+        if isinstance(loose, dict) and isinstance(loose.get("id"), int):
+            self._fail(loose["id"], CdpError(f"the extension sent an unreadable reply: {exc}"))
+
+    def _fail(self, msg_id: int, exc: BrowserxError) -> None:
+        entry = self._pending.get(msg_id)
+        if entry is not None and not entry[0].done():
+            entry[0].set_exception(exc)
+
+    def close(self) -> None:
+        """The pipe is gone: fail every pending request with the same error."""
+        self.closed = True
+        for msg_id in list(self._pending):
+            self._fail(msg_id, ExtensionDisconnected("The browser extension disconnected."))

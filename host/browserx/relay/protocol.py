@@ -1,0 +1,145 @@
+"""The wire protocol between the host and the extension's service worker.
+
+Host → extension: ``{id, type: "cdp"|"attach"|"detach"|"tabs"|"effect"|"ping", ...}``.
+Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into
+``{id, chunk, chunks, data}`` pieces whose ``data`` concatenate to the reply's JSON text), and
+notices ``{type: "hello"|"event"|"detached"|"tab", ...}``.
+
+Results stay ``msgspec.Raw`` until a caller decodes them into the type it expects, so a
+multi-megabyte snapshot is parsed once, straight into Structs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+HOST_NAME = "com.browserx.host"
+EXTENSION_ID = "bdmcchjakioickidfhiggdbapfpibgdc"
+
+# Keep in step with extension/allowlist.js (tests/relay/test_protocol.py checks they agree).
+CDP_ALLOWLIST: frozenset[str] = frozenset(
+    {
+        "Accessibility.disable",
+        "Accessibility.enable",
+        "Accessibility.getFullAXTree",
+        "Accessibility.getPartialAXTree",
+        "Accessibility.queryAXTree",
+        "DOM.describeNode",
+        "DOM.disable",
+        "DOM.enable",
+        "DOM.focus",
+        "DOM.getBoxModel",
+        "DOM.getContentQuads",
+        "DOM.getDocument",
+        "DOM.getFrameOwner",
+        "DOM.getNodeForLocation",
+        "DOM.pushNodesByBackendIdsToFrontend",
+        "DOM.resolveNode",
+        "DOM.scrollIntoViewIfNeeded",
+        "DOMDebugger.getEventListeners",
+        "DOMSnapshot.captureSnapshot",
+        "Input.dispatchKeyEvent",
+        "Input.dispatchMouseEvent",
+        "Input.insertText",
+        "Network.disable",
+        "Network.enable",
+        "Page.createIsolatedWorld",
+        "Page.disable",
+        "Page.enable",
+        "Page.getFrameTree",
+        "Page.getLayoutMetrics",
+        "Page.getNavigationHistory",
+        "Page.navigate",
+        "Page.navigateToHistoryEntry",
+        "Page.reload",
+        "Page.setLifecycleEventsEnabled",
+        "Runtime.callFunctionOn",
+        "Runtime.disable",
+        "Runtime.enable",
+        "Runtime.evaluate",
+        "Runtime.getProperties",
+        "Runtime.releaseObject",
+        "Runtime.releaseObjectGroup",
+        "Runtime.runIfWaitingForDebugger",
+        "Target.setAutoAttach",
+    }
+)
+
+
+EMPTY = msgspec.Raw(b"")
+
+
+class Inbound(msgspec.Struct, omit_defaults=True):
+    """Any message from the extension; which fields are set depends on its kind."""
+
+    id: int | None = None
+    type: str | None = None
+    # Raw cannot sit in a union: an empty Raw means "absent".
+    result: msgspec.Raw = msgspec.field(default_factory=lambda: EMPTY)
+    error: str | None = None
+    # chunked reply
+    chunk: int | None = None
+    chunks: int | None = None
+    data: str | None = None
+    # notices
+    tabId: int | None = None
+    sessionId: str | None = None
+    method: str | None = None
+    params: msgspec.Raw = msgspec.field(default_factory=lambda: EMPTY)
+    reason: str | None = None
+    event: str | None = None
+    removedTabId: int | None = None
+    windowId: int | None = None
+    url: str | None = None
+    title: str | None = None
+    status: str | None = None
+    version: str | None = None
+    userAgent: str | None = None
+    extensionId: str | None = None
+
+    @property
+    def is_reply(self) -> bool:
+        return self.id is not None and self.type is None
+
+
+class TabInfo(msgspec.Struct, omit_defaults=True):
+    tabId: int
+    windowId: int = -1
+    url: str = ""
+    title: str = ""
+    active: bool = False
+    status: str = ""
+    attached: bool = False
+    focused: bool = False  # set by the host: in the last focused window
+
+
+class TabsResult(msgspec.Struct):
+    tabs: list[TabInfo]
+    lastFocusedWindowId: int | None = None
+
+
+class TargetInfo(msgspec.Struct, omit_defaults=True):
+    targetId: str
+    type: str = ""
+    url: str = ""
+    title: str = ""
+
+
+class AttachedToTarget(msgspec.Struct, omit_defaults=True):
+    sessionId: str
+    targetInfo: TargetInfo
+    waitingForDebugger: bool = False
+
+
+class DetachedFromTarget(msgspec.Struct, omit_defaults=True):
+    sessionId: str
+    targetId: str = ""
+
+
+def decode_raw(raw: msgspec.Raw | None, type: type[Any] = dict) -> Any:
+    """Decode a Raw payload (absent → empty object) into ``type``."""
+    if not raw:
+        return msgspec.convert({}, type)
+    return msgspec.json.decode(raw, type=type)
