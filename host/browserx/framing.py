@@ -30,8 +30,7 @@ def encode_frame(message: Any) -> bytes:
     body = _encoder.encode(message)
     if _HEADER.size + len(body) >= MAX_OUTBOUND:
         raise FramingError(
-            f"outbound message of {len(body)} bytes exceeds the browser's 1 MiB limit; "
-            "send smaller commands"
+            f"outbound message of {len(body)} bytes exceeds the browser's 1 MiB limit; send smaller commands"
         )
     return _HEADER.pack(len(body)) + body
 
@@ -40,7 +39,7 @@ def decode_body(body: bytes | str, type: type[T]) -> T:
     """Decode a frame body that must hold one JSON object of the given shape."""
     try:
         return msgspec.json.decode(body, type=type)
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:
         raise FramingError(f"frame is not valid UTF-8: {exc}") from exc
     except msgspec.ValidationError as exc:
         raise FramingError(f"frame must hold a message object: {exc}") from exc

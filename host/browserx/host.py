@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, TextIO, cast
 
 import structlog
 
@@ -46,7 +46,7 @@ def configure_logging(log_file: Path | None, level: str = "info") -> IO[str] | N
             structlog.processors.JSONRenderer(),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(stream),
+        logger_factory=structlog.PrintLoggerFactory(cast(TextIO, stream)),
         cache_logger_on_first_use=True,
     )
     return handle

@@ -6,12 +6,13 @@ browser, so every OS's plan is testable anywhere; ``apply`` carries a plan out.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
 
@@ -104,7 +105,10 @@ def plan_install(
             steps.append(WriteFile(home / _MAC_DIRS[browser] / "NativeMessagingHosts" / filename, manifest))
         else:
             path = home / "AppData" / "Local" / "browserx" / browser / filename
-            steps += [WriteFile(path, manifest), RegistryValue(f"{_WINDOWS_KEYS[browser]}\\{HOST_NAME}", str(path))]
+            steps += [
+                WriteFile(path, manifest),
+                RegistryValue(f"{_WINDOWS_KEYS[browser]}\\{HOST_NAME}", str(path)),
+            ]
     return steps
 
 
@@ -136,14 +140,14 @@ def remove(steps: list[Step]) -> list[str]:
 
 
 def _set_registry(step: RegistryValue) -> None:  # pragma: no cover - Windows only
-    import winreg  # type: ignore[import-not-found,unused-ignore]
+    winreg: Any = importlib.import_module("winreg")
 
     with winreg.CreateKey(winreg.HKEY_CURRENT_USER, step.key) as key:
         winreg.SetValueEx(key, "", 0, winreg.REG_SZ, step.value)
 
 
 def _delete_registry(step: RegistryValue) -> bool:  # pragma: no cover - Windows only
-    import winreg  # type: ignore[import-not-found,unused-ignore]
+    winreg: Any = importlib.import_module("winreg")
 
     try:
         winreg.DeleteKey(winreg.HKEY_CURRENT_USER, step.key)

@@ -43,7 +43,9 @@ def find_browser() -> str:
         path = shutil.which(name)
         if path:
             return path
-    raise NoHost(f"No Chromium-family browser found on PATH (tried {', '.join(BROWSER_CANDIDATES)}); pass --browser.")
+    raise NoHost(
+        f"No Chromium-family browser found on PATH (tried {', '.join(BROWSER_CANDIDATES)}); pass --browser."
+    )
 
 
 def browser_flags(user_data_dir: Path, headless: bool, extension_dir: Path = EXTENSION_DIR) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import structlog
 
@@ -27,6 +27,11 @@ class DomService:
         self.attached = False
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
         self.sessions: dict[str, TargetInfo] = {}
+        # Which session a child session was attached through (None = the tab itself).
+        self.session_parents: dict[str, str | None] = {}
+        self._frame_labels: dict[str, str] = {}
+        # browserx's isolated world per session: (frame id, execution context id).
+        self.worlds: dict[str | None, tuple[str, int]] = {}
         self._listeners: list[EventListener] = []
 
     async def ensure_attached(self) -> None:
@@ -35,24 +40,49 @@ class DomService:
             self.attached = True
             log.info("attached", tab=self.tab_id)
 
+    @overload
     async def cdp(
         self,
         method: str,
         params: dict[str, Any] | None = None,
         session_id: str | None = None,
         timeout: float | None = None,
-        result_type: type[T] = dict,  # type: ignore[assignment]
-    ) -> T:
+    ) -> dict[str, Any]: ...
+
+    @overload
+    async def cdp(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+        *,
+        result_type: type[T],
+    ) -> T: ...
+
+    async def cdp(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+        *,
+        result_type: type[Any] = dict,
+    ) -> Any:
         """Run a CDP command in this tab; re-attach once if the debugger was detached."""
         await self.ensure_attached()
         try:
-            return await self.conn.cdp(self.tab_id, method, params, session_id, timeout, result_type)
+            return await self.conn.cdp(
+                self.tab_id, method, params, session_id, timeout, result_type=result_type
+            )
         except DebuggerDetached:
             if session_id:
                 raise
             self.attached = False
             await self.ensure_attached()
-            return await self.conn.cdp(self.tab_id, method, params, session_id, timeout, result_type)
+            return await self.conn.cdp(
+                self.tab_id, method, params, session_id, timeout, result_type=result_type
+            )
 
     def add_listener(self, listener: EventListener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -62,13 +92,33 @@ class DomService:
         if msg.method == "Target.attachedToTarget":
             attached: AttachedToTarget = decode_raw(msg.params, AttachedToTarget)
             self.sessions[attached.sessionId] = attached.targetInfo
+            self.session_parents[attached.sessionId] = msg.sessionId
         elif msg.method == "Target.detachedFromTarget":
             detached: DetachedFromTarget = decode_raw(msg.params, DetachedFromTarget)
             self.sessions.pop(detached.sessionId, None)
+            self.session_parents.pop(detached.sessionId, None)
+            self.worlds.pop(detached.sessionId, None)
         for listener in list(self._listeners):
             listener(msg)
+
+    def frame_label(self, session_id: str) -> str:
+        """A short, never-reused label for a child session (node refs and IDs carry it)."""
+        label = self._frame_labels.get(session_id)
+        if label is None:
+            label = self._frame_labels[session_id] = f"f{len(self._frame_labels) + 1}"
+        return label
+
+    def session_of(self, label: str) -> str | None:
+        if label == "m":
+            return None
+        for sid, known in self._frame_labels.items():
+            if known == label:
+                return sid
+        return None
 
     def handle_detached(self, reason: str | None) -> None:
         self.attached = False
         self.sessions.clear()
+        self.session_parents.clear()
+        self.worlds.clear()
         log.info("detached", tab=self.tab_id, reason=reason)

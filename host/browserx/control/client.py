@@ -1,8 +1,8 @@
 """``browserx.Client``: a small synchronous client for the control socket.
 
-    with Client() as bx:            # finds the running host (see browserx.runtime)
-        tabs = bx.tabs()
-        bx.cdp("Runtime.evaluate", {"expression": "1+1", "returnByValue": True})
+with Client() as bx:            # finds the running host (see browserx.runtime)
+    tabs = bx.tabs()
+    bx.cdp("Runtime.evaluate", {"expression": "1+1", "returnByValue": True})
 """
 
 from __future__ import annotations
@@ -37,7 +37,11 @@ class Client:
     def call(self, method: str, /, **params: Any) -> Any:
         """Send one request; return its result or raise the structured error it carried."""
         request_id = next(self._ids)
-        payload = {"id": request_id, "method": method, "params": {k: v for k, v in params.items() if v is not None}}
+        payload = {
+            "id": request_id,
+            "method": method,
+            "params": {k: v for k, v in params.items() if v is not None},
+        }
         try:
             self._sock.sendall(msgspec.json.encode(payload) + b"\n")
             line = self._file.readline()

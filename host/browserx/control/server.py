@@ -22,7 +22,6 @@ log = structlog.get_logger("browserx.control")
 Handler = Callable[[Any], Awaitable[Any]]
 
 
-
 def _enc_hook(obj: Any) -> Any:
     if isinstance(obj, pydantic.BaseModel):
         return obj.model_dump(mode="json", exclude_none=True)
@@ -88,6 +87,8 @@ class ControlServer:
                 except asyncio.IncompleteReadError as exc:
                     if exc.partial.strip():
                         await respond(self._error(None, BadRequest("request must end with a newline")))
+                    # A client that half-closed still gets the answers it is owed.
+                    await asyncio.gather(*inflight, return_exceptions=True)
                     break
                 except asyncio.LimitOverrunError:
                     await self._discard_line(reader)
@@ -156,6 +157,11 @@ class ControlServer:
             await respond(response)
         except ConnectionError:
             pass
+        except Exception as exc:
+            log.exception("response_unencodable")
+            await respond(
+                self._error(request_id, BrowserxError(f"internal error: result not encodable: {exc!r}"))
+            )
 
     @staticmethod
     def _error(request_id: Any, exc: BrowserxError) -> dict[str, Any]:

@@ -30,7 +30,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         ext = status.get("extension") or {}
         print(f"host {status['version']} pid {status['pid']} socket {status['socket']}")
-        print(f"extension {'connected' if status['extension_connected'] else 'DISCONNECTED'} {ext.get('version', '')}")
+        print(
+            f"extension {'connected' if status['extension_connected'] else 'DISCONNECTED'} {ext.get('version', '')}"
+        )
         print(f"attached tabs: {status['attached_tabs'] or 'none'}")
     return 0
 
@@ -105,7 +107,9 @@ def cmd_launch(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="browserx", description="Eyes and hands for an LLM agent in your browser.")
+    parser = argparse.ArgumentParser(
+        prog="browserx", description="Eyes and hands for an LLM agent in your browser."
+    )
     parser.add_argument("--version", action="version", version=f"browserx {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

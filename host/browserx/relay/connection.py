@@ -31,8 +31,9 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 NoticeHandler = Callable[[Inbound], None]
 
 DEFAULT_TIMEOUT = 30.0
-# A chunked reply larger than this is abandoned: the worker is misbehaving.
-MAX_REASSEMBLED = 512 * 1024 * 1024
+# A chunked reply beyond these bounds means the worker is misbehaving: it is abandoned.
+MAX_CHUNKS = 100_000
+MAX_REASSEMBLED_CHARS = 512 * 1024 * 1024
 
 
 def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError:
@@ -96,7 +97,7 @@ class ExtensionConnection:
             reply = await asyncio.wait_for(future, timeout or self.default_timeout)
         except TimeoutError:
             raise CdpTimeout(
-                f"{what} got no answer within {timeout or self.default_timeout:.0f} s; the page may "
+                f"{what} got no answer within {timeout or self.default_timeout:g} s; the page may "
                 "be busy. Retry, or reload the tab.",
                 method=what,
             ) from None
@@ -114,13 +115,12 @@ class ExtensionConnection:
         params: dict[str, Any] | None = None,
         session_id: str | None = None,
         timeout: float | None = None,
-        result_type: type[T] = dict,  # type: ignore[assignment]
-    ) -> T:
+        *,
+        result_type: type[Any] = dict,
+    ) -> Any:
         """Run one CDP command in a tab (or one of its child sessions) and decode the result."""
         if method not in CDP_ALLOWLIST:
-            raise MethodNotAllowed(
-                f"CDP method {method} is not on browserx's allowlist", method=method
-            )
+            raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
         fields: dict[str, Any] = {"tabId": tab_id, "method": method, "params": params or {}}
         if session_id:
             fields["sessionId"] = session_id
@@ -169,11 +169,16 @@ class ExtensionConnection:
             log.warning("stray_chunk", id=msg.id)
             return
         parts = self._chunks.setdefault(msg.id, [])
-        if msg.chunk != len(parts) or msg.chunks > MAX_REASSEMBLED // (1024 * 1024):
+        if msg.chunk != len(parts) or not 0 < msg.chunks <= MAX_CHUNKS:
             log.error("chunk_out_of_order", id=msg.id, chunk=msg.chunk, have=len(parts))
             self._fail(msg.id, CdpError("the extension sent a reply in broken pieces; retry"))
             return
         parts.append(msg.data)
+        if sum(map(len, parts)) > MAX_REASSEMBLED_CHARS:
+            self._fail(
+                msg.id, CdpError("the extension's reply is larger than browserx accepts (512 Mi characters)")
+            )
+            return
         if len(parts) == msg.chunks:
             del self._chunks[msg.id]
             whole = "".join(parts)
@@ -187,8 +192,9 @@ class ExtensionConnection:
     def _fail_from_unreadable(self, body: bytes | str, exc: FramingError) -> None:
         """A reply we cannot read must not leave its caller waiting for a timeout."""
         try:
-            loose = msgspec.json.decode(body)
-        except (msgspec.DecodeError, UnicodeDecodeError):
+            text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
+            loose = msgspec.json.decode(text)
+        except (msgspec.DecodeError, UnicodeError):
             return
         if isinstance(loose, dict) and isinstance(loose.get("id"), int):
             self._fail(loose["id"], CdpError(f"the extension sent an unreadable reply: {exc}"))

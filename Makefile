@@ -1,0 +1,46 @@
+# browserx — see README.md. Everything runs from the project's own venv (.venv).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BX := $(VENV)/bin/browserx
+
+.PHONY: setup system venv install-host uninstall-host demo test test-unit test-e2e lint bench clean
+
+setup: system venv
+
+system:
+	sh scripts/setup-system.sh
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+install-host: venv
+	$(BX) install-host
+
+uninstall-host: venv
+	$(BX) uninstall-host
+
+demo: setup
+	$(PY) scripts/demo.py
+
+test: setup
+	$(PY) -m pytest -q
+
+test-unit: venv
+	$(PY) -m pytest -q -m "not e2e"
+
+test-e2e: setup
+	$(PY) -m pytest -q -m e2e
+
+lint: venv
+	$(VENV)/bin/ruff check host tests scripts
+	$(VENV)/bin/ruff format --check host tests scripts
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,359 @@
+"""Capture: run the collector in browserx's isolated world of every frame of a tab, in parallel,
+and gather what page JavaScript cannot see through CDP: closed shadow roots, JS click listeners,
+and which ``<iframe>`` element owns each out-of-process frame.
+
+Round trips per frame: one collector call, one listener query (plus one lookup per listening node),
+and a few calls only for suspected closed shadow hosts and for OOPIF owners.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import msgspec
+import structlog
+
+from browserx.errors import CdpError, PageOptedOut
+from browserx.service import DomService
+
+log = structlog.get_logger("browserx.capture")
+
+COLLECTOR_JS = resources.files("browserx.snapshot").joinpath("collector.js").read_text(encoding="utf-8")
+WORLD_NAME = "browserx"
+CLICK_EVENTS = frozenset(
+    {
+        "click",
+        "dblclick",
+        "mousedown",
+        "mouseup",
+        "pointerdown",
+        "pointerup",
+        "touchstart",
+        "touchend",
+        "contextmenu",
+    }
+)
+MAX_CLOSED_ROOT_DEPTH = 3
+COLLECT_TIMEOUT_MS = 20_000
+KEY_OF_THIS = "function(){return globalThis.__browserx.keys.get(this) || 0}"
+KEYS_OF_ARGS = "function(...els){const k=globalThis.__browserx.keys;return els.map(e=>k.get(e)||0)}"
+
+
+class RawFrame(msgspec.Struct):
+    """What collector.js returns for one document (or one closed shadow root)."""
+
+    url: str
+    title: str
+    viewport: list[float]
+    scroll: list[float]
+    dpr: float
+    docSize: list[float]
+    noAi: bool
+    key: list[int]
+    parent: list[int]
+    tag: list[str]
+    text: list[str | None]
+    attrs: list[dict[str, str] | None]
+    box: list[float]
+    flags: list[int]
+    state: list[dict[str, Any] | None]
+    suspects: int
+    frameOwners: list[int]
+    pruned: int
+
+
+@dataclass
+class FrameCapture:
+    label: str  # short frame label used in NodeRef ("m" = main frame)
+    session_id: str | None
+    frame_id: str
+    context_id: int
+    raw: RawFrame
+    closed_roots: list[tuple[int, RawFrame]] = field(default_factory=list)  # (host key, subtree)
+    listeners: dict[int, frozenset[str]] = field(default_factory=dict)  # node key → event types
+    parent_label: str | None = None
+    owner_key: int | None = None  # key of the owning <iframe> in the parent frame
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class _EvalResult(msgspec.Struct):
+    result: dict[str, Any]
+    exceptionDetails: dict[str, Any] | None = None
+
+
+async def _world(service: DomService, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
+    """(frame id, execution context id) of browserx's isolated world in a session's top frame."""
+    cached = service.worlds.get(session_id)
+    if cached is not None and not fresh:
+        return cached
+    tree = await service.cdp("Page.getFrameTree", session_id=session_id)
+    frame_id = tree["frameTree"]["frame"]["id"]
+    world = await service.cdp(
+        "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
+    )
+    cached = service.worlds[session_id] = (frame_id, int(world["executionContextId"]))
+    return cached
+
+
+def _unwrap(reply: _EvalResult, what: str) -> str:
+    if reply.exceptionDetails:
+        detail = reply.exceptionDetails.get("exception", {}).get("description") or reply.exceptionDetails.get(
+            "text"
+        )
+        raise CdpError(f"the snapshot collector failed in the page ({what}): {detail}")
+    value = reply.result.get("value")
+    if not isinstance(value, str):
+        raise CdpError(f"the snapshot collector returned no data ({what})")
+    return value
+
+
+async def _collect_document(
+    service: DomService, session_id: str | None, opts: dict[str, Any]
+) -> tuple[str, int, RawFrame]:
+    expression = f"({COLLECTOR_JS})(document, {msgspec.json.encode(opts).decode()})"
+    for attempt in (0, 1):
+        frame_id, ctx = await _world(service, session_id, fresh=attempt == 1)
+        try:
+            reply = await service.cdp(
+                "Runtime.evaluate",
+                {
+                    "expression": expression,
+                    "contextId": ctx,
+                    "returnByValue": True,
+                    "timeout": COLLECT_TIMEOUT_MS,
+                },
+                session_id=session_id,
+                result_type=_EvalResult,
+            )
+        except CdpError as exc:
+            # The page navigated since the world was made: its context is gone. Make a new one.
+            if attempt == 0 and "context" in exc.message.lower():
+                continue
+            raise
+        return frame_id, ctx, msgspec.json.decode(_unwrap(reply, "document"), type=RawFrame)
+    raise AssertionError("unreachable")
+
+
+async def _object_ids(service: DomService, session_id: str | None, ctx: int, expression: str) -> list[str]:
+    """objectIds of the elements of an array held in the isolated world."""
+    arr = await service.cdp(
+        "Runtime.evaluate",
+        {"expression": expression, "contextId": ctx, "objectGroup": "browserx"},
+        session_id=session_id,
+    )
+    object_id = arr["result"].get("objectId")
+    if not object_id:
+        return []
+    props = await service.cdp(
+        "Runtime.getProperties", {"objectId": object_id, "ownProperties": True}, session_id=session_id
+    )
+    return [
+        p["value"]["objectId"]
+        for p in props["result"]
+        if p["name"].isdigit() and "objectId" in p.get("value", {})
+    ]
+
+
+async def _closed_roots(
+    service: DomService, session_id: str | None, ctx: int, opts: dict[str, Any]
+) -> list[tuple[int, RawFrame]]:
+    """Collect inside closed shadow roots of the suspected hosts the last collector run left behind."""
+    found: list[tuple[int, RawFrame]] = []
+    for _depth in range(MAX_CLOSED_ROOT_DEPTH):
+        hosts = await _object_ids(service, session_id, ctx, "globalThis.__browserx.suspects")
+        if not hosts:
+            break
+        described = await asyncio.gather(
+            *(
+                service.cdp(
+                    "DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}, session_id=session_id
+                )
+                for o in hosts
+            )
+        )
+        roots: list[tuple[str, int]] = []
+        for host_object, desc in zip(hosts, described, strict=True):
+            for shadow in desc["node"].get("shadowRoots", []):
+                if shadow.get("shadowRootType") == "closed":
+                    roots.append((host_object, shadow["backendNodeId"]))
+        if not roots:
+            break
+        new_suspects = False
+        for host_object, backend_id in roots:
+            host_key = await service.cdp(
+                "Runtime.callFunctionOn",
+                {
+                    "functionDeclaration": "function(){return globalThis.__browserx.keys.get(this) || 0}",
+                    "objectId": host_object,
+                    "returnByValue": True,
+                },
+                session_id=session_id,
+            )
+            resolved = await service.cdp(
+                "DOM.resolveNode",
+                {"backendNodeId": backend_id, "executionContextId": ctx, "objectGroup": "browserx"},
+                session_id=session_id,
+            )
+            root_object = resolved["object"]["objectId"]
+            reply = await service.cdp(
+                "Runtime.callFunctionOn",
+                {
+                    "functionDeclaration": COLLECTOR_JS,
+                    "objectId": root_object,
+                    "returnByValue": True,
+                    "arguments": [{"objectId": root_object}, {"value": opts}],
+                },
+                session_id=session_id,
+                result_type=_EvalResult,
+            )
+            raw = msgspec.json.decode(_unwrap(reply, "closed shadow root"), type=RawFrame)
+            found.append((int(host_key["result"].get("value") or 0), raw))
+            new_suspects = new_suspects or raw.suspects > 0
+        if not new_suspects:
+            break
+    await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx"}, session_id=session_id)
+    return found
+
+
+async def _listeners(service: DomService, session_id: str | None, ctx: int) -> dict[int, frozenset[str]]:
+    """Click-like JS listeners of every node of the document (shadow roots included), by node key."""
+    doc = await service.cdp(
+        "Runtime.evaluate",
+        {"expression": "document", "contextId": ctx, "objectGroup": "browserx-l"},
+        session_id=session_id,
+    )
+    listing = await service.cdp(
+        "DOMDebugger.getEventListeners",
+        {"objectId": doc["result"]["objectId"], "depth": -1, "pierce": True},
+        session_id=session_id,
+    )
+    types: dict[int, set[str]] = {}
+    for listener in listing.get("listeners", []):
+        if listener.get("type") in CLICK_EVENTS and listener.get("backendNodeId"):
+            types.setdefault(listener["backendNodeId"], set()).add(listener["type"])
+    if not types:
+        return {}
+    backend_ids = list(types)
+    resolved = await asyncio.gather(
+        *(
+            service.cdp(
+                "DOM.resolveNode",
+                {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"},
+                session_id=session_id,
+            )
+            for b in backend_ids
+        ),
+        return_exceptions=True,
+    )
+    pairs = [
+        (b, r["object"]["objectId"])
+        for b, r in zip(backend_ids, resolved, strict=True)
+        if isinstance(r, dict)
+    ]
+    if not pairs:
+        return {}
+    keys = await service.cdp(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": KEYS_OF_ARGS,
+            "objectId": pairs[0][1],
+            "arguments": [{"objectId": o} for _, o in pairs],
+            "returnByValue": True,
+        },
+        session_id=session_id,
+    )
+    await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id)
+    out: dict[int, frozenset[str]] = {}
+    for (backend_id, _), key in zip(pairs, keys["result"]["value"], strict=True):
+        if key:
+            out[int(key)] = frozenset(types[backend_id])
+    return out
+
+
+async def _capture_frame(
+    service: DomService, label: str, session_id: str | None, opts: dict[str, Any]
+) -> FrameCapture:
+    t0 = time.perf_counter()
+    frame_id, ctx, raw = await _collect_document(service, session_id, opts)
+    t1 = time.perf_counter()
+    closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else None
+    listeners, closed = await asyncio.gather(
+        _listeners(service, session_id, ctx),
+        closed_task if closed_task is not None else _none(),
+    )
+    capture = FrameCapture(label, session_id, frame_id, ctx, raw, closed or [], listeners)
+    capture.timings = {"collect": t1 - t0, "extras": time.perf_counter() - t1}
+    return capture
+
+
+async def _none() -> list[tuple[int, RawFrame]]:
+    return []
+
+
+async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -> int | None:
+    """Key (in the parent frame) of the <iframe> element that hosts an out-of-process frame."""
+    try:
+        owner = await service.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent.session_id)
+        resolved = await service.cdp(
+            "DOM.resolveNode",
+            {"backendNodeId": owner["backendNodeId"], "executionContextId": parent.context_id},
+            session_id=parent.session_id,
+        )
+        key = await service.cdp(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": "function(){return globalThis.__browserx.keys.get(this) || 0}",
+                "objectId": resolved["object"]["objectId"],
+                "returnByValue": True,
+            },
+            session_id=parent.session_id,
+        )
+    except CdpError as exc:
+        log.warning("frame_owner_unknown", frame=frame_id, error=exc.message)
+        return None
+    value = key["result"].get("value")
+    return int(value) if value else None
+
+
+async def capture_tab(service: DomService, include_values: bool = False) -> list[FrameCapture]:
+    """Capture every frame of the tab (main frame first). Raises PageOptedOut for data-no-ai pages."""
+    opts = {"values": include_values}
+    sessions: list[tuple[str, str | None]] = [("m", None)]
+    sessions += [
+        (service.frame_label(sid), sid) for sid, info in service.sessions.items() if info.type == "iframe"
+    ]
+    results = await asyncio.gather(
+        *(_capture_frame(service, label, sid, opts) for label, sid in sessions), return_exceptions=True
+    )
+    frames: list[FrameCapture] = []
+    for (label, sid), result in zip(sessions, results, strict=True):
+        if isinstance(result, BaseException):
+            if sid is None:
+                raise result
+            # A child frame that went away mid-capture is simply not part of this snapshot.
+            log.warning("frame_capture_failed", frame=label, error=str(result))
+            continue
+        frames.append(result)
+    main = frames[0]
+    if main.raw.noAi:
+        raise PageOptedOut(
+            f"The page {main.raw.url} opted out of AI agents (data-no-ai); browserx will not read it. "
+            "Ask the user to do this step themselves."
+        )
+    frames = [f for f in frames if not f.raw.noAi]
+    by_session = {f.session_id: f for f in frames}
+    owners = []
+    for frame in frames[1:]:
+        parent_session = service.session_parents.get(frame.session_id or "")
+        parent = by_session.get(parent_session)
+        if parent is not None:
+            frame.parent_label = parent.label
+            owners.append((frame, _owner_key(service, parent, frame.frame_id)))
+    keys = await asyncio.gather(*(coro for _, coro in owners))
+    for (frame, _), key in zip(owners, keys, strict=True):
+        frame.owner_key = key
+    return frames

@@ -1,0 +1,123 @@
+"""The virtual tree every later stage reads: one ``Node`` per captured DOM node, across all
+frames of a tab, in document order (shadow content under its host, frame documents under their
+``<iframe>``). Boxes are CSS pixels in the top-level viewport.
+
+Capture fills the facts (tag, attrs, text, box, flags, state, listeners); the passes in this
+package fill the derived fields (role, name, visibility, tier).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+# Style facts packed into Node.flags by the collector (keep in step with collector.js).
+F_VIS_HIDDEN = 1  # visibility: hidden | collapse
+F_CURSOR_POINTER = 2
+F_NO_POINTER_EVENTS = 4
+F_SCROLL_X = 8  # overflow-x: auto | scroll
+F_SCROLL_Y = 16  # overflow-y: auto | scroll
+F_CLIPS = 32  # overflow: hidden | clip (either axis)
+F_FIXED = 64  # position: fixed | sticky
+F_DISPLAY_CONTENTS = 128  # display: contents (no box of its own)
+F_INLINE = 256  # display: inline*
+
+
+class NodeRef(NamedTuple):
+    """A node reference usable to reach it again: the frame (CDP session + frame) and the
+    node's key, which the collector keeps stable for the node's lifetime in that frame."""
+
+    frame: str
+    key: int
+
+
+class Box(NamedTuple):
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+    def intersect(self, other: Box) -> Box | None:
+        x, y = max(self.x, other.x), max(self.y, other.y)
+        r, b = min(self.right, other.right), min(self.bottom, other.bottom)
+        if r <= x or b <= y:
+            return None
+        return Box(x, y, r - x, b - y)
+
+    @property
+    def area(self) -> float:
+        return self.w * self.h
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    ref: NodeRef
+    tag: str  # lowercase element tag, or "#text", "#shadow-root", "#document"
+    parent: Node | None = None
+    children: list[Node] = field(default_factory=list)
+    attrs: dict[str, str] = field(default_factory=dict)
+    text: str = ""  # for #text nodes: whitespace-collapsed text
+    box: Box | None = None
+    flags: int = 0
+    state: dict[str, Any] = field(default_factory=dict)  # live properties (value, checked, scroll, ...)
+    listeners: frozenset[str] = frozenset()  # click-like JS listener types on this node
+    scope: Node | None = None  # the #document or #shadow-root this node lives in (id lookups)
+    index: int = 0  # pre-order position in the whole tab tree
+
+    # derived by the passes
+    role: str | None = None
+    name: str = ""
+    visible: bool = True
+    tier: int = 3  # 1 semantic, 2 non-semantic interactive, 3 structural
+    hints: tuple[str, ...] = ()  # why a tier-2 node is interactive (listener, cursor, tabindex, ...)
+
+    @property
+    def is_element(self) -> bool:
+        return not self.tag.startswith("#")
+
+    @property
+    def is_text(self) -> bool:
+        return self.tag == "#text"
+
+    def attr(self, name: str) -> str | None:
+        return self.attrs.get(name)
+
+    def walk(self) -> Any:
+        """Pre-order walk of this subtree (iterative: pages nest deeply)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def __repr__(self) -> str:
+        return f"Node({self.tag} {self.ref.frame}:{self.ref.key} role={self.role} name={self.name!r})"
+
+
+@dataclass(slots=True)
+class ScopeIndex:
+    """``id`` → element per tree scope (document or shadow root), for aria-labelledby and label[for]."""
+
+    by_scope: dict[int, dict[str, Node]] = field(default_factory=dict)
+
+    def add(self, node: Node) -> None:
+        element_id = node.attrs.get("id")
+        if element_id and node.scope is not None:
+            self.by_scope.setdefault(id(node.scope), {}).setdefault(element_id, node)
+
+    def get(self, scope: Node | None, element_id: str) -> Node | None:
+        if scope is None:
+            return None
+        return self.by_scope.get(id(scope), {}).get(element_id)

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from browserx import Client
+from tests.e2e.harness import Browser, Servers, browser_with_extension, fixture_servers
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def servers() -> Iterator[Servers]:
+    with fixture_servers() as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with browser_with_extension() as b:
+        yield b
+
+
+@pytest.fixture
+def bx(browser: Browser) -> Iterator[Client]:
+    with Client() as client:
+        yield client
+
+
+def open_page(browser: Browser, bx: Client, url: str) -> int:
+    """Navigate the Selenium tab to ``url`` and return its browserx tab id."""
+    browser.driver.get(url)
+    for tab in bx.tabs():
+        if tab["url"] == browser.driver.current_url:
+            return int(tab["tabId"])
+    raise AssertionError(f"tab with {url} not listed: {bx.tabs()}")

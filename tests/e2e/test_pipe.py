@@ -1,0 +1,131 @@
+"""The whole pipe, for real: CLI/Client → control socket → host → extension → chrome.debugger."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from browserx import Client
+from browserx.errors import MethodNotAllowed, TabNotFound
+from browserx.runtime import live_hosts
+from tests.e2e.conftest import open_page
+from tests.e2e.harness import Browser, Servers
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "browserx.interfaces.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+    )
+
+
+def test_cli_lists_the_tab_with_url_and_title(browser: Browser, bx: Client, servers: Servers) -> None:
+    url = servers.url("hello.html")
+    open_page(browser, bx, url)
+    out = run_cli("tabs", "--json")
+    assert out.returncode == 0, out.stderr
+    tabs = json.loads(out.stdout)
+    assert any(t["url"] == url and t["title"] == "Hello fixture" for t in tabs), tabs
+
+
+def test_status_reports_connected_extension(browser: Browser, bx: Client) -> None:
+    status = bx.status()
+    assert status["extension_connected"] is True
+    assert status["extension"]["id"] == "bdmcchjakioickidfhiggdbapfpibgdc"
+    assert status["pid"] == live_hosts()[0].pid
+
+
+def test_cdp_round_trip_main_frame_and_cross_origin_iframe(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("oopif.html"))
+    main = bx.cdp("Runtime.evaluate", {"expression": "location.href", "returnByValue": True}, tab=tab)
+    assert main["result"]["value"] == servers.url("oopif.html")
+
+    # The cross-site child and the nested iframe inside it arrive as auto-attached child sessions.
+    deadline = time.monotonic() + 10
+    sessions: list[dict[str, str]] = []
+    while time.monotonic() < deadline:
+        sessions = [s for s in bx.targets(tab) if s["type"] == "iframe"]
+        if len(sessions) >= 2:
+            break
+        time.sleep(0.1)
+    child = next(s for s in sessions if "oopif-child.html" in s["url"])
+    value = bx.cdp(
+        "Runtime.evaluate",
+        {"expression": "document.querySelector('#child-button').textContent", "returnByValue": True},
+        tab=tab,
+        session_id=child["session_id"],
+    )
+    assert value["result"]["value"] == "Child button"
+    where = bx.cdp(
+        "Runtime.evaluate",
+        {"expression": "location.origin", "returnByValue": True},
+        tab=tab,
+        session_id=child["session_id"],
+    )
+    assert where["result"]["value"] == servers.xorigin
+    nested = next(s for s in sessions if "nested-child.html" in s["url"])
+    text = bx.cdp(
+        "Runtime.evaluate",
+        {"expression": "document.body.innerText", "returnByValue": True},
+        tab=tab,
+        session_id=nested["session_id"],
+    )
+    assert "Nested button" in text["result"]["value"]
+
+
+def test_refused_and_unknown_inputs_get_structured_errors(browser: Browser, bx: Client) -> None:
+    with pytest.raises(MethodNotAllowed):
+        bx.cdp("Browser.close")
+    with pytest.raises(TabNotFound) as info:
+        bx.cdp("Runtime.evaluate", {"expression": "1"}, tab=987654321)
+    assert "browserx tabs" in info.value.message
+    # the same connection keeps working
+    assert bx.tabs()
+
+
+def test_garbage_on_control_socket_gets_error_and_others_keep_working(browser: Browser, bx: Client) -> None:
+    path = bx.socket_path
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as raw:
+        raw.settimeout(10)
+        raw.connect(path)
+        raw.sendall(b"\x00\xffnot json at all\n")
+        reply = json.loads(raw.makefile("rb").readline())
+        assert reply["ok"] is False and reply["error"]["code"] == "bad_request"
+        raw.sendall(b'{"id": 7, "method": "nope"}\n')
+        reply = json.loads(raw.makefile("rb").readline())
+        assert reply["id"] == 7 and reply["error"]["code"] == "unknown_method"
+        with Client() as other:
+            assert other.status()["extension_connected"]
+        raw.sendall(b'{"id": 8, "method": "status"}\n')
+        assert json.loads(raw.makefile("rb").readline())["ok"] is True
+    assert bx.status()["extension_connected"]
+
+
+def test_killed_host_is_restarted_by_the_extension(browser: Browser, bx: Client, servers: Servers) -> None:
+    open_page(browser, bx, servers.url("hello.html"))
+    old = live_hosts()[0]
+    os.kill(old.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    tabs = None
+    while time.monotonic() < deadline:
+        hosts = [h for h in live_hosts() if h.pid != old.pid]
+        if hosts:
+            out = run_cli("tabs", "--json")
+            if out.returncode == 0:
+                tabs = json.loads(out.stdout)
+                break
+        time.sleep(0.2)
+    assert tabs is not None, "no new host answered `browserx tabs` within 10 s"
+    assert any(t["url"] == servers.url("hello.html") for t in tabs)

@@ -1,0 +1,303 @@
+"""Native-messaging host registration: per-OS, per-browser plans, the rendered manifest, apply and
+remove, the install-host CLI, and the extension's pinned id."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+import pytest
+
+from browserx import install
+from browserx.install import (
+    BROWSERS,
+    RegistryValue,
+    WriteFile,
+    apply,
+    current_os,
+    default_plan,
+    launcher_path,
+    plan_install,
+    plan_uninstall,
+    remove,
+    render_manifest,
+)
+from browserx.interfaces.cli import main as cli_main
+from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
+
+REPO = Path(__file__).resolve().parents[1]
+FILENAME = "com.browserx.host.json"
+ORIGIN = "chrome-extension://bdmcchjakioickidfhiggdbapfpibgdc/"
+
+LINUX = {
+    "chrome": ".config/google-chrome",
+    "chromium": ".config/chromium",
+    "edge": ".config/microsoft-edge",
+    "brave": ".config/BraveSoftware/Brave-Browser",
+}
+MAC = {
+    "chrome": "Library/Application Support/Google/Chrome",
+    "chromium": "Library/Application Support/Chromium",
+    "edge": "Library/Application Support/Microsoft Edge",
+    "brave": "Library/Application Support/BraveSoftware/Brave-Browser",
+}
+WINDOWS_KEYS = {
+    "chrome": "Software\\Google\\Chrome\\NativeMessagingHosts\\com.browserx.host",
+    "chromium": "Software\\Chromium\\NativeMessagingHosts\\com.browserx.host",
+    "edge": "Software\\Microsoft\\Edge\\NativeMessagingHosts\\com.browserx.host",
+    "brave": "Software\\BraveSoftware\\Brave-Browser\\NativeMessagingHosts\\com.browserx.host",
+}
+
+
+def check_manifest(text: str, host_path: str) -> None:
+    manifest = json.loads(text)
+    assert manifest["name"] == HOST_NAME == "com.browserx.host"
+    assert manifest["type"] == "stdio"
+    assert manifest["path"] == host_path
+    assert manifest["allowed_origins"] == [ORIGIN]
+    assert isinstance(manifest.get("description", ""), str)
+    assert "@" not in text, "unsubstituted placeholder"
+
+
+def test_constants() -> None:
+    assert HOST_NAME == "com.browserx.host"
+    assert EXTENSION_ID == "bdmcchjakioickidfhiggdbapfpibgdc"
+    assert BROWSERS == ("chrome", "chromium", "edge", "brave")
+
+
+# -- plans -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("browser", BROWSERS)
+def test_linux_plan(browser: str) -> None:
+    home = Path("/home/ada")
+    steps = plan_install(browsers=(browser,), os_name="linux", home=home, host_path="/opt/bx/browserx-host")
+    assert len(steps) == 1
+    step = steps[0]
+    assert isinstance(step, WriteFile)
+    assert str(step.path) == f"/home/ada/{LINUX[browser]}/NativeMessagingHosts/{FILENAME}"
+    check_manifest(step.content, "/opt/bx/browserx-host")
+
+
+@pytest.mark.parametrize("browser", BROWSERS)
+def test_macos_plan(browser: str) -> None:
+    home = Path("/Users/ada")
+    steps = plan_install(browsers=(browser,), os_name="darwin", home=home, host_path="/opt/bx/browserx-host")
+    assert len(steps) == 1
+    step = steps[0]
+    assert isinstance(step, WriteFile)
+    assert str(step.path) == f"/Users/ada/{MAC[browser]}/NativeMessagingHosts/{FILENAME}"
+    check_manifest(step.content, "/opt/bx/browserx-host")
+
+
+@pytest.mark.parametrize("browser", BROWSERS)
+def test_windows_plan(browser: str) -> None:
+    home = PureWindowsPath("C:/Users/Ada")
+    host = r"C:\Program Files\browserx\browserx-host.bat"
+    steps = plan_install(browsers=(browser,), os_name="windows", home=home, host_path=host)  # type: ignore[arg-type]
+    assert len(steps) == 2
+    write, registry = steps
+    assert isinstance(write, WriteFile)
+    assert isinstance(registry, RegistryValue)
+    assert str(write.path) == f"C:\\Users\\Ada\\AppData\\Local\\browserx\\{browser}\\{FILENAME}"
+    assert registry.key == WINDOWS_KEYS[browser]
+    assert registry.value == str(write.path)
+    check_manifest(write.content, host)
+    assert f"HKCU\\{WINDOWS_KEYS[browser]}" in registry.describe()
+
+
+def test_windows_manifest_files_are_distinct_per_browser() -> None:
+    steps = plan_install(
+        os_name="windows",
+        home=PureWindowsPath("C:/Users/Ada"),  # type: ignore[arg-type]
+        host_path="C:\\bx\\browserx-host.bat",
+    )
+    files = [s.path for s in steps if isinstance(s, WriteFile)]
+    keys = [s.key for s in steps if isinstance(s, RegistryValue)]
+    assert len(files) == len(set(files)) == 4
+    assert sorted(keys) == sorted(WINDOWS_KEYS.values())
+
+
+@pytest.mark.parametrize("os_name", ["linux", "darwin"])
+def test_all_browsers_by_default(os_name: install.OsName) -> None:
+    steps = plan_install(os_name=os_name, home=Path("/h"), host_path="/x")
+    dirs = LINUX if os_name == "linux" else MAC
+    assert [str(s.path) for s in steps if isinstance(s, WriteFile)] == [
+        f"/h/{dirs[b]}/NativeMessagingHosts/{FILENAME}" for b in BROWSERS
+    ]
+
+
+@pytest.mark.parametrize("os_name", ["linux", "darwin", "windows"])
+def test_user_data_dir_plan_writes_only_that_profile(os_name: install.OsName, tmp_path: Path) -> None:
+    steps = plan_install(os_name=os_name, home=Path("/h"), host_path="/x", user_data_dir=tmp_path / "profile")
+    assert len(steps) == 1
+    step = steps[0]
+    assert isinstance(step, WriteFile)
+    assert step.path == tmp_path / "profile" / "NativeMessagingHosts" / FILENAME
+    check_manifest(step.content, "/x")
+
+
+def test_plan_uninstall_mirrors_install() -> None:
+    steps = plan_install(os_name="linux", home=Path("/h"), host_path="/x")
+    assert plan_uninstall(steps) == steps
+
+
+# -- manifest ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "host_path",
+    [
+        "/opt/browserx/scripts/browserx-host",
+        "C:\\Users\\Ada\\browserx\\scripts\\browserx-host.bat",
+        'C:\\odd "quoted" dir\\tab\there\\x.bat',
+        PurePosixPath("/a b/ü/browserx-host"),
+    ],
+)
+def test_rendered_manifest_is_valid_json(host_path: str | PurePosixPath) -> None:
+    text = render_manifest(host_path)  # type: ignore[arg-type]
+    check_manifest(text, str(host_path))
+
+
+def test_manifest_with_another_extension_id() -> None:
+    manifest = json.loads(render_manifest("/x", extension_id="abcdefghijklmnopabcdefghijklmnop"))
+    assert manifest["allowed_origins"] == ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]
+
+
+@pytest.mark.parametrize("os_name", ["linux", "darwin", "windows"])
+def test_launcher_paths_are_absolute_and_exist(os_name: install.OsName) -> None:
+    path = launcher_path(os_name)
+    assert path.is_absolute()
+    assert path.exists(), path
+    assert path.name == ("browserx-host.bat" if os_name == "windows" else "browserx-host")
+
+
+def test_posix_launcher_is_executable() -> None:
+    assert os.access(launcher_path("linux"), os.X_OK)
+
+
+def test_default_plan_uses_this_os_and_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    steps = default_plan("chromium", None)
+    first = steps[0]
+    assert isinstance(first, WriteFile)
+    assert first.path.is_relative_to(tmp_path)
+    manifest = json.loads(first.content)
+    assert Path(manifest["path"]).is_absolute()
+    assert Path(manifest["path"]) == launcher_path(current_os())
+
+
+# -- apply / remove ----------------------------------------------------------------------------
+
+
+def test_apply_and_remove(tmp_path: Path) -> None:
+    steps = plan_install(os_name="linux", home=tmp_path, host_path="/opt/bx/browserx-host")
+    apply(steps)
+    paths = [s.path for s in steps if isinstance(s, WriteFile)]
+    for step in steps:
+        assert isinstance(step, WriteFile)
+        assert step.path.read_text(encoding="utf-8") == step.content
+    apply(steps)  # idempotent
+    removed = remove(plan_uninstall(steps))
+    assert removed == [str(p) for p in paths]
+    assert not any(p.exists() for p in paths)
+    assert remove(steps) == []
+
+
+def test_apply_and_remove_user_data_dir(tmp_path: Path) -> None:
+    steps = plan_install(os_name="linux", home=Path("/nonexistent"), host_path="/x", user_data_dir=tmp_path)
+    apply(steps)
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == [
+        "NativeMessagingHosts",
+        f"NativeMessagingHosts/{FILENAME}",
+    ]
+    assert remove(steps) == [str(tmp_path / "NativeMessagingHosts" / FILENAME)]
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+
+
+def _expected_dir(home: Path, browser: str) -> Path:
+    dirs = MAC if current_os() == "darwin" else LINUX
+    return home / dirs[browser] / "NativeMessagingHosts"
+
+
+def test_cli_install_host_dry_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cli_main(["install-host", "--dry-run", "--browser", "chromium"]) == 0
+    out = capsys.readouterr().out
+    path = _expected_dir(tmp_path, "chromium") / FILENAME
+    assert out.startswith(f"write {path}:\n")
+    check_manifest(out.split(":\n", 1)[1], str(launcher_path(current_os())))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_install_host_dry_run_all_browsers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cli_main(["install-host", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    for browser in BROWSERS:
+        assert f"write {_expected_dir(tmp_path, browser) / FILENAME}:\n" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_install_and_uninstall_user_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    profile = tmp_path / "profile"
+    target = profile / "NativeMessagingHosts" / FILENAME
+
+    assert cli_main(["uninstall-host", "--dry-run", "--user-data-dir", str(profile)]) == 0
+    assert capsys.readouterr().out == f"would remove: {target}\n"
+
+    assert cli_main(["install-host", "--user-data-dir", str(profile)]) == 0
+    assert capsys.readouterr().out == f"installed: {target}\n"
+    check_manifest(target.read_text(encoding="utf-8"), str(launcher_path(current_os())))
+
+    assert cli_main(["uninstall-host", "--user-data-dir", str(profile)]) == 0
+    assert capsys.readouterr().out == f"removed: {target}\n"
+    assert not target.exists()
+    assert list(home.iterdir()) == []
+
+
+def test_cli_rejects_an_unknown_browser(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli_main(["install-host", "--dry-run", "--browser", "netscape"])
+    assert info.value.code == 2
+    assert "netscape" in capsys.readouterr().err
+
+
+# -- the extension's pinned id -----------------------------------------------------------------
+
+
+def extension_id_from_key(key_b64: str) -> str:
+    digest = hashlib.sha256(base64.b64decode(key_b64)).hexdigest()[:32]
+    return "".join(chr(ord("a") + int(c, 16)) for c in digest)
+
+
+def test_extension_key_hashes_to_the_extension_id() -> None:
+    manifest = json.loads((REPO / "extension" / "manifest.json").read_text(encoding="utf-8"))
+    assert extension_id_from_key(manifest["key"]) == EXTENSION_ID
+
+
+def test_extension_id_mapping_is_right() -> None:
+    # sha256(b"") starts e3b0c44298fc1c149afbf4c8996fb924; 0 → a ... f → p.
+    assert extension_id_from_key("") == "odlameecjipmbmbejkplpemijjgpljce"
+    assert len(EXTENSION_ID) == 32 and set(EXTENSION_ID) <= set("abcdefghijklmnop")
+
+
+def test_extension_manifest_permissions() -> None:
+    manifest = json.loads((REPO / "extension" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["manifest_version"] == 3
+    assert "nativeMessaging" in manifest["permissions"]
+    assert "debugger" in manifest["permissions"]

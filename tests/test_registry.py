@@ -1,0 +1,252 @@
+"""TabRegistry and default_tab, driven through a real ExtensionConnection with a fake pipe."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import msgspec
+import pytest
+
+from browserx.errors import TabNotFound
+from browserx.registry import TabRegistry, default_tab
+from browserx.relay.connection import ExtensionConnection
+from browserx.relay.protocol import TabInfo, TargetInfo
+
+T = TypeVar("T")
+
+
+def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    return asyncio.run(asyncio.wait_for(make(), 2))
+
+
+class FakeExtension:
+    """Answers "tabs" requests with ``tabs`` and "attach" with ok; records everything sent."""
+
+    def __init__(self, tabs: list[dict[str, Any]] | None = None, focused_window: int | None = 1) -> None:
+        self.tabs = tabs or []
+        self.focused_window = focused_window
+        self.sent: list[dict[str, Any]] = []
+        self.conn = ExtensionConnection(self.send, default_timeout=1)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+        if message["type"] == "tabs":
+            result: dict[str, Any] = {"tabs": self.tabs, "lastFocusedWindowId": self.focused_window}
+        else:
+            result = {}
+        reply = msgspec.json.encode({"id": message["id"], "result": result})
+        asyncio.get_running_loop().call_soon(self.conn.feed, reply)
+
+    def notice(self, **fields: Any) -> None:
+        self.conn.feed(msgspec.json.encode(fields))
+
+
+def tab(tab_id: int, **fields: Any) -> TabInfo:
+    return TabInfo(tabId=tab_id, **fields)
+
+
+# -- default_tab -------------------------------------------------------------------------------
+
+
+def test_default_tab_of_nothing() -> None:
+    assert default_tab([]) is None
+
+
+def test_default_tab_prefers_active_in_the_focused_window() -> None:
+    tabs = [
+        tab(1, active=True, url="https://a/"),
+        tab(2, active=False, focused=True, url="https://b/"),
+        tab(3, active=True, focused=True, url="chrome://newtab/"),
+    ]
+    assert default_tab(tabs) is tabs[2]
+
+
+def test_default_tab_then_active_web_page() -> None:
+    tabs = [
+        tab(1, active=True, url="chrome://extensions/"),
+        tab(2, active=True, url="https://example.com/"),
+        tab(3, active=True, url="file:///tmp/x.html"),
+    ]
+    assert default_tab(tabs) is tabs[1]
+    assert default_tab([tabs[0], tabs[2]]) is tabs[2]
+    assert default_tab([tab(4, active=True, url="http://x/"), tabs[0]]).tabId == 4  # type: ignore[union-attr]
+
+
+def test_default_tab_then_any_active() -> None:
+    tabs = [tab(1, url="https://a/"), tab(2, active=True, url="about:blank")]
+    assert default_tab(tabs) is tabs[1]
+
+
+def test_default_tab_then_the_first() -> None:
+    tabs = [tab(5, url="https://a/"), tab(6, url="https://b/")]
+    assert default_tab(tabs) is tabs[0]
+
+
+def test_default_tab_ignores_focused_but_inactive() -> None:
+    tabs = [tab(1, focused=True, url="https://a/"), tab(2, active=True, url="https://b/")]
+    assert default_tab(tabs) is tabs[1]
+
+
+# -- list_tabs / resolve -----------------------------------------------------------------------
+
+
+TABS = [
+    {"tabId": 10, "windowId": 1, "url": "https://one/", "active": False},
+    {"tabId": 11, "windowId": 1, "url": "https://two/", "active": True},
+    {"tabId": 20, "windowId": 2, "url": "https://three/", "active": True},
+]
+
+
+def test_list_tabs_marks_the_focused_window() -> None:
+    async def main() -> None:
+        fake = FakeExtension(TABS, focused_window=2)
+        tabs = await TabRegistry(fake.conn).list_tabs()
+        assert [(t.tabId, t.focused) for t in tabs] == [(10, False), (11, False), (20, True)]
+        assert fake.sent == [{"id": 1, "type": "tabs"}]
+
+    run(main)
+
+
+def test_list_tabs_without_a_focused_window() -> None:
+    async def main() -> None:
+        fake = FakeExtension(TABS, focused_window=None)
+        tabs = await TabRegistry(fake.conn).list_tabs()
+        assert not any(t.focused for t in tabs)
+
+    run(main)
+
+
+def test_resolve_default_is_active_tab_of_focused_window() -> None:
+    async def main() -> None:
+        fake = FakeExtension(TABS, focused_window=2)
+        registry = TabRegistry(fake.conn)
+        service = await registry.resolve(None)
+        assert service.tab_id == 20
+        assert registry.services == {20: service}
+        assert await registry.resolve(20) is service  # one service per tab
+        assert (await registry.resolve(10)).tab_id == 10
+
+    run(main)
+
+
+def test_resolve_unknown_tab_lists_the_open_ones() -> None:
+    async def main() -> None:
+        registry = TabRegistry(FakeExtension(TABS).conn)
+        with pytest.raises(TabNotFound) as info:
+            await registry.resolve(99)
+        assert "99" in str(info.value)
+        assert "10, 11, 20" in str(info.value)
+        assert info.value.details == {"tab_id": 99}
+        assert registry.services == {}
+
+    run(main)
+
+
+def test_resolve_with_no_tabs() -> None:
+    async def main() -> None:
+        registry = TabRegistry(FakeExtension([]).conn)
+        with pytest.raises(TabNotFound, match="no open tab"):
+            await registry.resolve(None)
+
+    run(main)
+
+
+# -- notices drop services ---------------------------------------------------------------------
+
+
+def test_tab_removed_drops_its_service() -> None:
+    fake = FakeExtension()
+    registry = TabRegistry(fake.conn)
+    registry.service(5)
+    kept = registry.service(6)
+    fake.notice(type="tab", event="removed", tabId=5)
+    assert registry.services == {6: kept}
+
+
+def test_tab_replaced_drops_the_removed_tab() -> None:
+    fake = FakeExtension()
+    registry = TabRegistry(fake.conn)
+    registry.service(5)
+    added = registry.service(9)
+    fake.notice(type="tab", event="replaced", tabId=9, removedTabId=5)
+    assert registry.services == {9: added}
+
+
+def test_detached_drops_the_service_and_marks_it_detached() -> None:
+    fake = FakeExtension()
+    registry = TabRegistry(fake.conn)
+    service = registry.service(5)
+    service.attached = True
+    service.sessions["S1"] = TargetInfo(targetId="T")
+    fake.notice(type="detached", tabId=5, reason="canceled_by_user")
+    assert registry.services == {}
+    assert service.attached is False
+    assert service.sessions == {}
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        {"type": "tab", "event": "created", "tabId": 5, "url": ""},
+        {"type": "tab", "event": "updated", "tabId": 5, "status": "loading"},
+        {"type": "tab", "event": "activated", "tabId": 5, "windowId": 1},
+        {"type": "tab", "event": "removed", "tabId": 6},
+        {"type": "tab", "event": "replaced", "tabId": 5, "removedTabId": 6},
+        {"type": "detached", "tabId": 6, "reason": "target_closed"},
+        {"type": "event", "tabId": 5, "method": "Page.loadEventFired", "params": {}},
+    ],
+)
+def test_other_notices_keep_the_service(notice: dict[str, Any]) -> None:
+    fake = FakeExtension()
+    registry = TabRegistry(fake.conn)
+    service = registry.service(5)
+    fake.notice(**notice)
+    assert registry.services == {5: service}
+
+
+def test_drop_of_an_unknown_tab_is_harmless() -> None:
+    fake = FakeExtension()
+    registry = TabRegistry(fake.conn)
+    fake.notice(type="tab", event="removed", tabId=123)
+    fake.notice(type="detached", tabId=123)
+    registry.drop(123)
+    assert registry.services == {}
+
+
+def test_events_reach_the_service_and_track_child_sessions() -> None:
+    fake = FakeExtension()
+    registry = TabRegistry(fake.conn)
+    service = registry.service(5)
+    other = registry.service(6)
+    heard: list[str | None] = []
+    service.add_listener(lambda msg: heard.append(msg.method))
+    fake.notice(
+        type="event",
+        tabId=5,
+        method="Target.attachedToTarget",
+        params={"sessionId": "S1", "targetInfo": {"targetId": "T1", "type": "iframe", "url": "https://f/"}},
+    )
+    assert list(service.sessions) == ["S1"]
+    assert service.sessions["S1"].url == "https://f/"
+    assert other.sessions == {}
+    fake.notice(type="event", tabId=5, method="Target.detachedFromTarget", params={"sessionId": "S1"})
+    assert service.sessions == {}
+    assert heard == ["Target.attachedToTarget", "Target.detachedFromTarget"]
+
+
+def test_a_new_service_after_removal_starts_fresh() -> None:
+    async def main() -> None:
+        fake = FakeExtension([{"tabId": 5, "windowId": 1, "active": True}])
+        registry = TabRegistry(fake.conn)
+        first = await registry.resolve(5)
+        await first.ensure_attached()
+        assert first.attached
+        fake.notice(type="tab", event="removed", tabId=5)
+        second = await registry.resolve(5)
+        assert second is not first
+        assert second.attached is False
+        assert [m["type"] for m in fake.sent] == ["tabs", "attach", "tabs"]
+
+    run(main)
