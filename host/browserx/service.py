@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import structlog
 
 from browserx.errors import DebuggerDetached
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
+from browserx.snapshot.ids import IdAllocator
+
+if TYPE_CHECKING:
+    from browserx.snapshot.snapshot import DomSnapshot
 
 log = structlog.get_logger("browserx.service")
 
 T = TypeVar("T")
 EventListener = Callable[[Inbound], None]
+INVALIDATING_EVENTS = frozenset(
+    {"DOM.documentUpdated", "Page.frameNavigated", "Page.navigatedWithinDocument",
+     "Target.attachedToTarget", "Target.detachedFromTarget"}
+)  # fmt: skip
 
 
 class DomService:
@@ -33,12 +41,23 @@ class DomService:
         # browserx's isolated world per session: (frame id, execution context id).
         self.worlds: dict[str | None, tuple[str, int]] = {}
         self._listeners: list[EventListener] = []
+        self.ids = IdAllocator()
+        # The last snapshot, kept for resolving IDs until something invalidates it.
+        self.snapshot: DomSnapshot | None = None
 
     async def ensure_attached(self) -> None:
         if not self.attached:
             await self.conn.request("attach", tabId=self.tab_id)
             self.attached = True
+            # Page and DOM events tell us when a cached snapshot went stale.
+            await self.conn.cdp(self.tab_id, "Page.enable")
+            await self.conn.cdp(self.tab_id, "DOM.enable")
             log.info("attached", tab=self.tab_id)
+
+    def invalidate(self, reason: str) -> None:
+        if self.snapshot is not None:
+            log.debug("snapshot_invalidated", tab=self.tab_id, reason=reason)
+        self.snapshot = None
 
     @overload
     async def cdp(
@@ -98,6 +117,10 @@ class DomService:
             self.sessions.pop(detached.sessionId, None)
             self.session_parents.pop(detached.sessionId, None)
             self.worlds.pop(detached.sessionId, None)
+        if msg.method in INVALIDATING_EVENTS:
+            self.invalidate(msg.method or "")
+            if msg.method == "Page.frameNavigated" and not msg.sessionId:
+                self.worlds.pop(None, None)
         for listener in list(self._listeners):
             listener(msg)
 
@@ -121,4 +144,5 @@ class DomService:
         self.sessions.clear()
         self.session_parents.clear()
         self.worlds.clear()
+        self.invalidate("debugger detached")
         log.info("detached", tab=self.tab_id, reason=reason)

@@ -77,6 +77,20 @@ class Client:
             "cdp", method=method, params=params or {}, tab=tab, session_id=session_id, timeout=timeout
         )
 
+    def snapshot(
+        self,
+        *,
+        tab: int | None = None,
+        format: str = "text",
+        include_values: bool = False,
+        stats: bool = False,
+    ) -> dict[str, Any]:
+        """Observe a tab. ``result["text"]`` (or ``["json"]``) holds the view."""
+        result: dict[str, Any] = self.call(
+            "snapshot", tab=tab, format=format, include_values=include_values or None, stats=stats or None
+        )
+        return result
+
     def targets(self, tab: int | None = None) -> list[dict[str, Any]]:
         result: list[dict[str, Any]] = self.call("targets", tab=tab)["sessions"]
         return result

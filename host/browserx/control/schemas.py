@@ -7,7 +7,7 @@ Response: ``{"id": 1, "ok": true, "result": {...}}`` or
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -51,3 +51,11 @@ class CdpParams(TabParams):
 
 class TargetsParams(TabParams):
     pass
+
+
+class SnapshotParams(TabParams):
+    format: Literal["text", "json"] = Field(default="text", description="View to render.")
+    include_values: bool = Field(
+        default=False, description="Include form values (never passwords; card numbers and SSNs masked)."
+    )
+    stats: bool = Field(default=False, description="Include snapshot stats and token count.")

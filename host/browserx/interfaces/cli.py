@@ -59,6 +59,23 @@ def cmd_cdp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    with Client(args.socket) as bx:
+        result = bx.snapshot(
+            tab=args.tab, format=args.format, include_values=args.include_values, stats=args.json_stats
+        )
+    if args.json:
+        _print_json(result)
+        return 0
+    if args.format == "json":
+        _print_json(result["json"])
+    else:
+        sys.stdout.write(result["text"])
+    if args.json_stats:
+        print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
+    return 0
+
+
 def cmd_install_host(args: argparse.Namespace) -> int:
     steps = default_plan(args.browser, Path(args.user_data_dir) if args.user_data_dir else None)
     if args.dry_run:
@@ -126,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     connects(command("status", cmd_status, "Health check: is a host running and its extension connected?"))
     connects(command("tabs", cmd_tabs, "List the browser's tabs."))
+    p = command("snapshot", cmd_snapshot, "Observe a tab: a compact view with element IDs.")
+    connects(p, tab=True)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--include-values", action="store_true", help="include form values (never passwords)")
+    p.add_argument("--json-stats", action="store_true", help="print snapshot stats as JSON on stderr")
+
     p = command("cdp", cmd_cdp, "Run one allowlisted CDP command (debugging aid).")
     connects(p, tab=True)
     p.add_argument("method")

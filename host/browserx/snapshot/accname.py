@@ -1,0 +1,516 @@
+"""Accessible name and description (accname 1.2 + HTML-AAM), following Chrome for the common
+cases, plus a separate "label hunt" for unnamed form fields.
+
+    ctx = NameContext(root)            # once per tree: ref lookup, id index, label map, roles
+    accessible_name(node, ctx)         # whitespace-collapsed, trimmed
+    description(node, ctx)
+    hunt_label(node, ctx)              # only for fields accessible_name left unnamed
+
+Pure functions of the captured tree: no I/O, no CDP. CSS generated content is not captured and
+so never contributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from .model import F_INLINE, Node, NodeRef, ScopeIndex
+from .roles import INTERACTIVE_ROLES, input_type, role_of, word_set
+
+# Roles named from their content when they are the node being named (Chrome's
+# SupportsNameFromContents, non-recursive case). "row" only inside a grid (see _content_named).
+NAME_FROM_CONTENT_ROLES: frozenset[str] = word_set(
+    """
+    button cell checkbox columnheader DisclosureTriangle gridcell heading LineBreak link math
+    menuitem menuitemcheckbox menuitemradio option radio rowheader StaticText switch tab tooltip
+    treeitem doc-backlink doc-biblioref doc-glossref doc-noteref
+    """
+)
+
+# Roles whose content contributes to an ancestor's name but that are not named from it
+# themselves. None (presentational) counts as such a role.
+CONTRIBUTES_CONTENT_ROLES: frozenset[str] = word_set(
+    """
+    generic Abbr Canvas caption code definition deletion DescriptionList emphasis Figcaption
+    insertion LabelText legend list listitem mark paragraph region strong subscript superscript
+    time
+    """
+)
+
+LABELABLE_TAGS: frozenset[str] = frozenset(
+    {"button", "input", "meter", "output", "progress", "select", "textarea"}
+)
+
+# Controls that contribute their value, not their name, when embedded in another's label.
+TEXTBOX_ROLES: frozenset[str] = frozenset({"textbox", "searchbox"})
+RANGE_ROLES: frozenset[str] = frozenset({"slider", "spinbutton", "progressbar", "scrollbar", "meter"})
+EMBEDDED_CONTROL_ROLES: frozenset[str] = TEXTBOX_ROLES | RANGE_ROLES | {"combobox", "listbox"}
+# Controls set apart from neighbouring text by a space in names from content.
+SPACED_CONTROL_ROLES: frozenset[str] = INTERACTIVE_ROLES - {"link", "option"}
+
+# Input types that are text fields (placeholder applies).
+TEXT_FIELD_INPUT_TYPES: frozenset[str] = frozenset(
+    {"text", "search", "email", "tel", "url", "password", "number"}
+)
+DEFAULT_BUTTON_LABELS: dict[str, str] = {"submit": "Submit", "reset": "Reset"}
+# Elements named by their first child of a given tag (HTML-AAM).
+NAME_CHILD_BY_TAG: dict[str, str] = {
+    "fieldset": "legend",
+    "figure": "figcaption",
+    "table": "caption",
+    "svg": "title",
+}
+
+MAX_DEPTH = 200  # recursion guard for pathological nesting inside a named element
+MAX_DESCENDANTS = 100  # Chrome's kMaxDescendantsForTextAlternativeComputation
+HUNT_MAX_CHARS = 80
+HUNT_CLIMB_LEVELS = 3
+HUNT_SCAN_LIMIT = 400  # nodes inspected when checking a container for other controls
+HUNT_BOUNDARY_TAGS: frozenset[str] = frozenset(
+    {"form", "table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "body", "html", "dialog"}
+)
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+class NameContext:
+    """Lookups built once per tree: nodes by ref, ids per scope, label[for] targets, roles."""
+
+    def __init__(self, root: Node, index: ScopeIndex | None = None) -> None:
+        self.by_ref: dict[NodeRef, Node] = {}
+        self.index = index if index is not None else ScopeIndex()
+        self._labels_for: dict[tuple[int, str], list[Node]] = {}
+        self._roles: dict[int, str | None] = {}
+        for node in root.walk():
+            self.by_ref[node.ref] = node
+            if index is None:
+                self.index.add(node)
+            target = node.attrs.get("for") if node.tag == "label" else None
+            if target and node.scope is not None:
+                self._labels_for.setdefault((id(node.scope), target), []).append(node)
+
+    def role(self, node: Node) -> str | None:
+        key = id(node)
+        if key not in self._roles:
+            self._roles[key] = node.role if node.role is not None else role_of(node)
+        return self._roles[key]
+
+    def labels(self, node: Node) -> list[Node]:
+        """The element's <label>s: capture's ``state["labels"]`` keys, else found in the tree."""
+        keys = node.state.get("labels")
+        if keys is not None:
+            found = (self.by_ref.get(NodeRef(node.ref.frame, int(key))) for key in keys)
+            return [label for label in found if label is not None]
+        if node.tag not in LABELABLE_TAGS or (node.tag == "input" and input_type(node) == "hidden"):
+            return []
+        labels: list[Node] = []
+        element_id = node.attrs.get("id")
+        if element_id and node.scope is not None:
+            labels.extend(self._labels_for.get((id(node.scope), element_id), []))
+        wrapper = _nearest_label(node)
+        if wrapper is not None and "for" not in wrapper.attrs and wrapper not in labels:
+            labels.append(wrapper)
+        return sorted(labels, key=lambda label: label.index)
+
+
+def _nearest_label(node: Node) -> Node | None:
+    parent = node.parent
+    while parent is not None and parent.is_element:
+        if parent.tag == "label":
+            return parent
+        parent = parent.parent
+    return None
+
+
+@dataclass(slots=True)
+class _Walk:
+    """One name computation: the node being named and the nodes already used."""
+
+    root: Node
+    visited: set[int] = field(default_factory=set)
+    in_labelledby: bool = False  # aria-labelledby is not followed twice
+    hidden_ok: bool = False  # inside a hidden element referenced by labelledby / a label
+    depth: int = 0
+
+
+# ---------------------------------------------------------------------------- public API
+
+
+def accessible_name(node: Node, ctx: NameContext) -> str:
+    return name_and_source(node, ctx)[0]
+
+
+def name_and_source(node: Node, ctx: NameContext) -> tuple[str, str]:
+    """The name and where it came from: "labelledby", "aria-label", "native" (labels, alt,
+    value, legend, caption...), "contents", "title", "placeholder", or "" when unnamed."""
+    if node.is_text:
+        return collapse(node.text), "contents"
+    if not node.is_element:
+        return "", ""
+    role = ctx.role(node)
+    if role is None:
+        return "", ""  # presentational or not exposed: no name
+    walk = _Walk(root=node, visited={id(node)})
+    steps: tuple[tuple[str, Callable[[], str]], ...] = (
+        ("labelledby", lambda: _labelledby(node, ctx, walk)),
+        ("aria-label", lambda: _attr(node, "aria-label")),
+        ("native", lambda: _native(node, ctx, walk)),
+        ("contents", lambda: _content(node, ctx, walk) if _content_named(node, ctx, role) else ""),
+        ("title", lambda: _attr(node, "title")),
+        ("placeholder", lambda: _placeholder(node, role)),
+    )
+    for source, compute in steps:
+        text = collapse(compute())
+        if text:
+            return text, source
+    return "", ""
+
+
+def description(node: Node, ctx: NameContext) -> str:
+    """aria-describedby (falling back to capture's ``describedbyText``), aria-description, then
+    title when the title is not already the name."""
+    if not node.is_element:
+        return ""
+    text = _referenced_text(node, ctx, "aria-describedby", "describedbyText")
+    if text:
+        return text
+    text = _attr(node, "aria-description")
+    if text:
+        return text
+    title = _attr(node, "title")
+    name, source = name_and_source(node, ctx)
+    return title if title and source != "title" and title != name else ""
+
+
+def hunt_label(node: Node, ctx: NameContext) -> str:
+    """The visible text a person would read as this field's label when markup gives none:
+    the nearest sibling text (following first for checkboxes and radios), the previous cell of
+    the row (climbing a few wrappers), or the parent's own short text. "" when nothing short
+    (<= 80 chars) is found."""
+    if node.tag == "input" and input_type(node) in ("checkbox", "radio"):
+        text = _scan_siblings(node, ctx, forward=True)
+        if text is not None:
+            return text
+    current = node
+    for _ in range(HUNT_CLIMB_LEVELS + 1):
+        text = _scan_siblings(current, ctx, forward=False)
+        if text is not None:
+            return text
+        parent = current.parent
+        if parent is None or not parent.is_element or parent.tag in HUNT_BOUNDARY_TAGS:
+            break
+        if _has_other_control(parent, node, ctx):
+            break
+        current = parent
+    return _parent_text(node, ctx)
+
+
+# ---------------------------------------------------------------------------- steps
+
+
+def _attr(node: Node, name: str) -> str:
+    return collapse(node.attrs.get(name) or "")
+
+
+def _hidden(node: Node) -> bool:
+    return not node.visible or node.attrs.get("aria-hidden", "").strip().lower() == "true"
+
+
+def _content_named(node: Node, ctx: NameContext, role: str | None) -> bool:
+    if role == "row":
+        table = next((a for a in _ancestors(node) if ctx.role(a) in ("table", "grid", "treegrid")), None)
+        return table is not None and ctx.role(table) in ("grid", "treegrid")
+    return role in NAME_FROM_CONTENT_ROLES
+
+
+def _ancestors(node: Node) -> list[Node]:
+    out: list[Node] = []
+    parent = node.parent
+    while parent is not None and parent.tag != "#document":
+        if parent.is_element:
+            out.append(parent)
+        parent = parent.parent
+    return out
+
+
+def _referenced_text(node: Node, ctx: NameContext, attr: str, fallback_state: str) -> str:
+    """Text of the elements an idref attribute points at (aria-labelledby/-describedby)."""
+    ids = (node.attrs.get(attr) or "").split()
+    if not ids:
+        return ""
+    targets = [t for t in (ctx.index.get(node.scope, i) for i in ids) if t is not None]
+    if not targets:
+        return collapse(str(node.state.get(fallback_state) or ""))
+    walk = _Walk(root=node, visited={id(node)}, in_labelledby=True)
+    return collapse(" ".join(_referenced(target, ctx, walk) for target in targets))
+
+
+def _labelledby(node: Node, ctx: NameContext, walk: _Walk) -> str:
+    if walk.in_labelledby or not node.attrs.get("aria-labelledby", "").strip():
+        return ""
+    ids = node.attrs["aria-labelledby"].split()
+    targets = [t for t in (ctx.index.get(node.scope, i) for i in ids) if t is not None]
+    if not targets:
+        return collapse(str(node.state.get("labelledbyText") or ""))
+    sub = replace(walk, in_labelledby=True)
+    return " ".join(_referenced(target, ctx, sub) for target in targets)
+
+
+def _referenced(target: Node, ctx: NameContext, walk: _Walk) -> str:
+    """Text alternative of a labelledby/describedby target or a <label>: content is used
+    whatever its role, and a hidden target's hidden subtree counts."""
+    if target is not walk.root and id(target) in walk.visited:
+        return ""
+    sub = replace(walk, hidden_ok=walk.hidden_ok or _hidden(target))
+    return _alternative(target, ctx, sub, referenced=True)[0]
+
+
+def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool = False) -> tuple[str, bool]:
+    """accname step 2 for a node reached by recursion (not the node being named). Returns the
+    text and whether it came from content (False: from an attribute, a label or a value, which
+    Chrome sets apart from neighbouring text with a space)."""
+    if node.is_text:
+        return (node.text if walk.hidden_ok or node.visible else ""), True
+    if not node.is_element or walk.depth > MAX_DEPTH:
+        return "", True
+    if _hidden(node) and not walk.hidden_ok:
+        return "", True
+    if node is walk.root:
+        if not referenced:
+            return "", True  # the control being named, met inside its own label
+    elif id(node) in walk.visited:
+        return "", True
+    else:
+        walk.visited.add(id(node))
+    walk = replace(walk, depth=walk.depth + 1)
+    role = ctx.role(node)
+    text = _labelledby(node, ctx, walk)
+    if text.strip():
+        return text, False
+    if node is not walk.root and role in EMBEDDED_CONTROL_ROLES:
+        return _control_value(node, ctx, walk, role), False
+    steps: tuple[tuple[bool, Callable[[], str]], ...] = (
+        (False, lambda: _attr(node, "aria-label")),
+        (False, lambda: _native(node, ctx, walk)),
+        (True, lambda: _content(node, ctx, walk) if referenced or _contributes(role) else ""),
+        (False, lambda: _attr(node, "title")),
+    )
+    for from_content, compute in steps:
+        text = compute()
+        if text.strip():
+            return text, from_content
+    return "", True
+
+
+def _contributes(role: str | None) -> bool:
+    return role is None or role in NAME_FROM_CONTENT_ROLES or role in CONTRIBUTES_CONTENT_ROLES
+
+
+def _native(node: Node, ctx: NameContext, walk: _Walk) -> str:
+    """HTML-AAM host-language names: labels, input values, alt, legend, figcaption, caption."""
+    tag = node.tag
+    labels = ctx.labels(node)
+    if labels:
+        text = collapse(" ".join(_referenced(label, ctx, walk) for label in labels))
+        if text:
+            return text
+    if tag == "input":
+        return _input_native(node)
+    if tag in ("img", "area"):
+        return _attr(node, "alt")
+    if tag in NAME_CHILD_BY_TAG:
+        first = next((c for c in node.children if c.tag == NAME_CHILD_BY_TAG[tag]), None)
+        return _referenced(first, ctx, walk) if first is not None else ""
+    if tag in ("optgroup", "option", "track"):
+        return _attr(node, "label")
+    return ""
+
+
+def _input_native(node: Node) -> str:
+    kind = input_type(node)
+    if kind in ("button", "submit", "reset"):
+        return _attr(node, "value") or DEFAULT_BUTTON_LABELS.get(kind, "")
+    if kind == "image":
+        text = _attr(node, "alt") or _attr(node, "value")
+        # The title step comes before the default label.
+        return text or ("" if _attr(node, "title") else "Submit")
+    return ""
+
+
+def _placeholder(node: Node, role: str | None) -> str:
+    is_text_field = node.tag == "textarea" or (
+        node.tag == "input" and input_type(node) in TEXT_FIELD_INPUT_TYPES
+    )
+    if is_text_field:
+        return _attr(node, "placeholder") or _attr(node, "aria-placeholder")
+    if role in TEXTBOX_ROLES or role == "combobox":
+        return _attr(node, "aria-placeholder")
+    return ""
+
+
+# ---------------------------------------------------------------------------- content
+
+
+def _content(node: Node, ctx: NameContext, walk: _Walk) -> str:
+    """Name from content: the children's text alternatives in flat-tree order; block-level
+    element children are set apart by spaces (Chrome inserts line breaks)."""
+    return _children_text(_flat_children(node), ctx, walk)
+
+
+def _children_text(children: list[Node], ctx: NameContext, walk: _Walk) -> str:
+    out = ""
+    previous: Node | None = None
+    previous_from_content = True
+    for child in children:
+        if len(walk.visited) > MAX_DESCENDANTS + 1:
+            break  # Chrome stops naming from content after 100 descendants
+        if child.tag == "br":
+            text, from_content = " ", True
+        elif child.tag == "slot":
+            text, from_content = _children_text(_slot_content(child), ctx, walk), True
+        else:
+            text, from_content = _alternative(child, ctx, walk)
+        if text and previous is not None and out and not out[-1].isspace() and not text[0].isspace():
+            apart = _set_apart(previous, ctx) or _set_apart(child, ctx)
+            if apart or not (previous_from_content and from_content):
+                out += " "
+        out += text
+        if walk.hidden_ok or not _hidden(child):
+            previous = child
+        if text:
+            previous_from_content = from_content
+    return out
+
+
+def _set_apart(node: Node, ctx: NameContext) -> bool:
+    """Block-level boxes and controls are separated from their neighbours by a space."""
+    if not node.is_element or node.tag == "slot":
+        return False
+    return not node.flags & F_INLINE or ctx.role(node) in SPACED_CONTROL_ROLES
+
+
+def _flat_children(node: Node) -> list[Node]:
+    """A shadow host's content is its shadow tree; frame documents are skipped."""
+    shadow = next((c for c in node.children if c.tag == "#shadow-root"), None)
+    if shadow is not None:
+        return shadow.children
+    return [c for c in node.children if c.tag != "#document"]
+
+
+def _slot_content(slot: Node) -> list[Node]:
+    """The light children assigned to a <slot> (matched on the slot / name attributes when
+    captured; unnamed light children go to the default slot), else its fallback content."""
+    shadow = slot.scope
+    host = shadow.parent if shadow is not None and shadow.tag == "#shadow-root" else None
+    if host is None:
+        return slot.children
+    light = [c for c in host.children if c.tag not in ("#shadow-root", "#document")]
+    name = slot.attrs.get("name", "")
+    if name:
+        assigned = [c for c in light if c.attrs.get("slot", "") == name]
+    else:
+        assigned = [c for c in light if not c.is_element or not c.attrs.get("slot")]
+    return assigned or slot.children
+
+
+def _control_value(node: Node, ctx: NameContext, walk: _Walk, role: str | None) -> str:
+    """accname 2C: an embedded control contributes its current value."""
+    if role in TEXTBOX_ROLES:
+        if node.tag in ("input", "textarea"):
+            return _field_value(node)
+        return _content(node, ctx, walk)
+    if role in ("combobox", "listbox"):
+        if node.tag == "select":
+            return " ".join(_selected_options(node, ctx, walk))
+        if node.tag == "input":
+            return _field_value(node)
+        if role == "combobox":
+            return _content(node, ctx, walk)
+        options = (n for n in node.walk() if ctx.role(n) == "option")
+        chosen = (
+            o for o in options if o.state.get("selected") is True or _attr(o, "aria-selected") == "true"
+        )
+        return " ".join(_content(o, ctx, walk) for o in chosen)
+    return (
+        _attr(node, "aria-valuetext")
+        or _attr(node, "aria-valuenow")
+        or (_field_value(node) if node.tag in ("input", "meter", "progress") else "")
+    )
+
+
+def _field_value(node: Node) -> str:
+    if node.tag == "input" and input_type(node) == "password":
+        return ""
+    value = node.state.get("value")
+    return str(value) if value is not None else node.attrs.get("value", "")
+
+
+def _selected_options(select: Node, ctx: NameContext, walk: _Walk) -> list[str]:
+    captured = select.state.get("options")
+    if captured is not None:
+        return [str(label) for label, selected in captured if selected]
+    options = [n for n in select.walk() if n.tag == "option"]
+    chosen = [o for o in options if o.state.get("selected") is True or "selected" in o.attrs]
+    if not chosen and options and ctx.role(select) == "combobox":
+        chosen = options[:1]  # a single-select shows its first option by default
+    return [_attr(o, "label") or collapse(_content(o, ctx, walk)) for o in chosen]
+
+
+# ---------------------------------------------------------------------------- label hunt
+
+
+def _is_control(node: Node, ctx: NameContext) -> bool:
+    return node.is_element and ctx.role(node) in INTERACTIVE_ROLES and not _hidden(node)
+
+
+def _has_other_control(container: Node, field_node: Node, ctx: NameContext) -> bool:
+    """Whether ``container`` holds a control besides ``field_node`` (big containers count as yes)."""
+    for seen, node in enumerate(container.walk()):
+        if seen > HUNT_SCAN_LIMIT:
+            return True
+        if node is not field_node and _is_control(node, ctx):
+            return True
+    return False
+
+
+def _visible_text(node: Node, ctx: NameContext) -> str:
+    if node.is_text:
+        return collapse(node.text) if node.visible else ""
+    walk = _Walk(root=node, visited={id(node)})
+    return collapse(_content(node, ctx, walk)) if not _hidden(node) else ""
+
+
+def _label_like(text: str) -> bool:
+    return any(ch.isalnum() for ch in text)
+
+
+def _scan_siblings(node: Node, ctx: NameContext, *, forward: bool) -> str | None:
+    """The nearest label-like sibling text: the text, "" when the nearest text is too long or a
+    control is in the way, None when the siblings hold no text at all."""
+    parent = node.parent
+    if parent is None:
+        return None
+    siblings = parent.children
+    at = next(i for i, c in enumerate(siblings) if c is node)
+    ordered = siblings[at + 1 :] if forward else reversed(siblings[:at])
+    for sibling in ordered:
+        if not (sibling.is_text or sibling.is_element) or _hidden(sibling):
+            continue
+        if sibling.is_element and _has_other_control(sibling, node, ctx):
+            return ""
+        text = _visible_text(sibling, ctx)
+        if _label_like(text):
+            return text if len(text) <= HUNT_MAX_CHARS else ""
+    return None
+
+
+def _parent_text(node: Node, ctx: NameContext) -> str:
+    parent = node.parent
+    if parent is None or not parent.is_element or _has_other_control(parent, node, ctx):
+        return ""
+    walk = _Walk(root=node, visited={id(node)})
+    text = collapse(_content(parent, ctx, walk))
+    return text if _label_like(text) and len(text) <= HUNT_MAX_CHARS else ""

@@ -1,0 +1,130 @@
+"""Element IDs: short integers, unique across all frames of a tab and never reused in the tab's
+lifetime, so a stale ID can never silently hit a different element.
+
+A node that survives between snapshots (same frame + collector key, i.e. the same DOM object)
+keeps its ID. A node a framework re-created gets its old ID back when it is unmistakably the same
+thing (seed 000's levels): same html id or test id; else same role and name under the same parent
+or at the same position among its siblings; else same role and name, unique among the vanished.
+Never by position alone: a different item in the same slot gets a new ID.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from browserx.snapshot.model import Node, NodeRef
+
+TEST_ID_ATTRS = ("data-testid", "data-test", "data-test-id", "data-cy", "data-qa")
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """What identifies an element across a re-render."""
+
+    frame: str
+    tag: str
+    role: str | None
+    name: str
+    html_id: str | None
+    test_id: str | None
+    parent_id: int | None  # ID of the nearest ancestor that has one
+    position: tuple[str, int]  # (parent ref frame:key, index among same-tag siblings)
+
+
+def signature_of(node: Node, name: str, parent_id: int | None) -> Signature:
+    parent = node.parent
+    sibling_index = 0
+    if parent is not None:
+        for sibling in parent.children:
+            if sibling is node:
+                break
+            if sibling.tag == node.tag:
+                sibling_index += 1
+    test_id = next((node.attrs[a] for a in TEST_ID_ATTRS if a in node.attrs), None)
+    parent_ref = f"{parent.ref.frame}:{parent.ref.key}" if parent is not None else ""
+    return Signature(
+        node.ref.frame, node.tag, node.role, name, node.attrs.get("id") or None, test_id, parent_id,
+        (parent_ref, sibling_index),
+    )  # fmt: skip
+
+
+class IdAllocator:
+    """Per-tab ID state. ``assign`` is called once per snapshot with the nodes that get IDs."""
+
+    def __init__(self) -> None:
+        self._next = 1
+        self.by_ref: dict[NodeRef, int] = {}
+        self.ref_of: dict[int, NodeRef] = {}  # every ID ever given → the node it names
+        self._last: dict[int, Signature] = {}  # IDs of the previous snapshot
+        self.recovered = 0
+
+    def _new(self) -> int:
+        value = self._next
+        self._next += 1
+        return value
+
+    def assign(self, items: list[tuple[Node, Signature]]) -> dict[NodeRef, int]:
+        current_refs = {node.ref for node, _ in items}
+        vanished = {i: sig for i, sig in self._last.items() if self.ref_of[i] not in current_refs}
+        out: dict[NodeRef, int] = {}
+        unmatched: list[tuple[Node, Signature]] = []
+        for node, sig in items:
+            known = self.by_ref.get(node.ref)
+            if known is not None:
+                out[node.ref] = known
+            else:
+                unmatched.append((node, sig))
+        if unmatched and vanished:
+            self._match(unmatched, vanished, out)
+        signatures: dict[int, Signature] = {}
+        for node, sig in items:
+            element_id = out.get(node.ref)
+            if element_id is None:
+                element_id = out[node.ref] = self._new()
+            self.by_ref[node.ref] = element_id
+            self.ref_of[element_id] = node.ref
+            signatures[element_id] = sig
+        self._last = signatures
+        return out
+
+    def _match(
+        self, unmatched: list[tuple[Node, Signature]], vanished: dict[int, Signature], out: dict[NodeRef, int]
+    ) -> None:
+        by_html_id: dict[tuple[str, str, str], int] = {}
+        by_test_id: dict[tuple[str, str, str], int] = {}
+        by_parent: dict[tuple[str, str | None, str, int | None], list[int]] = {}
+        by_position: dict[tuple[str, str | None, str, tuple[str, int]], int] = {}
+        by_name: dict[tuple[str, str | None, str], list[int]] = {}
+        for element_id, sig in vanished.items():
+            if sig.html_id:
+                by_html_id[(sig.frame, sig.tag, sig.html_id)] = element_id
+            if sig.test_id:
+                by_test_id[(sig.frame, sig.tag, sig.test_id)] = element_id
+            by_parent.setdefault((sig.frame, sig.role, sig.name, sig.parent_id), []).append(element_id)
+            by_position[(sig.frame, sig.role, sig.name, sig.position)] = element_id
+            by_name.setdefault((sig.frame, sig.role, sig.name), []).append(element_id)
+        taken: set[int] = set()
+
+        def take(element_id: int | None, node: Node) -> bool:
+            if element_id is None or element_id in taken:
+                return False
+            taken.add(element_id)
+            out[node.ref] = element_id
+            self.recovered += 1
+            return True
+
+        for node, sig in unmatched:
+            if sig.html_id and take(by_html_id.get((sig.frame, sig.tag, sig.html_id)), node):
+                continue
+            if sig.test_id and take(by_test_id.get((sig.frame, sig.tag, sig.test_id)), node):
+                continue
+            if not sig.name:
+                continue  # without a name, nothing but html/test ids is trustworthy
+            if take(by_position.get((sig.frame, sig.role, sig.name, sig.position)), node):
+                continue
+            same_parent = [i for i in by_parent.get((sig.frame, sig.role, sig.name, sig.parent_id), []) if i not in taken]
+            if sig.parent_id is not None and len(same_parent) == 1 and take(same_parent[0], node):
+                continue
+            same_name = [i for i in by_name.get((sig.frame, sig.role, sig.name), []) if i not in taken]
+            if len(same_name) == 1:
+                take(same_name[0], node)

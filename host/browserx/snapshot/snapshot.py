@@ -1,0 +1,271 @@
+"""DomSnapshot: one immutable observation of a tab, and ``take_snapshot`` which makes it:
+capture → merge → visibility → roles/tiers → names → occlusion → IDs."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import msgspec
+
+from browserx.service import DomService
+from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
+from browserx.snapshot.capture import FrameCapture, capture_tab
+from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.classify import classify as classify_tree
+from browserx.snapshot.ids import signature_of
+from browserx.snapshot.merge import Tree, merge
+from browserx.snapshot.model import Box, Node, NodeRef
+from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
+
+# Roles whose names the views show even though they are not acted on.
+NAMED_GROUP_ROLES = frozenset(
+    {"heading", "img", "form", "dialog", "alertdialog", "navigation", "main", "banner", "contentinfo",
+     "complementary", "region", "search", "group", "table", "figure", "tabpanel", "article", "alert", "status"}
+)  # fmt: skip
+MAX_NAME = 120
+
+HIT_TEST_JS = """function(keys){
+  const B = globalThis.__browserx, out = [];
+  const pts = [[.5,.5],[.2,.2],[.8,.2],[.2,.8],[.8,.8]];
+  for (const key of keys) {
+    const ref = B.refs.get(key), el = ref && ref.deref();
+    if (!el || !el.isConnected) { out.push(null); continue; }
+    const r = el.getBoundingClientRect(), root = el.getRootNode();
+    const doc = root.elementFromPoint ? root : el.ownerDocument, view = el.ownerDocument.defaultView;
+    let cover = null, clear = false, tested = false;
+    for (const [fx, fy] of pts) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+      tested = true;
+      const hit = doc.elementFromPoint(x, y);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el) ||
+          (el.labels && Array.prototype.includes.call(el.labels, hit))) { clear = true; break; }
+      if (!cover) cover = hit;
+    }
+    if (clear || !tested || !cover) { out.push(null); continue; }
+    const key2 = B.keys.get(cover);
+    const desc = cover.localName + (cover.id ? '#' + cover.id : '') +
+      (typeof cover.className === 'string' && cover.className ? '.' + cover.className.trim().split(/\\s+/)[0] : '');
+    out.push([key2 || 0, desc]);
+  }
+  return JSON.stringify(out);
+}"""
+
+
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """What covers an element at every point tested."""
+
+    by: Node | None  # the covering node when it is part of the snapshot
+    description: str  # tag#id.class of the covering element
+
+
+@dataclass(frozen=True)
+class SnapshotStats:
+    total_nodes: int
+    elements: int
+    visible_elements: int
+    interactive: int
+    tier_counts: Mapping[int, int]
+    frames: int
+    shadow_roots: int
+    pruned_hidden: int
+    capture_ms: float
+    build_ms: float
+    hidden_interactive: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "total_nodes": self.total_nodes,
+            "elements": self.elements,
+            "visible_elements": self.visible_elements,
+            "interactive": self.interactive,
+            "tiers": {"semantic": self.tier_counts.get(1, 0), "interactive": self.tier_counts.get(2, 0),
+                      "structural": self.tier_counts.get(3, 0)},
+            "frames": self.frames,
+            "shadow_roots": self.shadow_roots,
+            "pruned_hidden": self.pruned_hidden,
+            "capture_ms": round(self.capture_ms, 1),
+            "build_ms": round(self.build_ms, 1),
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DomSnapshot:
+    tab_id: int
+    url: str
+    title: str
+    viewport: tuple[float, float]
+    scroll: tuple[float, float]
+    document_size: tuple[float, float]
+    root: Node
+    nodes: tuple[Node, ...]
+    by_id: Mapping[int, Node]
+    id_of: Mapping[NodeRef, int]
+    placements: Mapping[int, Placement]  # node.index → where it is, when not in view
+    covered: Mapping[int, Cover]  # node.index → what covers it
+    hunted_names: frozenset[int]  # node indexes whose name came from a label hunt
+    include_values: bool
+    stats: SnapshotStats
+    frames: tuple[dict[str, Any], ...]
+    created_at: float = field(default_factory=time.time)
+
+    def id_for(self, node: Node) -> int | None:
+        return self.id_of.get(node.ref)
+
+    def node(self, element_id: int) -> Node | None:
+        return self.by_id.get(element_id)
+
+    def context(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "title": self.title,
+            "viewport": {"width": self.viewport[0], "height": self.viewport[1]},
+            "scroll": {"x": self.scroll[0], "y": self.scroll[1]},
+            "document": {"width": self.document_size[0], "height": self.document_size[1]},
+        }
+
+
+def _text_content(node: Node, limit: int = MAX_NAME) -> str:
+    parts: list[str] = []
+    size = 0
+    for n in node.walk():
+        if n.is_text and n.visible and n.text:
+            parts.append(n.text)
+            size += len(n.text) + 1
+            if size > limit:
+                break
+    return " ".join(parts)
+
+
+def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
+    ctx = NameContext(tree.root)
+    hunted: set[int] = set()
+    for node in names_for:
+        name = accessible_name(node, ctx)
+        if not name and node.role in ("textbox", "searchbox", "combobox", "spinbutton", "checkbox", "radio",
+                                      "switch", "slider", "listbox"):  # fmt: skip
+            name = hunt_label(node, ctx)
+            if name:
+                hunted.add(node.index)
+        if not name and node.tier == 2:
+            name = node.attrs.get("title") or _text_content(node)
+        node.name = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+    return hunted
+
+
+async def _hit_test(service: DomService, frames: list[FrameCapture], tree: Tree, targets: list[Node]) -> dict[int, Cover]:
+    by_frame: dict[str, list[Node]] = {}
+    for node in targets:
+        by_frame.setdefault(node.ref.frame, []).append(node)
+    frame_by_label = {f.label: f for f in frames}
+
+    async def run(label: str, nodes: list[Node]) -> dict[int, Cover]:
+        frame = frame_by_label[label]
+        reply = await service.cdp(
+            "Runtime.callFunctionOn",
+            {"functionDeclaration": HIT_TEST_JS, "executionContextId": frame.context_id, "returnByValue": True,
+             "arguments": [{"value": [n.ref.key for n in nodes]}]},
+            session_id=frame.session_id,
+        )  # fmt: skip
+        results = msgspec.json.decode(reply["result"].get("value") or "[]")
+        out: dict[int, Cover] = {}
+        for node, hit in zip(nodes, results, strict=False):
+            if hit:
+                by = tree.by_ref.get(NodeRef(label, int(hit[0]))) if hit[0] else None
+                out[node.index] = Cover(by, str(hit[1]))
+        return out
+
+    covered: dict[int, Cover] = {}
+    for part in await asyncio.gather(*(run(label, nodes) for label, nodes in by_frame.items())):
+        covered.update(part)
+    return covered
+
+
+async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
+    t0 = time.perf_counter()
+    frames = await capture_tab(service, include_values)
+    t1 = time.perf_counter()
+    main = frames[0].raw
+    tree = merge(frames)
+    viewport = Box(0, 0, main.viewport[0], main.viewport[1])
+    scroll = (main.scroll[0], main.scroll[1])
+    placements = compute_visibility(tree.root, viewport, scroll)
+    classify_tree(tree)
+
+    actionable: list[Node] = []
+    named: list[Node] = []
+    for node in tree.nodes:
+        if not node.is_element or not node.visible:
+            continue
+        if is_interactive(node) or is_scroll_container(node):
+            actionable.append(node)
+            named.append(node)
+        elif node.role in NAMED_GROUP_ROLES:
+            named.append(node)
+    hunted = _name_nodes(tree, named)
+
+    in_view = [n for n in actionable if n.index not in placements and is_interactive(n)]
+    covered = await _hit_test(service, frames, tree, in_view) if in_view else {}
+
+    # IDs. Part of a node's identity is the ID of its nearest surviving ID'd ancestor.
+    known = service.ids.by_ref
+    items = []
+    for node in actionable:
+        parent_id = None
+        p = node.parent
+        while p is not None and parent_id is None:
+            parent_id = known.get(p.ref)
+            p = p.parent
+        items.append((node, signature_of(node, node.name, parent_id)))
+    id_of = service.ids.assign(items)
+    by_id = {id_of[node.ref]: node for node in actionable}
+
+    tiers: dict[int, int] = {}
+    elements = visible = 0
+    for node in tree.nodes:
+        if node.is_element:
+            elements += 1
+            visible += node.visible
+            tiers[node.tier] = tiers.get(node.tier, 0) + 1
+    t2 = time.perf_counter()
+    stats = SnapshotStats(
+        total_nodes=len(tree.nodes),
+        elements=elements,
+        visible_elements=visible,
+        interactive=sum(1 for n in actionable if is_interactive(n)),
+        tier_counts=MappingProxyType(tiers),
+        frames=len(frames),
+        shadow_roots=tree.shadow_roots,
+        pruned_hidden=sum(f.raw.pruned for f in frames),
+        capture_ms=(t1 - t0) * 1000,
+        build_ms=(t2 - t1) * 1000,
+        hidden_interactive=0,
+    )
+    return DomSnapshot(
+        tab_id=service.tab_id,
+        url=main.url,
+        title=main.title,
+        viewport=(main.viewport[0], main.viewport[1]),
+        scroll=scroll,
+        document_size=(main.docSize[0], main.docSize[1]),
+        root=tree.root,
+        nodes=tuple(tree.nodes),
+        by_id=MappingProxyType(by_id),
+        id_of=MappingProxyType(dict(id_of)),
+        placements=MappingProxyType(placements),
+        covered=MappingProxyType(covered),
+        hunted_names=frozenset(hunted),
+        include_values=include_values,
+        stats=stats,
+        frames=tuple(
+            {"frame": f.label, "url": f.raw.url, "nodes": len(f.raw.key), "closed_shadow_roots": len(f.closed_roots),
+             "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()}}
+            for f in frames
+        ),  # fmt: skip
+    )

@@ -1,0 +1,39 @@
+"""The ``json`` view: the flattened ``SerializedDom`` of seeds 000/001 —
+``{"page": {"context": {...}, "body": {...}}}`` with only non-default fields; iframe and shadow
+content sit under their host element."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.views.outline import Item, control_facts, outline
+
+
+def _item(item: Item, snap: DomSnapshot) -> dict[str, Any]:
+    node = item.node
+    out: dict[str, Any]
+    if item.kind == "text":
+        return {"text": item.text}
+    if item.kind == "control" and node is not None:
+        out = {"id": snap.id_of[node.ref], **control_facts(node, snap)}
+    elif item.kind == "frame" and node is not None:
+        out = {"role": "iframe", "url": node.attrs.get("url", ""), "title": node.attrs.get("title", "")}
+    elif node is not None:
+        out = {"role": node.role or node.tag, "tag": node.tag}
+        if node.name or item.text:
+            out["name"] = item.text or node.name
+    else:
+        out = {}
+    if item.children:
+        out["children"] = [_item(c, snap) for c in item.children]
+    return out
+
+
+def render_json(snap: DomSnapshot) -> dict[str, Any]:
+    return {
+        "page": {
+            "context": {**snap.context(), "stats": snap.stats.to_dict()},
+            "body": {"role": "document", "children": [_item(i, snap) for i in outline(snap)]},
+        }
+    }

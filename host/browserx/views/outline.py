@@ -1,0 +1,251 @@
+"""Flattening for the LLM: the second pass over the tree, shared by the text and json views.
+
+Kept: nodes an agent can act on (they carry an ID), headings, named images, semantic groups
+(form, dialog, table and rows, fieldset, details, list items, iframes, named landmarks) and runs
+of visible text. Hoisted: every other container. Collapsed: a control's inner nodes become its
+name. Dropped: whatever a person cannot see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.model import F_INLINE, Node
+from browserx.snapshot.roles import heading_level, states_of
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.snapshot.visibility import is_scroll_container
+
+Kind = Literal["control", "heading", "image", "group", "row", "item", "text", "frame"]
+
+ALWAYS_GROUPS = frozenset({"form", "dialog", "alertdialog", "table", "group", "tabpanel", "alert", "tablist", "menu", "listbox", "tree", "grid"})
+LANDMARKS = frozenset({"navigation", "main", "banner", "contentinfo", "complementary", "region", "search"})
+MAX_TEXT_LINE = 300
+PASSWORD_MASK = "••••"
+
+
+@dataclass(slots=True)
+class Item:
+    kind: Kind
+    node: Node | None = None
+    text: str = ""
+    children: list[Item] = field(default_factory=list)
+
+
+def _group_kind(node: Node) -> Kind | None:
+    role = node.role
+    if role == "row":
+        return "row"
+    if role == "listitem":
+        return "item"
+    if role in ALWAYS_GROUPS or node.tag == "details":
+        return "group"
+    if role in LANDMARKS and node.name:
+        return "group"
+    return None
+
+
+def outline(snapshot: DomSnapshot) -> list[Item]:
+    """The kept items of the snapshot, nested."""
+    top: list[Item] = []
+    _walk_children(snapshot.root, snapshot, top)
+    return top
+
+
+def _walk_children(node: Node, snap: DomSnapshot, out: list[Item]) -> None:
+    run: list[str] = []
+    for child in node.children:
+        _visit(child, snap, out, run)
+    _flush(run, out)
+
+
+def _flush(run: list[str], out: list[Item]) -> None:
+    if run:
+        text = " ".join(run)
+        if len(text) > MAX_TEXT_LINE:
+            text = text[: MAX_TEXT_LINE - 1] + "…"
+        out.append(Item("text", text=text))
+        run.clear()
+
+
+def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[str]) -> None:
+    if node.is_text:
+        if node.visible and node.text:
+            run.append(node.text)
+        return
+    element_id = snap.id_of.get(node.ref) if node.visible else None
+    if element_id is not None:
+        _flush(run, out)
+        item = Item("control", node)
+        if is_scroll_container(node) or _has_id_below(node, snap):
+            _walk_children(node, snap, item.children)
+        out.append(item)
+        return
+    if node.tag == "#document" and node.parent is not None:
+        _flush(run, out)
+        item = Item("frame", node)
+        _walk_children(node, snap, item.children)
+        if item.children:
+            out.append(item)
+        return
+    if not node.visible:
+        # An invisible box can still hold visible descendants (zero-size wrappers, overrides).
+        for child in node.children:
+            _visit(child, snap, out, run)
+        return
+    if node.role == "heading":
+        _flush(run, out)
+        out.append(Item("heading", node, text=node.name or _own_text(node)))
+        return
+    if node.role == "img" and node.name:
+        _flush(run, out)
+        out.append(Item("image", node, text=node.name))
+        return
+    kind = _group_kind(node)
+    if kind is not None:
+        _flush(run, out)
+        item = Item(kind, node)
+        _walk_children(node, snap, item.children)
+        if item.children or kind == "row":
+            out.append(item)
+        return
+    block = not node.flags & F_INLINE
+    if block:
+        _flush(run, out)
+    for child in node.children:
+        _visit(child, snap, out, run)
+    if block:
+        _flush(run, out)
+
+
+def _has_id_below(node: Node, snap: DomSnapshot) -> bool:
+    return any(n is not node and n.visible and n.ref in snap.id_of for n in node.walk())
+
+
+def _own_text(node: Node) -> str:
+    return " ".join(n.text for n in node.walk() if n.is_text and n.visible)[:MAX_TEXT_LINE]
+
+
+# -- facts shown for a control ------------------------------------------------------------
+
+
+def control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
+    """Role, name and the non-default states of a node with an ID, for both views."""
+    facts: dict[str, Any] = {}
+    role = node.role or "generic"
+    if not is_interactive(node) and is_scroll_container(node):
+        role = "scrollable"
+    elif node.tier == 2 and role in ("generic", "LabelText", None):
+        role = "clickable"
+    facts["role"] = role
+    facts["tag"] = node.tag
+    if node.name:
+        facts["name"] = node.name
+    if node.index in snap.hunted_names:
+        facts["name_from"] = "nearby text"
+    states = states_of(node)
+    for key in ("disabled", "checked", "expanded", "selected", "pressed", "required", "readonly", "invalid", "haspopup", "current"):
+        if key in states:
+            facts[key] = states[key]
+    if node.state.get("focused"):
+        facts["focused"] = True
+    level = heading_level(node)
+    if level:
+        facts["level"] = level
+    href = node.attrs.get("href")
+    if href and role == "link":
+        facts["href"] = short_href(href, snap.url)
+    input_type = node.state.get("inputType")
+    if input_type and input_type not in ("text", "submit", "button", "checkbox", "radio"):
+        facts["type"] = input_type
+    if input_type == "password":
+        if node.state.get("hasValue") and snap.include_values:
+            facts["value"] = PASSWORD_MASK
+    elif snap.include_values and "value" in node.state:
+        facts["value"] = redact(str(node.state["value"]))
+    options = node.state.get("options")
+    if options:
+        facts["options"] = [label for label, _ in options[:12]]
+        if len(options) > 12 or node.state.get("optionCount"):
+            facts["options_total"] = node.state.get("optionCount", len(options))
+    if node.hints and node.tier == 2:
+        facts["hints"] = list(node.hints)
+    placement = snap.placements.get(node.index)
+    if placement is not None:
+        where: dict[str, Any] = {"offscreen": placement.offscreen}
+        if placement.scroller is not None:
+            scroller_id = snap.id_of.get(placement.scroller.ref)
+            if scroller_id is not None:
+                where["scroll_container"] = scroller_id
+        facts["position"] = where
+    cover = snap.covered.get(node.index)
+    if cover is not None:
+        covered: dict[str, Any] = {"by": cover.description}
+        if cover.by is not None:
+            cover_owner = _nearest_named(cover.by, snap)
+            if cover_owner is not None:
+                covered["by"] = cover_owner
+        facts["covered"] = covered
+    scroll = node.state.get("scroll")
+    if scroll and is_scroll_container(node):
+        left, top, width, height, client_w, client_h = scroll
+        facts["scroll"] = {
+            "y_percent": round(100 * top / max(1, height - client_h)) if height > client_h else None,
+            "more_below": top + client_h < height - 1,
+            "more_above": top > 0,
+        }
+    return facts
+
+
+def _nearest_named(node: Node, snap: DomSnapshot) -> str | None:
+    n: Node | None = node
+    while n is not None:
+        element_id = snap.id_of.get(n.ref)
+        if n.role in ("dialog", "alertdialog") or element_id is not None or (n.role and n.name):
+            label = f'{n.role} "{n.name}"' if n.name else (n.role or n.tag)
+            return f"{label} [{element_id}]" if element_id is not None else label
+        n = n.parent
+    return None
+
+
+def short_href(href: str, page_url: str) -> str:
+    """Links as a person reads them: same-origin as a path, long query strings trimmed."""
+    from urllib.parse import urlsplit
+
+    if href.startswith(("javascript:", "#")):
+        return href[:40]
+    page = urlsplit(page_url)
+    link = urlsplit(href)
+    text = href
+    if link.scheme in ("http", "https") and link.netloc == page.netloc:
+        text = link.path or "/"
+        if link.query:
+            text += "?" + link.query
+        if link.fragment:
+            text += "#" + link.fragment
+    if len(text) > 80:
+        text = text[:79] + "…"
+    return text
+
+
+def redact(value: str) -> str:
+    """Mask card numbers (Luhn-valid 13-19 digit runs) and SSN-like values in form values."""
+    import re
+
+    def card(match: re.Match[str]) -> str:
+        digits = re.sub(r"\D", "", match.group(0))
+        return "[card number]" if 13 <= len(digits) <= 19 and _luhn(digits) else match.group(0)
+
+    value = re.sub(r"\b\d{3}-\d{2}-\d{4}\b", "[ssn]", value)
+    return re.sub(r"\b(?:\d[ -]?){12,18}\d\b", card, value)
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
