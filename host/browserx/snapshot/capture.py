@@ -158,10 +158,24 @@ async def _object_ids(service: DomService, session_id: str | None, ctx: int, exp
     ]
 
 
+CLOSED_ROOTS_JS = """function(opts, ...objs) {
+  const collect = %s;
+  const B = globalThis.__browserx, n = objs.length / 2, parts = [], suspects = [];
+  for (let i = 0; i < n; i++) {
+    const data = collect(objs[n + i], opts);
+    for (const s of B.suspects) suspects.push(s);
+    parts.push("[" + (B.keys.get(objs[i]) || 0) + "," + data + "]");
+  }
+  B.suspects = suspects;
+  return "[" + parts.join(",") + "]";
+}"""
+
+
 async def _closed_roots(
     service: DomService, session_id: str | None, ctx: int, opts: dict[str, Any]
 ) -> list[tuple[int, RawFrame]]:
-    """Collect inside closed shadow roots of the suspected hosts the last collector run left behind."""
+    """Collect inside the closed shadow roots of the suspected hosts the collector left behind
+    (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
     found: list[tuple[int, RawFrame]] = []
     for _depth in range(MAX_CLOSED_ROOT_DEPTH):
         hosts = await _object_ids(service, session_id, ctx, "globalThis.__browserx.suspects")
@@ -169,51 +183,43 @@ async def _closed_roots(
             break
         described = await asyncio.gather(
             *(
-                service.cdp(
-                    "DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}, session_id=session_id
-                )
+                service.cdp("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}, session_id=session_id)
                 for o in hosts
             )
         )
-        roots: list[tuple[str, int]] = []
-        for host_object, desc in zip(hosts, described, strict=True):
-            for shadow in desc["node"].get("shadowRoots", []):
-                if shadow.get("shadowRootType") == "closed":
-                    roots.append((host_object, shadow["backendNodeId"]))
-        if not roots:
+        closed: list[tuple[str, int]] = [
+            (host, shadow["backendNodeId"])
+            for host, desc in zip(hosts, described, strict=True)
+            for shadow in desc["node"].get("shadowRoots", [])
+            if shadow.get("shadowRootType") == "closed"
+        ]
+        if not closed:
             break
-        new_suspects = False
-        for host_object, backend_id in roots:
-            host_key = await service.cdp(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": "function(){return globalThis.__browserx.keys.get(this) || 0}",
-                    "objectId": host_object,
-                    "returnByValue": True,
-                },
-                session_id=session_id,
+        resolved = await asyncio.gather(
+            *(
+                service.cdp(
+                    "DOM.resolveNode",
+                    {"backendNodeId": backend_id, "executionContextId": ctx, "objectGroup": "browserx"},
+                    session_id=session_id,
+                )
+                for _, backend_id in closed
             )
-            resolved = await service.cdp(
-                "DOM.resolveNode",
-                {"backendNodeId": backend_id, "executionContextId": ctx, "objectGroup": "browserx"},
-                session_id=session_id,
-            )
-            root_object = resolved["object"]["objectId"]
-            reply = await service.cdp(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": COLLECTOR_JS,
-                    "objectId": root_object,
-                    "returnByValue": True,
-                    "arguments": [{"objectId": root_object}, {"value": opts}],
-                },
-                session_id=session_id,
-                result_type=_EvalResult,
-            )
-            raw = msgspec.json.decode(_unwrap(reply, "closed shadow root"), type=RawFrame)
-            found.append((int(host_key["result"].get("value") or 0), raw))
-            new_suspects = new_suspects or raw.suspects > 0
-        if not new_suspects:
+        )
+        objects = [host for host, _ in closed] + [r["object"]["objectId"] for r in resolved]
+        reply = await service.cdp(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": CLOSED_ROOTS_JS % COLLECTOR_JS,
+                "objectId": objects[0],
+                "arguments": [{"value": opts}, *({"objectId": o} for o in objects)],
+                "returnByValue": True,
+            },
+            session_id=session_id,
+            result_type=_EvalResult,
+        )
+        batch = msgspec.json.decode(_unwrap(reply, "closed shadow roots"), type=list[tuple[int, RawFrame]])
+        found.extend(batch)
+        if not any(raw.suspects for _, raw in batch):
             break
     await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx"}, session_id=session_id)
     return found

@@ -19,6 +19,7 @@ function collect(root, opts) {
     "value", "hidden", "onclick", "onmousedown", "onpointerdown", "data-testid", "data-test", "data-test-id",
     "data-cy", "data-qa", "data-no-ai", "action", "method", "list", "size", "scope", "autocomplete",
     "ng-click", "x-on:click", "@click", "v-on:click", "hx-get", "hx-post", "jsaction", "draggable", "src",
+    "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
   const k = [], p = [], t = [], tx = [], at = [], bx4 = [], fl = [], st = [];

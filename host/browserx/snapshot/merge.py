@@ -118,6 +118,12 @@ def merge(frames: list[FrameCapture]) -> Tree:
             for frame in pending:
                 log.warning("frame_unattached", frame=frame.label, url=frame.raw.url)
             break
+    for frame in frames:
+        by_key = frame_nodes.get(frame.label, {})
+        for key, types in frame.listeners.items():
+            node = by_key.get(key)
+            if node is not None:
+                node.listeners = types
     tree.finish()
     return tree
 

@@ -68,17 +68,23 @@ def compute_visibility(root: Node, viewport: Box, scroll: tuple[float, float]) -
             node.visible = not hidden
         else:
             # Computed visibility is inherited (and can be overridden), so each element's own flag
-            # is the truth for it; its text children follow it.
-            child_hidden = bool(node.flags & F_VIS_HIDDEN)
+            # is the truth for it. Its text children follow it, except that text may overflow a
+            # zero-size box that does not clip.
             visible = not (node.flags & F_VIS_HIDDEN)
+            text_hidden = not visible
             if node.flags & F_DISPLAY_CONTENTS:
                 visible = True
+                text_hidden = hidden
             elif box.w <= 1 or box.h <= 1:
                 visible = False
+                text_hidden = text_hidden or bool(node.flags & F_CLIPS)
             elif box.right + sx <= 0 or box.bottom + sy <= 0:
                 visible = False  # parked at negative page coordinates: never reachable
+                text_hidden = True
             elif clip is not None and box.intersect(clip) is None:
                 visible = False
+                text_hidden = True
+            child_hidden = text_hidden
             node.visible = visible
             if visible and node.is_element:
                 area = scroller.box if scroller is not None and scroller.box is not None else None

@@ -54,10 +54,38 @@ def outline(snapshot: DomSnapshot) -> list[Item]:
 
 
 def _walk_children(node: Node, snap: DomSnapshot, out: list[Item]) -> None:
+    start = len(out)
     run: list[str] = []
     for child in node.children:
         _visit(child, snap, out, run)
     _flush(run, out)
+    _drop_echoes(node, out, start)
+
+
+def _norm(text: str) -> str:
+    return text.strip().rstrip(":*").strip().casefold()
+
+
+def _names(item: Item | None, text: str) -> bool:
+    return item is not None and item.kind == "control" and item.node is not None and text == _norm(item.node.name)
+
+
+def _drop_echoes(container: Node, items: list[Item], start: int) -> None:
+    """Text that only repeats a name shown anyway costs tokens and says nothing: a legend echoing
+    its group's name, a label's text right before the control it names."""
+    keep: list[Item] = []
+    group_name = _norm(container.name) if container.name else None
+    for i in range(start, len(items)):
+        item = items[i]
+        if item.kind == "text":
+            text = _norm(item.text)
+            following = items[i + 1] if i + 1 < len(items) else None
+            if text and text == group_name and i == start:
+                continue
+            if text and (_names(following, text) or _names(keep[-1] if keep else None, text)):
+                continue
+        keep.append(item)
+    items[start:] = keep
 
 
 def _flush(run: list[str], out: list[Item]) -> None:
