@@ -16,11 +16,15 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ CdpError                   cdp_error
     │  └─ CdpTimeout                 timeout
     ├─ PageOptedOut                  page_opted_out
+    ├─ ActionError                   action_failed
+    │  ├─ ActionTimeout              action_timeout
+    │  └─ NavigationFailed           navigation_failed
     └─ ElementError                  element_error
        ├─ UnknownElement             unknown_id
        ├─ StaleElement               stale_id
        ├─ Occluded                   occluded
-       └─ NotInteractable            not_interactable
+       ├─ NotInteractable            not_interactable
+       └─ OptionNotFound             option_not_found
 """
 
 from __future__ import annotations
@@ -117,6 +121,26 @@ class Occluded(ElementError):
 
 class NotInteractable(ElementError):
     code = "not_interactable"
+
+
+class OptionNotFound(ElementError):
+    """select(): no option of the list has the asked value or label."""
+
+    code = "option_not_found"
+
+
+class ActionError(BrowserxError):
+    """An action that is not about one element failed (navigation, waiting)."""
+
+    code = "action_failed"
+
+
+class ActionTimeout(ActionError):
+    code = "action_timeout"
+
+
+class NavigationFailed(ActionError):
+    code = "navigation_failed"
 
 
 def all_error_classes() -> list[type[BrowserxError]]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import msgspec
-from typing import Any
 
 from browserx._version import __version__
 from browserx.control.schemas import CdpParams, SnapshotParams, StatusParams, TabsParams, TargetsParams
@@ -58,20 +58,29 @@ def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
         async with service.lock:
             snap = await take_snapshot(service, include_values=p.include_values)
             service.snapshot = snap
-        out: dict[str, Any] = {"tab": service.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
+        out: dict[str, Any] = {
+            "tab": service.tab_id,
+            "format": p.format,
+            "url": snap.url,
+            "title": snap.title,
+        }
         if p.format == "json":
             out["json"] = render_json(snap)
         else:
             out["text"] = render_text(snap)
         if p.stats:
             stats = snap.stats.to_dict()
-            stats["tokens"] = count_tokens(out["text"] if p.format == "text" else msgspec.json.encode(out["json"]).decode())
+            stats["tokens"] = count_tokens(
+                out["text"] if p.format == "text" else msgspec.json.encode(out["json"]).decode()
+            )
             stats["frames_detail"] = list(snap.frames)
             out["stats"] = stats
         return out
 
     return {
-        "snapshot": Method(SnapshotParams, snapshot, "Observe a tab: the text or json view with element IDs."),
+        "snapshot": Method(
+            SnapshotParams, snapshot, "Observe a tab: the text or json view with element IDs."
+        ),
         "status": Method(StatusParams, status, "Health of the host and its extension connection."),
         "tabs": Method(TabsParams, tabs, "List the browser's tabs."),
         "cdp": Method(CdpParams, cdp, "Run one allowlisted CDP command in a tab or child session."),

@@ -183,7 +183,9 @@ async def _closed_roots(
             break
         described = await asyncio.gather(
             *(
-                service.cdp("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}, session_id=session_id)
+                service.cdp(
+                    "DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}, session_id=session_id
+                )
                 for o in hosts
             )
         )

@@ -10,10 +10,21 @@ from browserx.snapshot.model import F_CURSOR_POINTER, F_NO_POINTER_EVENTS, Node
 from browserx.snapshot.roles import INTERACTIVE_ROLES, role_of, tabindex
 
 STRUCTURAL_ROLES = frozenset({"generic", "StaticText", "RootWebArea", "LabelText", "none", "presentation"})
-CLICK_ATTRS = ("onclick", "onmousedown", "onpointerdown", "ng-click", "x-on:click", "@click", "v-on:click", "jsaction")
+CLICK_ATTRS = (
+    "onclick",
+    "onmousedown",
+    "onpointerdown",
+    "ng-click",
+    "x-on:click",
+    "@click",
+    "v-on:click",
+    "jsaction",
+)
 # A click listener on one of these makes its item children the targets (event delegation).
 LIST_CONTAINERS = frozenset({"ul", "ol", "menu", "table", "tbody", "thead", "tfoot", "dl"})
-LIST_ROLES = frozenset({"list", "listbox", "menu", "menubar", "tablist", "grid", "tree", "treegrid", "table", "rowgroup"})
+LIST_ROLES = frozenset(
+    {"list", "listbox", "menu", "menubar", "tablist", "grid", "tree", "treegrid", "table", "rowgroup"}
+)
 # Listeners here are page-wide handlers (close menus, analytics), not targets.
 GLOBAL_TAGS = frozenset({"html", "body", "#document"})
 # Hints strong enough to keep a node that wraps other controls (a focusable composite widget).
@@ -98,7 +109,9 @@ def classify(tree: Tree) -> None:
     # A candidate that wraps other controls is a container, not a target (unless focusable).
     wraps: set[int] = set()
     for node in reversed(nodes):
-        if any((c.index in wraps) or c.role in INTERACTIVE_ROLES or c.index in candidates for c in node.children):
+        if any(
+            (c.index in wraps) or c.role in INTERACTIVE_ROLES or c.index in candidates for c in node.children
+        ):
             wraps.add(node.index)
     for index in list(candidates):
         if index in wraps and not EXPLICIT_HINTS.intersection(candidates[index]):

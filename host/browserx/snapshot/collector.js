@@ -131,7 +131,8 @@ function collect(root, opts) {
       const raw = node.data;
       if (!raw || !raw.trim()) continue;
       const i = push(node, parent, "#text");
-      tx[i] = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
+      const text = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
+      tx[i] = text.replace(/\s+/g, " ").trim();
       continue;
     }
     let i, kids, childScope = scope, cox = ox, coy = oy;

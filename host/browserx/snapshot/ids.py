@@ -122,7 +122,9 @@ class IdAllocator:
                 continue  # without a name, nothing but html/test ids is trustworthy
             if take(by_position.get((sig.frame, sig.role, sig.name, sig.position)), node):
                 continue
-            same_parent = [i for i in by_parent.get((sig.frame, sig.role, sig.name, sig.parent_id), []) if i not in taken]
+            same_parent = [
+                i for i in by_parent.get((sig.frame, sig.role, sig.name, sig.parent_id), []) if i not in taken
+            ]
             if sig.parent_id is not None and len(same_parent) == 1 and take(same_parent[0], node):
                 continue
             same_name = [i for i in by_name.get((sig.frame, sig.role, sig.name), []) if i not in taken]

@@ -8,6 +8,7 @@ package fill the derived fields (role, name, visibility, tier).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -85,7 +86,7 @@ class Node:
 
     @property
     def is_element(self) -> bool:
-        return not self.tag.startswith("#")
+        return self.tag[0] != "#"
 
     @property
     def is_text(self) -> bool:
@@ -94,13 +95,15 @@ class Node:
     def attr(self, name: str) -> str | None:
         return self.attrs.get(name)
 
-    def walk(self) -> Any:
+    def walk(self) -> Iterator[Node]:
         """Pre-order walk of this subtree (iterative: pages nest deeply)."""
         stack = [self]
+        pop, extend = stack.pop, stack.extend
         while stack:
-            node = stack.pop()
+            node = pop()
             yield node
-            stack.extend(reversed(node.children))
+            if node.children:
+                extend(reversed(node.children))
 
     def __repr__(self) -> str:
         return f"Node({self.tag} {self.ref.frame}:{self.ref.key} role={self.role} name={self.name!r})"

@@ -12,7 +12,7 @@ Pure functions of a ``Node`` and its ancestors: no I/O, no CDP.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .model import Node
 
@@ -215,7 +215,7 @@ def is_disabled(node: Node) -> bool:
 
 
 def _inert(node: Node) -> bool:
-    return "inert" in node.attrs or any("inert" in a.attrs for a in _ancestors(node))
+    return "inert" in node.attrs or any("inert" in a.attrs for a in _iter_ancestors(node))
 
 
 # ---------------------------------------------------------------------------- focus
@@ -292,8 +292,15 @@ def _svg(node: Node) -> str | None:
     return None
 
 
+def _iter_ancestors(node: Node) -> Iterator[Node]:
+    parent = _element_parent(node)
+    while parent is not None:
+        yield parent
+        parent = _element_parent(parent)
+
+
 def _inside(node: Node, tags: frozenset[str], roles: frozenset[str]) -> bool:
-    return any(a.tag in tags or explicit_role(a) in roles for a in _ancestors(node))
+    return any(a.tag in tags or explicit_role(a) in roles for a in _iter_ancestors(node))
 
 
 def _header(node: Node) -> str | None:
@@ -320,7 +327,7 @@ def _summary(node: Node) -> str | None:
 
 
 def _nearest(node: Node, tag: str) -> Node | None:
-    return next((a for a in _ancestors(node) if a.tag == tag), None)
+    return next((a for a in _iter_ancestors(node) if a.tag == tag), None)
 
 
 def _table_of(node: Node) -> Node | None:
@@ -462,6 +469,51 @@ IMPLICIT_ROLE_BY_TAG: dict[str, RoleRule] = {
 }
 
 
+GENERIC_HTML_TAGS: frozenset[str] = frozenset(
+    [
+        "div",
+        "span",
+        "b",
+        "i",
+        "u",
+        "s",
+        "em",
+        "strong",
+        "small",
+        "mark",
+        "abbr",
+        "cite",
+        "q",
+        "sub",
+        "sup",
+        "code",
+        "kbd",
+        "samp",
+        "var",
+        "pre",
+        "bdi",
+        "bdo",
+        "font",
+        "center",
+        "label",
+        "legend",
+        "caption",
+        "figcaption",
+        "dd",
+        "dt",
+        "dl",
+        "address",
+        "time",
+        "data",
+        "ruby",
+        "rt",
+        "rp",
+        "wbr",
+        "br",
+    ]
+)
+
+
 def implicit_role(node: Node) -> str | None:
     """The role from the element's tag and attributes alone (role attribute ignored)."""
     tag = node.tag
@@ -473,7 +525,8 @@ def implicit_role(node: Node) -> str | None:
             return None  # required owned elements inherit presentation
     rule = IMPLICIT_ROLE_BY_TAG.get(tag)
     if rule is None:
-        if _nearest(node, "svg") is not None:
+        # Plain HTML containers are the bulk of every page: skip the ancestor walk for them.
+        if tag not in GENERIC_HTML_TAGS and "-" not in tag and _nearest(node, "svg") is not None:
             return None  # SVG internals (g, path, use, ...)
         role: str | None = "generic"
     else:

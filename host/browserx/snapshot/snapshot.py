@@ -15,8 +15,8 @@ import msgspec
 from browserx.service import DomService
 from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
 from browserx.snapshot.capture import FrameCapture, capture_tab
-from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.classify import classify as classify_tree
+from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import signature_of
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import Box, Node, NodeRef
@@ -159,7 +159,9 @@ def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
     return hunted
 
 
-async def _hit_test(service: DomService, frames: list[FrameCapture], tree: Tree, targets: list[Node]) -> dict[int, Cover]:
+async def _hit_test(
+    service: DomService, frames: list[FrameCapture], tree: Tree, targets: list[Node]
+) -> dict[int, Cover]:
     by_frame: dict[str, list[Node]] = {}
     for node in targets:
         by_frame.setdefault(node.ref.frame, []).append(node)
@@ -264,8 +266,13 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
         include_values=include_values,
         stats=stats,
         frames=tuple(
-            {"frame": f.label, "url": f.raw.url, "nodes": len(f.raw.key), "closed_shadow_roots": len(f.closed_roots),
-             "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()}}
+            {
+                "frame": f.label,
+                "url": f.raw.url,
+                "nodes": len(f.raw.key),
+                "closed_shadow_roots": len(f.closed_roots),
+                "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()},
+            }
             for f in frames
-        ),  # fmt: skip
+        ),
     )

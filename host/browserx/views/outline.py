@@ -19,7 +19,22 @@ from browserx.snapshot.visibility import is_scroll_container
 
 Kind = Literal["control", "heading", "image", "group", "row", "item", "text", "frame"]
 
-ALWAYS_GROUPS = frozenset({"form", "dialog", "alertdialog", "table", "group", "tabpanel", "alert", "tablist", "menu", "listbox", "tree", "grid"})
+ALWAYS_GROUPS = frozenset(
+    {
+        "form",
+        "dialog",
+        "alertdialog",
+        "table",
+        "group",
+        "tabpanel",
+        "alert",
+        "tablist",
+        "menu",
+        "listbox",
+        "tree",
+        "grid",
+    }
+)
 LANDMARKS = frozenset({"navigation", "main", "banner", "contentinfo", "complementary", "region", "search"})
 MAX_TEXT_LINE = 300
 PASSWORD_MASK = "••••"
@@ -67,7 +82,12 @@ def _norm(text: str) -> str:
 
 
 def _names(item: Item | None, text: str) -> bool:
-    return item is not None and item.kind == "control" and item.node is not None and text == _norm(item.node.name)
+    return (
+        item is not None
+        and item.kind == "control"
+        and item.node is not None
+        and text == _norm(item.node.name)
+    )
 
 
 def _drop_echoes(container: Node, items: list[Item], start: int) -> None:
@@ -173,7 +193,18 @@ def control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     if node.index in snap.hunted_names:
         facts["name_from"] = "nearby text"
     states = states_of(node)
-    for key in ("disabled", "checked", "expanded", "selected", "pressed", "required", "readonly", "invalid", "haspopup", "current"):
+    for key in (
+        "disabled",
+        "checked",
+        "expanded",
+        "selected",
+        "pressed",
+        "required",
+        "readonly",
+        "invalid",
+        "haspopup",
+        "current",
+    ):
         if key in states:
             facts[key] = states[key]
     if node.state.get("focused"):
@@ -217,7 +248,7 @@ def control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
         facts["covered"] = covered
     scroll = node.state.get("scroll")
     if scroll and is_scroll_container(node):
-        left, top, width, height, client_w, client_h = scroll
+        _, top, _, height, _, client_h = scroll
         facts["scroll"] = {
             "y_percent": round(100 * top / max(1, height - client_h)) if height > client_h else None,
             "more_below": top + client_h < height - 1,

@@ -103,7 +103,9 @@ def _render(items: list[Item], snap: DomSnapshot, depth: int, out: list[str]) ->
         if item.kind == "text":
             out.append(pad + item.text)
         elif item.kind == "heading":
-            level = (node.attrs.get("aria-level") if node else None) or (node.tag[1:] if node and node.tag[1:].isdigit() else "2")
+            level = (node.attrs.get("aria-level") if node else None) or (
+                node.tag[1:] if node and node.tag[1:].isdigit() else "2"
+            )
             out.append(f"{pad}{'#' * min(6, int(level) if str(level).isdigit() else 2)} {item.text}")
         elif item.kind == "image":
             out.append(f"{pad}img {_quote(item.text)}")

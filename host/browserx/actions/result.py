@@ -1,0 +1,69 @@
+"""What every action returns: a structured, LLM-readable account of what happened — observed,
+not guessed (DOM mutations counted by a MutationObserver, navigation seen in Page events)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pydantic import BaseModel, Field, PrivateAttr
+
+from browserx.errors import BrowserxError
+
+
+class ActionErrorInfo(BaseModel):
+    code: str = Field(description="Stable error code, e.g. 'occluded', 'stale_id'.")
+    message: str = Field(description="What went wrong and what to do next, written for an LLM.")
+    details: dict[str, Any] | None = Field(
+        default=None, description="Structured extras (e.g. covering element)."
+    )
+
+
+class ScrollInfo(BaseModel):
+    before: tuple[float, float] = Field(description="(x, y) scroll position before.")
+    after: tuple[float, float] = Field(description="(x, y) scroll position after.")
+    remaining: dict[str, float] = Field(
+        description="Pixels left to scroll in each direction (up/down/left/right); down≈0 means the end."
+    )
+    target: str = Field(description="'page', or the scrolled container's description.")
+
+
+class Changes(BaseModel):
+    navigated: bool = Field(default=False, description="The top-level page navigated (new document or URL).")
+    new_url: str | None = Field(default=None, description="URL after the action, when it changed.")
+    dom_mutations: int | None = Field(
+        default=None, description="DOM mutations observed during the action (None: page was replaced)."
+    )
+    scroll_changed: bool = Field(default=False, description="A scroll position changed.")
+    value_changed: bool = Field(default=False, description="The target's value changed.")
+    new_value: str | None = Field(
+        default=None, description="The target's value after the action (passwords: never; see value_length)."
+    )
+    value_length: int | None = Field(
+        default=None, description="Length of the value (reported for passwords)."
+    )
+    checked: bool | None = Field(default=None, description="Checked/selected state after check().")
+    selected: str | None = Field(default=None, description="Label of the option selected by select().")
+    scroll: ScrollInfo | None = Field(default=None, description="Scroll positions, for scroll().")
+    focused: bool | None = Field(default=None, description="Whether the target has focus afterwards.")
+
+
+class ActionResult(BaseModel):
+    success: bool = Field(description="Whether the action was carried out.")
+    error: ActionErrorInfo | None = Field(default=None, description="Why it failed, when it did.")
+    action: str = Field(description="click, type, key, scroll, select, check, hover, navigate, ...")
+    id: int | None = Field(default=None, description="Element ID acted on (the healed one if recovered).")
+    duration_ms: float = Field(default=0.0, description="Wall time of the action, settle time included.")
+    changes: Changes = Field(default_factory=Changes, description="What the action observably changed.")
+    recovered_from: int | None = Field(
+        default=None, description="Old element ID, when the element had been re-rendered and was found again."
+    )
+    point: tuple[float, float] | None = Field(default=None, description="Top-level viewport point used.")
+    timestamp: float = Field(default_factory=time.time, description="Unix time the action finished.")
+    _exc: BrowserxError | None = PrivateAttr(default=None)
+
+    def raise_for_error(self) -> ActionResult:
+        """Raise the original BrowserxError of a failed action (control API style)."""
+        if self._exc is not None:
+            raise self._exc
+        return self
