@@ -13,6 +13,7 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ TabNotFound                unknown_tab
     │  ├─ TabClosed                  tab_closed
     │  ├─ DebuggerDetached           debugger_detached
+    │  ├─ FrameGone                  frame_gone
     │  ├─ CdpError                   cdp_error
     │  └─ CdpTimeout                 timeout
     ├─ PageOptedOut                  page_opted_out
@@ -89,6 +90,10 @@ class TabClosed(RelayError):
 
 class DebuggerDetached(RelayError):
     code = "debugger_detached"
+
+
+class FrameGone(RelayError):
+    code = "frame_gone"
 
 
 class CdpError(RelayError):

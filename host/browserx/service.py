@@ -4,6 +4,7 @@ the TabRegistry, attached on first use; requests on a tab run one at a time unde
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -33,6 +34,7 @@ class DomService:
         self.conn = conn
         self.lock = asyncio.Lock()
         self.attached = False
+        self.attached_at = 0.0  # monotonic time of the last attach
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
         self.sessions: dict[str, TargetInfo] = {}
         # Which session a child session was attached through (None = the tab itself).
@@ -49,6 +51,7 @@ class DomService:
         if not self.attached:
             await self.conn.request("attach", tabId=self.tab_id)
             self.attached = True
+            self.attached_at = time.monotonic()
             # Page and DOM events tell us when a cached snapshot went stale.
             await self.conn.cdp(self.tab_id, "Page.enable")
             await self.conn.cdp(self.tab_id, "DOM.enable")
@@ -123,6 +126,12 @@ class DomService:
                 self.worlds.pop(None, None)
         for listener in list(self._listeners):
             listener(msg)
+
+    def forget_session(self, session_id: str) -> None:
+        """Drop a child session that no longer answers (its detach notice can be lost)."""
+        self.sessions.pop(session_id, None)
+        self.session_parents.pop(session_id, None)
+        self.worlds.pop(session_id, None)
 
     def frame_label(self, session_id: str) -> str:
         """A short, never-reused label for a child session (node refs and IDs carry it)."""

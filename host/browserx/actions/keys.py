@@ -101,11 +101,11 @@ def modifiers_mask(names: list[str] | tuple[str, ...]) -> int:
 
 def parse_combo(combo: str) -> tuple[str, list[str]]:
     """ "Ctrl+Shift+K" → ("K", ["Ctrl", "Shift"]). A lone "+" is the plus key."""
-    if combo in ("+", "") or "+" not in combo.strip("+"):
+    if combo == "+" or "+" not in combo:
         return combo, []
+    if combo.endswith("++"):  # "Ctrl++": the plus key with Ctrl
+        return "+", [m for m in combo[:-2].split("+") if m]
     *mods, key = combo.split("+")
-    if key == "":  # "Ctrl++"
-        return "+", [m for m in mods if m]
     return key, mods
 
 

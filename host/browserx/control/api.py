@@ -8,6 +8,8 @@ from typing import Any
 import msgspec
 
 from browserx._version import __version__
+from browserx.actions.memory import remember
+from browserx.control.action_methods import build_action_methods
 from browserx.control.schemas import CdpParams, SnapshotParams, StatusParams, TabsParams, TargetsParams
 from browserx.control.server import Method
 from browserx.registry import TabRegistry
@@ -58,6 +60,7 @@ def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
         async with service.lock:
             snap = await take_snapshot(service, include_values=p.include_values)
             service.snapshot = snap
+            remember(service, snap)  # what each ID named, so actions can refuse a wrong element
         out: dict[str, Any] = {
             "tab": service.tab_id,
             "format": p.format,
@@ -85,4 +88,5 @@ def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
         "tabs": Method(TabsParams, tabs, "List the browser's tabs."),
         "cdp": Method(CdpParams, cdp, "Run one allowlisted CDP command in a tab or child session."),
         "targets": Method(TargetsParams, targets, "Child CDP sessions (out-of-process iframes) of a tab."),
+        **build_action_methods(registry),
     }

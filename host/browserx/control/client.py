@@ -95,6 +95,104 @@ class Client:
         result: list[dict[str, Any]] = self.call("targets", tab=tab)["sessions"]
         return result
 
+    # -- actions (each returns an ActionResult dict; a failed action raises its error) ------
+
+    def click(
+        self,
+        id: int,
+        *,
+        tab: int | None = None,
+        button: str = "left",
+        count: int = 1,
+        modifiers: list[str] | None = None,
+        force: bool = False,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = self.call(
+            "click", tab=tab, id=id, button=button, count=count, modifiers=modifiers, force=force or None
+        )
+        return result
+
+    def type_text(
+        self,
+        id: int,
+        text: str,
+        *,
+        tab: int | None = None,
+        clear: bool = False,
+        submit: bool = False,
+        per_char: bool = False,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = self.call(
+            "type", tab=tab, id=id, text=text, clear=clear or None, submit=submit or None,
+            per_char=per_char or None,
+        )  # fmt: skip
+        return result
+
+    def key(
+        self,
+        key: str,
+        *,
+        tab: int | None = None,
+        modifiers: list[str] | None = None,
+        id: int | None = None,
+        repeat: int = 1,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("key", tab=tab, key=key, modifiers=modifiers, id=id, repeat=repeat)
+        return result
+
+    def scroll(
+        self,
+        id: int | None = None,
+        *,
+        tab: int | None = None,
+        direction: str = "down",
+        amount: str | float = "page",
+        to_id: int | None = None,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = self.call(
+            "scroll", tab=tab, id=id, direction=direction, amount=amount, to_id=to_id
+        )
+        return result
+
+    def select(self, id: int, value: str, *, tab: int | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("select", tab=tab, id=id, value=value)
+        return result
+
+    def check(self, id: int, checked: bool = True, *, tab: int | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("check", tab=tab, id=id, checked=checked)
+        return result
+
+    def hover(self, id: int, *, tab: int | None = None, force: bool = False) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("hover", tab=tab, id=id, force=force or None)
+        return result
+
+    def navigate(self, url: str, *, tab: int | None = None, timeout: float | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("navigate", tab=tab, url=url, timeout=timeout)
+        return result
+
+    def back(self, *, tab: int | None = None, timeout: float | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("back", tab=tab, timeout=timeout)
+        return result
+
+    def forward(self, *, tab: int | None = None, timeout: float | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("forward", tab=tab, timeout=timeout)
+        return result
+
+    def reload(self, *, tab: int | None = None, ignore_cache: bool = False) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("reload", tab=tab, ignore_cache=ignore_cache or None)
+        return result
+
+    def wait(
+        self,
+        *,
+        text: str | None = None,
+        gone: str | None = None,
+        tab: int | None = None,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("wait", tab=tab, text=text, gone=gone, timeout=timeout)
+        return result
+
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:

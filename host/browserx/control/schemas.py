@@ -59,3 +59,70 @@ class SnapshotParams(TabParams):
         default=False, description="Include form values (never passwords; card numbers and SSNs masked)."
     )
     stats: bool = Field(default=False, description="Include snapshot stats and token count.")
+
+
+# -- actions ------------------------------------------------------------------------------
+
+
+class ClickParams(TabParams):
+    id: int = Field(description="Element ID from a snapshot of this tab.")
+    button: Literal["left", "right", "middle"] = Field(default="left", description="Mouse button.")
+    count: int = Field(default=1, ge=1, le=3, description="1 = click, 2 = double click.")
+    modifiers: list[str] = Field(default_factory=list, description="Held keys: Alt, Ctrl, Meta, Shift.")
+    force: bool = Field(default=False, description="Click even if another element covers the target.")
+
+
+class TypeParams(TabParams):
+    id: int = Field(description="ID of an input, textarea or contenteditable element.")
+    text: str = Field(description="Text to insert.")
+    clear: bool = Field(default=False, description="Clear the current value first.")
+    submit: bool = Field(default=False, description="Press Enter afterwards.")
+    per_char: bool = Field(default=False, description="Send a key event per character (slower).")
+
+
+class KeyParams(TabParams):
+    key: str = Field(description="Key name (Enter, Tab, Escape, ArrowDown, a, F5, ...) or combo 'Ctrl+A'.")
+    modifiers: list[str] = Field(default_factory=list, description="Held keys: Alt, Ctrl, Meta, Shift.")
+    id: int | None = Field(default=None, description="Focus this element first; default: what has focus.")
+    repeat: int = Field(default=1, ge=1, le=100, description="Press the key this many times.")
+
+
+class ScrollParams(TabParams):
+    id: int | None = Field(default=None, description="Scroll this container (or the one holding it); default: page.")
+    direction: Literal["down", "up", "left", "right"] = Field(default="down", description="Direction.")
+    amount: str | float = Field(default="page", description="'page' or a number of CSS pixels.")
+    to_id: int | None = Field(default=None, description="Instead: scroll this element into view.")
+
+
+class SelectParams(TabParams):
+    id: int = Field(description="ID of a <select>, combobox or listbox.")
+    value: str = Field(description="Option label (or value) to choose.")
+
+
+class CheckParams(TabParams):
+    id: int = Field(description="ID of a checkbox, radio, switch or toggle button.")
+    checked: bool = Field(default=True, description="Desired state.")
+
+
+class HoverParams(TabParams):
+    id: int = Field(description="Element ID to move the mouse over.")
+    force: bool = Field(default=False, description="Hover even if another element covers the target.")
+
+
+class NavigateParams(TabParams):
+    url: str = Field(description="URL to open in the tab.")
+    timeout: float = Field(default=30.0, gt=0, le=300, description="Seconds to wait for the page.")
+
+
+class HistoryParams(TabParams):
+    timeout: float = Field(default=30.0, gt=0, le=300, description="Seconds to wait for the page.")
+
+
+class ReloadParams(HistoryParams):
+    ignore_cache: bool = Field(default=False, description="Bypass the cache.")
+
+
+class WaitParams(TabParams):
+    text: str | None = Field(default=None, description="Wait until this text is on the page.")
+    gone: str | None = Field(default=None, description="Wait until this text is no longer on the page.")
+    timeout: float = Field(default=10.0, gt=0, le=300, description="Seconds to wait.")

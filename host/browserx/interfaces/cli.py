@@ -76,6 +76,119 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mods(text: str | None) -> list[str] | None:
+    return [m for m in text.replace("+", ",").split(",") if m] if text else None
+
+
+def _report(args: argparse.Namespace, result: dict[str, Any]) -> int:
+    """One line for people, the whole ActionResult with --json."""
+    if args.json:
+        _print_json(result)
+        return 0
+    changes = result.get("changes") or {}
+    parts = [f"{result['action']} ok", f"{result.get('duration_ms', 0):.0f} ms"]
+    if result.get("id") is not None:
+        parts.insert(1, f"id {result['id']}")
+    if result.get("recovered_from") is not None:
+        parts.append(f"recovered from id {result['recovered_from']}")
+    if changes.get("navigated"):
+        parts.append(f"navigated to {changes.get('new_url')}")
+    if changes.get("dom_mutations"):
+        parts.append(f"{changes['dom_mutations']} DOM mutations")
+    if changes.get("new_value") is not None:
+        parts.append(f"value {changes['new_value']!r}")
+    if changes.get("checked") is not None:
+        parts.append("checked" if changes["checked"] else "unchecked")
+    if changes.get("selected") is not None:
+        parts.append(f"selected {changes['selected']!r}")
+    scroll = changes.get("scroll")
+    if scroll:
+        parts.append(f"scroll {scroll['before']} → {scroll['after']}, left: {scroll['remaining']}")
+    print(", ".join(parts))
+    return 0
+
+
+def cmd_action(args: argparse.Namespace) -> int:
+    with Client(args.socket) as bx:
+        name = args.command
+        if name == "click":
+            result = bx.click(args.id, tab=args.tab, button=args.button, count=args.count,
+                              modifiers=_mods(args.modifiers), force=args.force)  # fmt: skip
+        elif name == "type":
+            result = bx.type_text(args.id, args.text, tab=args.tab, clear=args.clear, submit=args.submit,
+                             per_char=args.per_char)  # fmt: skip
+        elif name == "key":
+            result = bx.key(args.key, tab=args.tab, modifiers=_mods(args.modifiers), id=args.id, repeat=args.repeat)
+        elif name == "scroll":
+            amount: str | float = args.amount if args.amount == "page" else float(args.amount)
+            result = bx.scroll(args.id, tab=args.tab, direction=args.direction, amount=amount, to_id=args.to)
+        elif name == "select":
+            result = bx.select(args.id, args.value, tab=args.tab)
+        elif name == "check":
+            result = bx.check(args.id, not args.uncheck, tab=args.tab)
+        elif name == "hover":
+            result = bx.hover(args.id, tab=args.tab, force=args.force)
+        elif name == "navigate":
+            result = bx.navigate(args.url, tab=args.tab, timeout=args.timeout)
+        elif name in ("back", "forward"):
+            result = getattr(bx, name)(tab=args.tab, timeout=args.timeout)
+        elif name == "reload":
+            result = bx.reload(tab=args.tab, ignore_cache=args.ignore_cache)
+        else:
+            result = bx.wait(text=args.text, gone=args.gone, tab=args.tab, timeout=args.timeout)
+    return _report(args, result)
+
+
+def _action_commands(command: Callable[..., argparse.ArgumentParser],
+                     connects: Callable[..., None]) -> None:  # fmt: skip
+    def act(name: str, help: str) -> argparse.ArgumentParser:
+        p = command(name, cmd_action, help)
+        connects(p, tab=True)
+        return p
+
+    p = act("click", "Click an element by its snapshot ID.")
+    p.add_argument("id", type=int)
+    p.add_argument("--button", choices=("left", "right", "middle"), default="left")
+    p.add_argument("--count", type=int, default=1, help="2 for a double click")
+    p.add_argument("--modifiers", help="held keys, e.g. ctrl,shift")
+    p.add_argument("--force", action="store_true", help="click even if covered")
+    p = act("type", "Type text into an input, textarea or contenteditable element.")
+    p.add_argument("id", type=int)
+    p.add_argument("text")
+    p.add_argument("--clear", action="store_true", help="clear the field first")
+    p.add_argument("--submit", action="store_true", help="press Enter afterwards")
+    p.add_argument("--per-char", action="store_true", help="one key event per character")
+    p = act("key", "Press a key or shortcut, e.g. Enter, Escape, ArrowDown, Ctrl+A.")
+    p.add_argument("key")
+    p.add_argument("--modifiers", help="held keys, e.g. ctrl,shift")
+    p.add_argument("--id", type=int, help="focus this element first")
+    p.add_argument("--repeat", type=int, default=1)
+    p = act("scroll", "Scroll the page, a container (--id) or an element into view (--to).")
+    p.add_argument("--id", type=int, help="container to scroll (default: the page)")
+    p.add_argument("--direction", choices=("down", "up", "left", "right"), default="down")
+    p.add_argument("--amount", default="page", help="'page' or pixels")
+    p.add_argument("--to", type=int, help="scroll this element into view instead")
+    p = act("select", "Choose an option of a select, combobox or listbox by label or value.")
+    p.add_argument("id", type=int)
+    p.add_argument("value")
+    p = act("check", "Check (or --uncheck) a checkbox, radio, switch or toggle.")
+    p.add_argument("id", type=int)
+    p.add_argument("--uncheck", action="store_true")
+    p = act("hover", "Move the mouse over an element.")
+    p.add_argument("id", type=int)
+    p.add_argument("--force", action="store_true")
+    p = act("navigate", "Open a URL in the tab and wait for it to load.")
+    p.add_argument("url")
+    p.add_argument("--timeout", type=float)
+    for name, text in (("back", "Go back in the tab's history."), ("forward", "Go forward in the tab's history.")):
+        act(name, text).add_argument("--timeout", type=float)
+    act("reload", "Reload the tab.").add_argument("--ignore-cache", action="store_true")
+    p = act("wait", "Wait until text appears (--text) and/or disappears (--gone).")
+    p.add_argument("--text")
+    p.add_argument("--gone")
+    p.add_argument("--timeout", type=float)
+
+
 def cmd_install_host(args: argparse.Namespace) -> int:
     steps = default_plan(args.browser, Path(args.user_data_dir) if args.user_data_dir else None)
     if args.dry_run:
@@ -154,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("method")
     p.add_argument("params", nargs="?", default="{}", help="JSON object")
     p.add_argument("--session", help="child session id (out-of-process iframe)")
+
+    _action_commands(command, connects)
 
     for name, func, text in (
         ("install-host", cmd_install_host, "Register the native-messaging host with browsers."),

@@ -17,6 +17,7 @@ from browserx.errors import (
     CdpTimeout,
     DebuggerDetached,
     ExtensionDisconnected,
+    FrameGone,
     FramingError,
     MethodNotAllowed,
     TabClosed,
@@ -48,6 +49,12 @@ def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError
         return DebuggerDetached(
             f"The debugger is not attached to the tab{where} (detached or the user cancelled the "
             "debugging banner); the next request re-attaches.",
+            tab_id=tab_id,
+        )
+    if "session with given id not found" in lower:
+        return FrameGone(
+            f"The frame is gone (its CDP session ended) while running {method}; take a new snapshot.",
+            method=method,
             tab_id=tab_id,
         )
     return CdpError(f"CDP error ({method}): {_cdp_message(text)}", method=method, tab_id=tab_id)

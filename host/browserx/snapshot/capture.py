@@ -9,18 +9,23 @@ and a few calls only for suspected closed shadow hosts and for OOPIF owners.
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import time
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import msgspec
 import structlog
 
-from browserx.errors import CdpError, PageOptedOut
+from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
 from browserx.service import DomService
 
 log = structlog.get_logger("browserx.capture")
+T = TypeVar("T")
 
 COLLECTOR_JS = resources.files("browserx.snapshot").joinpath("collector.js").read_text(encoding="utf-8")
 WORLD_NAME = "browserx"
@@ -39,6 +44,11 @@ CLICK_EVENTS = frozenset(
 )
 MAX_CLOSED_ROOT_DEPTH = 3
 COLLECT_TIMEOUT_MS = 20_000
+EXTRAS_TIMEOUT = 10.0
+CHILD_FRAME_TIMEOUT = 10.0
+LATE_FRAME_WINDOW = 3.0  # seconds after attaching during which frames may still be announcing
+LATE_FRAME_WAIT = 1.0
+MAX_FRAME_DEPTH = 4
 KEY_OF_THIS = "function(){return globalThis.__browserx.keys.get(this) || 0}"
 KEYS_OF_ARGS = "function(...els){const k=globalThis.__browserx.keys;return els.map(e=>k.get(e)||0)}"
 
@@ -78,6 +88,7 @@ class FrameCapture:
     parent_label: str | None = None
     owner_key: int | None = None  # key of the owning <iframe> in the parent frame
     timings: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # extras that could not be captured
 
 
 class _EvalResult(msgspec.Struct):
@@ -288,18 +299,37 @@ async def _capture_frame(
     t0 = time.perf_counter()
     frame_id, ctx, raw = await _collect_document(service, session_id, opts)
     t1 = time.perf_counter()
-    closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else None
+    problems: list[str] = []
+    closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
     listeners, closed = await asyncio.gather(
-        _listeners(service, session_id, ctx),
-        closed_task if closed_task is not None else _none(),
+        _optional(_listeners(service, session_id, ctx), {}, "click listeners", problems),
+        _optional(closed_task, [], "closed shadow roots", problems),
     )
-    capture = FrameCapture(label, session_id, frame_id, ctx, raw, closed or [], listeners)
+    capture = FrameCapture(label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems)
     capture.timings = {"collect": t1 - t0, "extras": time.perf_counter() - t1}
     return capture
 
 
+async def _bounded(coro: Awaitable[int | None]) -> int | None:
+    try:
+        return await asyncio.wait_for(coro, EXTRAS_TIMEOUT)
+    except TimeoutError:
+        return None
+
+
 async def _none() -> list[tuple[int, RawFrame]]:
     return []
+
+
+async def _optional(coro: Awaitable[T], fallback: T, what: str, problems: list[str]) -> T:
+    """Extras enrich a snapshot; when one fails (page busy, frame gone) the snapshot still comes,
+    and says what it is missing."""
+    try:
+        return await asyncio.wait_for(coro, EXTRAS_TIMEOUT)
+    except (BrowserxError, TimeoutError) as exc:
+        log.warning("capture_extra_failed", what=what, error=str(exc))
+        problems.append(f"{what} unavailable: {exc}")
+        return fallback
 
 
 async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -> int | None:
@@ -320,32 +350,72 @@ async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -
             },
             session_id=parent.session_id,
         )
-    except CdpError as exc:
+    except BrowserxError as exc:
         log.warning("frame_owner_unknown", frame=frame_id, error=exc.message)
         return None
     value = key["result"].get("value")
     return int(value) if value else None
 
 
-async def capture_tab(service: DomService, include_values: bool = False) -> list[FrameCapture]:
-    """Capture every frame of the tab (main frame first). Raises PageOptedOut for data-no-ai pages."""
-    opts = {"values": include_values}
-    sessions: list[tuple[str, str | None]] = [("m", None)]
-    sessions += [
-        (service.frame_label(sid), sid) for sid, info in service.sessions.items() if info.type == "iframe"
-    ]
+async def _capture_sessions(
+    service: DomService, sessions: list[tuple[str, str | None]], opts: dict[str, Any]
+) -> list[FrameCapture]:
     results = await asyncio.gather(
-        *(_capture_frame(service, label, sid, opts) for label, sid in sessions), return_exceptions=True
+        *(
+            _capture_frame(service, label, sid, opts)
+            if sid is None
+            else asyncio.wait_for(_capture_frame(service, label, sid, opts), CHILD_FRAME_TIMEOUT)
+            for label, sid in sessions
+        ),
+        return_exceptions=True,
     )
     frames: list[FrameCapture] = []
     for (label, sid), result in zip(sessions, results, strict=True):
         if isinstance(result, BaseException):
-            if sid is None:
+            if sid is None or not isinstance(result, BrowserxError | TimeoutError):
                 raise result
             # A child frame that went away mid-capture is simply not part of this snapshot.
             log.warning("frame_capture_failed", frame=label, error=str(result))
+            if isinstance(result, FrameGone | TimeoutError):
+                service.forget_session(sid)
             continue
         frames.append(result)
+    return frames
+
+
+def _child_sessions(service: DomService, exclude: set[str | None]) -> list[tuple[str, str | None]]:
+    return [
+        (service.frame_label(sid), sid)
+        for sid, info in service.sessions.items()
+        if info.type == "iframe" and sid not in exclude
+    ]
+
+
+async def _await_late_frames(service: DomService, frames: list[FrameCapture]) -> None:
+    """Right after attaching, out-of-process frames announce themselves a little after the first
+    commands run. When the captured documents own more cross-process iframes than there are
+    sessions, wait briefly for the missing ones (only in that window)."""
+    if time.monotonic() - service.attached_at > LATE_FRAME_WINDOW:
+        return
+    expected = sum(len(f.raw.frameOwners) for f in frames)
+    deadline = time.monotonic() + LATE_FRAME_WAIT
+    while time.monotonic() < deadline:
+        known = sum(1 for info in service.sessions.values() if info.type == "iframe")
+        if known >= expected:
+            return
+        await asyncio.sleep(0.05)
+
+
+async def capture_tab(service: DomService, include_values: bool = False) -> list[FrameCapture]:
+    """Capture every frame of the tab (main frame first). Raises PageOptedOut for data-no-ai pages."""
+    opts = {"values": include_values}
+    frames = await _capture_sessions(service, [("m", None), *_child_sessions(service, set())], opts)
+    for _ in range(MAX_FRAME_DEPTH):
+        await _await_late_frames(service, frames)
+        late = _child_sessions(service, {f.session_id for f in frames})
+        if not late:
+            break
+        frames += await _capture_sessions(service, late, opts)
     main = frames[0]
     if main.raw.noAi:
         raise PageOptedOut(
@@ -361,7 +431,21 @@ async def capture_tab(service: DomService, include_values: bool = False) -> list
         if parent is not None:
             frame.parent_label = parent.label
             owners.append((frame, _owner_key(service, parent, frame.frame_id)))
-    keys = await asyncio.gather(*(coro for _, coro in owners))
+    keys = await asyncio.gather(*(_bounded(coro) for _, coro in owners))
     for (frame, _), key in zip(owners, keys, strict=True):
         frame.owner_key = key
+    record_dir = os.environ.get("BROWSERX_RECORD_DIR")
+    if record_dir:
+        _record(Path(record_dir), frames)
     return frames
+
+
+def _record(directory: Path, frames: list[FrameCapture]) -> None:
+    """Save what was captured, for unit tests on real payloads (scripts/record_payloads.py)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", frames[0].raw.url.split("://", 1)[-1].split("/", 1)[-1]).strip("-")
+    (directory / f"{slug or 'page'}.json").write_bytes(msgspec.json.encode(frames))
+
+
+def load_recording(path: Path) -> list[FrameCapture]:
+    return msgspec.json.decode(path.read_bytes(), type=list[FrameCapture])

@@ -17,7 +17,7 @@ from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
 from browserx.snapshot.capture import FrameCapture, capture_tab
 from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
-from browserx.snapshot.ids import signature_of
+from browserx.snapshot.ids import IdAllocator, signature_of
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import Box, Node, NodeRef
 from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
@@ -189,17 +189,28 @@ async def _hit_test(
     return covered
 
 
-async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
-    t0 = time.perf_counter()
-    frames = await capture_tab(service, include_values)
-    t1 = time.perf_counter()
+@dataclass
+class Prepared:
+    """A snapshot before its occlusion check and IDs (the pure part of the pipeline)."""
+
+    frames: list[FrameCapture]
+    tree: Tree
+    placements: dict[int, Placement]
+    actionable: list[Node]
+    hunted: set[int]
+
+    def hit_test_targets(self) -> list[Node]:
+        """Interactive elements in the viewport: the only ones worth hit-testing."""
+        return [n for n in self.actionable if n.index not in self.placements and is_interactive(n)]
+
+
+def prepare(frames: list[FrameCapture]) -> Prepared:
+    """merge → visibility → roles and tiers → names."""
     main = frames[0].raw
     tree = merge(frames)
     viewport = Box(0, 0, main.viewport[0], main.viewport[1])
-    scroll = (main.scroll[0], main.scroll[1])
-    placements = compute_visibility(tree.root, viewport, scroll)
+    placements = compute_visibility(tree.root, viewport, (main.scroll[0], main.scroll[1]))
     classify_tree(tree)
-
     actionable: list[Node] = []
     named: list[Node] = []
     for node in tree.nodes:
@@ -211,12 +222,24 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
         elif node.role in NAMED_GROUP_ROLES:
             named.append(node)
     hunted = _name_nodes(tree, named)
+    return Prepared(frames, tree, placements, actionable, hunted)
 
-    in_view = [n for n in actionable if n.index not in placements and is_interactive(n)]
-    covered = await _hit_test(service, frames, tree, in_view) if in_view else {}
 
-    # IDs. Part of a node's identity is the ID of its nearest surviving ID'd ancestor.
-    known = service.ids.by_ref
+def finish(
+    prepared: Prepared,
+    ids: IdAllocator,
+    covered: dict[int, Cover],
+    *,
+    tab_id: int,
+    include_values: bool,
+    capture_ms: float = 0.0,
+    started: float | None = None,
+) -> DomSnapshot:
+    """Assign IDs and freeze the snapshot."""
+    frames, tree, actionable = prepared.frames, prepared.tree, prepared.actionable
+    main = frames[0].raw
+    # Part of a node's identity is the ID of its nearest surviving ID'd ancestor.
+    known = ids.by_ref
     items = []
     for node in actionable:
         parent_id = None
@@ -225,7 +248,7 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
             parent_id = known.get(p.ref)
             p = p.parent
         items.append((node, signature_of(node, node.name, parent_id)))
-    id_of = service.ids.assign(items)
+    id_of = ids.assign(items)
     by_id = {id_of[node.ref]: node for node in actionable}
 
     tiers: dict[int, int] = {}
@@ -235,7 +258,6 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
             elements += 1
             visible += node.visible
             tiers[node.tier] = tiers.get(node.tier, 0) + 1
-    t2 = time.perf_counter()
     stats = SnapshotStats(
         total_nodes=len(tree.nodes),
         elements=elements,
@@ -245,24 +267,24 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
         frames=len(frames),
         shadow_roots=tree.shadow_roots,
         pruned_hidden=sum(f.raw.pruned for f in frames),
-        capture_ms=(t1 - t0) * 1000,
-        build_ms=(t2 - t1) * 1000,
+        capture_ms=capture_ms,
+        build_ms=(time.perf_counter() - started) * 1000 if started is not None else 0.0,
         hidden_interactive=0,
     )
     return DomSnapshot(
-        tab_id=service.tab_id,
+        tab_id=tab_id,
         url=main.url,
         title=main.title,
         viewport=(main.viewport[0], main.viewport[1]),
-        scroll=scroll,
+        scroll=(main.scroll[0], main.scroll[1]),
         document_size=(main.docSize[0], main.docSize[1]),
         root=tree.root,
         nodes=tuple(tree.nodes),
         by_id=MappingProxyType(by_id),
         id_of=MappingProxyType(dict(id_of)),
-        placements=MappingProxyType(placements),
+        placements=MappingProxyType(prepared.placements),
         covered=MappingProxyType(covered),
-        hunted_names=frozenset(hunted),
+        hunted_names=frozenset(prepared.hunted),
         include_values=include_values,
         stats=stats,
         frames=tuple(
@@ -272,7 +294,21 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
                 "nodes": len(f.raw.key),
                 "closed_shadow_roots": len(f.closed_roots),
                 "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()},
+                **({"problems": f.problems} if f.problems else {}),
             }
             for f in frames
         ),
     )
+
+
+async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
+    t0 = time.perf_counter()
+    frames = await capture_tab(service, include_values)
+    t1 = time.perf_counter()
+    prepared = prepare(frames)
+    targets = prepared.hit_test_targets()
+    covered = await _hit_test(service, frames, prepared.tree, targets) if targets else {}
+    return finish(
+        prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
+        capture_ms=(t1 - t0) * 1000, started=t1,
+    )  # fmt: skip

@@ -1,0 +1,31 @@
+"""Actions: act on the element IDs of a snapshot, like a person would.
+
+resolve (ID → live element, self-healing) → pointer / keyboard / scroll / forms / navigation,
+each run inside ``runner.perform`` which observes changes and returns an ``ActionResult``.
+"""
+
+from browserx.actions.forms import check, select
+from browserx.actions.keyboard import key, type_text
+from browserx.actions.memory import remember
+from browserx.actions.navigation import back, forward, navigate, reload, wait_for
+from browserx.actions.pointer import click, hover
+from browserx.actions.result import ActionResult, Changes
+from browserx.actions.scroll import scroll
+
+__all__ = [
+    "ActionResult",
+    "Changes",
+    "back",
+    "check",
+    "click",
+    "forward",
+    "hover",
+    "key",
+    "navigate",
+    "reload",
+    "remember",
+    "scroll",
+    "select",
+    "type_text",
+    "wait_for",
+]

@@ -1,0 +1,165 @@
+"""Form controls beyond typing: choose an option (native <select> or an ARIA combobox/listbox)
+and set a checkbox/radio/switch to a state — clicking only when the state differs."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from browserx.actions.matching import normalise
+from browserx.actions.memory import remember
+from browserx.actions.pointer import click_target
+from browserx.actions.resolve import Target, resolve
+from browserx.actions.result import ActionResult
+from browserx.actions.runner import ActionContext, perform
+from browserx.errors import NotInteractable, OptionNotFound
+from browserx.service import DomService
+from browserx.snapshot.snapshot import take_snapshot
+
+# Native <select>: pick by exact label, then value, then case-insensitive label; fire the
+# events a user's choice fires (input, change; bubbling) so frameworks notice.
+SELECT_JS = """function(want) {
+  const el = this;
+  if (el.localName !== 'select') return {native: false};
+  if (el.disabled) return {native: true, error: 'disabled'};
+  const norm = s => s.replace(/\\s+/g, ' ').trim(), opts = Array.from(el.options);
+  const o = opts.find(o => norm(o.label) === norm(want)) || opts.find(o => o.value === want) ||
+    opts.find(o => norm(o.label).toLowerCase() === norm(want).toLowerCase());
+  if (!o) return {native: true, error: 'missing', options: opts.slice(0, 30).map(o => norm(o.label))};
+  if (o.disabled) return {native: true, error: 'option_disabled'};
+  const before = el.selectedIndex;
+  if (el.multiple) o.selected = true; else el.selectedIndex = o.index;
+  el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return {native: true, label: norm(o.label), value: o.value, changed: before !== el.selectedIndex};
+}"""
+# Checked state of a native or ARIA toggle; null when the element has none.
+STATE_JS = """function() {
+  const el = this;
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio'))
+    return {checked: el.checked, radio: el.type === 'radio', disabled: el.disabled};
+  for (const a of ['aria-checked', 'aria-pressed', 'aria-selected']) {
+    const v = el.getAttribute(a);
+    if (v !== null) return {checked: v === 'true', radio: el.getAttribute('role') === 'radio',
+                            disabled: el.getAttribute('aria-disabled') === 'true'};
+  }
+  return null;
+}"""
+OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
+OPEN_SETTLE_S = 0.15
+STATE_POLL_S = 0.5
+
+
+async def _call(service: DomService, target: Target, js: str, *args: Any) -> Any:
+    reply = await service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
+         "arguments": [{"value": a} for a in args]},
+        session_id=target.session_id,
+    )  # fmt: skip
+    return reply.get("result", {}).get("value")
+
+
+async def select(service: DomService, element_id: int, value: str) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        target = await resolve(service, element_id)
+        await ctx.adopt(target)
+        out = await _call(service, target, SELECT_JS, value)
+        if not isinstance(out, dict):
+            raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
+        if out.get("native"):
+            err = out.get("error")
+            if err == "missing":
+                raise OptionNotFound(
+                    f"{target.sentence()} has no option {value!r}. Options: "
+                    + ", ".join(repr(o) for o in out.get("options", [])),
+                    id=element_id, options=out.get("options", []),
+                )  # fmt: skip
+            if err:
+                raise NotInteractable(
+                    f"{target.sentence()} cannot be changed: "
+                    f"{'it is disabled' if err == 'disabled' else 'that option is disabled'}.",
+                    id=element_id,
+                )
+            ctx.result.changes.selected = str(out["label"])
+            ctx.result.changes.new_value = str(out["value"])
+            ctx.result.changes.value_changed = bool(out.get("changed"))
+            return
+        await _select_aria(ctx, target, value)
+
+    return await perform(service, "select", element_id, body)
+
+
+async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
+    """A custom list: open it (unless it is the listbox itself), then click the option by name
+    found in a fresh snapshot."""
+    service = ctx.service
+    role = target.fingerprint.role if target.fingerprint else None
+    if role != "listbox":
+        await click_target(ctx, target)
+        await asyncio.sleep(OPEN_SETTLE_S)
+    snap = await take_snapshot(service)
+    service.snapshot = snap
+    remember(service, snap)
+    want = normalise(value)
+    options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]
+    found = [(i, n) for i, n in options if normalise(n.name) == want] or [
+        (i, n) for i, n in options if normalise(n.name).casefold() == want.casefold()
+    ]
+    if len(found) != 1:
+        names = sorted({n.name for _, n in options})[:30]
+        why = "several options are" if found else "no option is"
+        raise OptionNotFound(
+            f"After opening {target.describe()}, {why} named {value!r}. Visible options: "
+            + (", ".join(repr(n) for n in names) or "none (it may not be a list; take a new snapshot)"),
+            id=target.element_id, options=names,
+        )  # fmt: skip
+    option = await resolve(service, found[0][0], heal=False)
+    await click_target(ctx, option)
+    ctx.result.changes.selected = found[0][1].name
+    ctx.result.changes.value_changed = True
+
+
+async def check(service: DomService, element_id: int, checked: bool = True) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        target = await resolve(service, element_id)
+        await ctx.adopt(target)
+        state = await _call(service, target, STATE_JS)
+        if not isinstance(state, dict):
+            raise NotInteractable(
+                f"{target.sentence()} has no checked state (not a checkbox, radio, switch or "
+                "toggle button). Use click instead.",
+                id=element_id,
+            )
+        if state.get("disabled"):
+            raise NotInteractable(f"{target.sentence()} is disabled.", id=element_id)
+        if bool(state["checked"]) != checked:
+            if state.get("radio") and not checked:
+                raise NotInteractable(
+                    f"{target.sentence()} is a radio button: it is unchecked by checking another "
+                    "option of its group.",
+                    id=element_id,
+                )
+            await click_target(ctx, target)
+            deadline = time.monotonic() + STATE_POLL_S  # frameworks may update the state a tick later
+            while True:
+                state = await _call(service, target, STATE_JS)
+                if (
+                    not isinstance(state, dict)
+                    or bool(state["checked"]) == checked
+                    or time.monotonic() > deadline
+                ):
+                    break
+                await asyncio.sleep(0.05)
+            final = bool(state["checked"]) if isinstance(state, dict) else None
+            ctx.result.changes.value_changed = True
+            if final != checked:
+                raise NotInteractable(
+                    f"Clicking {target.describe()} did not make it {'checked' if checked else 'unchecked'}. "
+                    "Take a new snapshot to see what happened.",
+                    id=element_id,
+                )
+        ctx.result.changes.checked = checked
+
+    return await perform(service, "check", element_id, body)

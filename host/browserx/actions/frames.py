@@ -1,0 +1,53 @@
+"""Where a child session's frame sits in the top-level viewport.
+
+``DOM.getContentQuads`` answers in the viewport of the element's *local root* frame: for the main
+session that is the top-level viewport (same-origin iframes included: Chromium already maps them),
+for an out-of-process iframe it is that iframe's own viewport. To get top-level coordinates add the
+content-box origin of each owning <iframe>, found in its parent session, up the session chain
+(the same walk Puppeteer does for OOPIFs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from browserx.actions.geometry import Point, box_origin
+from browserx.errors import CdpError, StaleElement
+from browserx.service import DomService
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """One step up: the <iframe> (in ``parent_session``) that hosts a child session's frame."""
+
+    child_session: str
+    parent_session: str | None
+    owner_backend_id: int
+    origin: Point  # its content box's top-left, in the parent session's viewport
+
+
+async def frame_hops(service: DomService, session_id: str | None) -> list[Hop]:
+    """Innermost first; empty for the main session."""
+    hops: list[Hop] = []
+    current = session_id
+    while current is not None:
+        info = service.sessions.get(current)
+        if info is None:
+            raise StaleElement("The frame of this element is gone. Take a new snapshot and use its IDs.")
+        parent = service.session_parents.get(current)
+        try:
+            # For an iframe target, the targetId is the frame id.
+            owner = await service.cdp("DOM.getFrameOwner", {"frameId": info.targetId}, session_id=parent)
+            backend_id = int(owner["backendNodeId"])
+            box = await service.cdp("DOM.getBoxModel", {"backendNodeId": backend_id}, session_id=parent)
+        except CdpError as exc:
+            raise StaleElement(
+                f"The iframe holding this element cannot be located ({exc.message}). Take a new snapshot."
+            ) from exc
+        hops.append(Hop(current, parent, backend_id, box_origin(box["model"]["content"])))
+        current = parent
+    return hops
+
+
+def offsets(hops: list[Hop]) -> list[Point]:
+    return [h.origin for h in hops]

@@ -1,0 +1,189 @@
+"""Keyboard actions: type text into a field, press keys and shortcuts.
+
+Text goes in with ``Input.insertText`` (one native ``beforeinput``/``input`` pair, which is what
+React's onChange and other frameworks' value trackers listen to); per-character typing sends
+real keyDown/keyUp events for pages that react to each key. Key events go to the tab's root
+session: the browser delivers them to whichever frame has focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from browserx.actions.keys import (
+    KeyPress,
+    char_press,
+    key_press,
+    modifier_presses,
+    modifiers_mask,
+    parse_combo,
+)
+from browserx.actions.pointer import click_target
+from browserx.actions.resolve import Target, resolve
+from browserx.actions.result import ActionResult
+from browserx.actions.runner import ActionContext, perform
+from browserx.errors import BadRequest, CdpError, NotInteractable
+from browserx.service import DomService
+
+TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
+
+# What kind of text target this is, and its value. Run on the element.
+PROBE_JS = """function(types) {
+  const el = this, tag = el.localName;
+  let kind = null, type = '';
+  if (tag === 'input') { type = (el.getAttribute('type') || '').toLowerCase(); if (types.includes(type)) kind = 'input'; }
+  else if (tag === 'textarea') kind = 'textarea';
+  else if (el.isContentEditable) kind = 'editable';
+  const value = kind === 'editable' ? el.innerText : kind ? el.value : null;
+  const root = el.getRootNode();
+  return {kind, tag, type, disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
+          readonly: !!el.readOnly, value, focused: root.activeElement === el ||
+          (kind === 'editable' && el.contains(root.activeElement))};
+}"""
+SELECT_ALL_JS = """function() {
+  if (this.select) { this.select(); return true; }
+  const sel = this.ownerDocument.getSelection(), range = this.ownerDocument.createRange();
+  range.selectNodeContents(this); sel.removeAllRanges(); sel.addRange(range); return true;
+}"""
+FOCUS_JS = """function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }"""
+
+
+async def _call(ctx: ActionContext, target: Target, js: str, *args: Any) -> Any:
+    reply = await ctx.service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
+         "arguments": [{"value": a} for a in args]},
+        session_id=target.session_id,
+    )  # fmt: skip
+    return reply.get("result", {}).get("value")
+
+
+async def press(service: DomService, p: KeyPress, up: bool = True) -> None:
+    """keyDown (with text: it types) and keyUp of one key."""
+    params: dict[str, Any] = {
+        "key": p.key,
+        "code": p.code,
+        "windowsVirtualKeyCode": p.vk,
+        "modifiers": p.modifiers,
+    }
+    if p.text:
+        await service.cdp(
+            "Input.dispatchKeyEvent", {"type": "keyDown", "text": p.text, "unmodifiedText": p.text, **params}
+        )
+    else:
+        await service.cdp("Input.dispatchKeyEvent", {"type": "rawKeyDown", **params})
+    if up:
+        await service.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **params})
+
+
+async def press_combo(service: DomService, p: KeyPress, repeat: int = 1) -> None:
+    """Hold the modifiers (as real key presses, so pages see Control etc.), press, release."""
+    mods = modifier_presses(p.modifiers)
+    for m in mods:
+        await press(service, m, up=False)
+    for _ in range(repeat):
+        await press(service, p)
+    held = p.modifiers
+    for m in reversed(mods):
+        await service.cdp(
+            "Input.dispatchKeyEvent",
+            {"type": "keyUp", "key": m.key, "code": m.code, "windowsVirtualKeyCode": m.vk, "modifiers": held},
+        )
+        held &= ~_bit_of(m)
+
+
+def _bit_of(m: KeyPress) -> int:
+    return {"Control": 2, "Alt": 1, "Meta": 4, "Shift": 8}.get(m.key, 0)
+
+
+async def focus(ctx: ActionContext, target: Target) -> None:
+    """Focus without clicking (no side effects from click handlers); click if that fails."""
+    try:
+        await ctx.service.cdp("DOM.focus", {"objectId": target.object_id}, session_id=target.session_id)
+        if await _call(ctx, target, FOCUS_JS):
+            return
+    except CdpError:
+        pass
+    await click_target(ctx, target)
+
+
+async def type_text(
+    service: DomService,
+    element_id: int,
+    text: str,
+    clear: bool = False,
+    submit: bool = False,
+    per_char: bool = False,
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        target = await resolve(service, element_id)
+        await ctx.adopt(target)
+        probe = await _call(ctx, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        if not isinstance(probe, dict) or probe.get("kind") is None:
+            tag = probe.get("tag") if isinstance(probe, dict) else "?"
+            kind = (
+                f'<{tag} type="{probe["type"]}">'
+                if isinstance(probe, dict) and probe.get("type")
+                else f"<{tag}>"
+            )
+            raise NotInteractable(
+                f"{target.sentence()} is a {kind}, not a text field. Type into an input, "
+                "textarea or contenteditable element's ID (for checkboxes use check, for lists select).",
+                id=target.element_id,
+            )
+        if probe.get("disabled") or probe.get("readonly"):
+            state = "disabled" if probe.get("disabled") else "read-only"
+            raise NotInteractable(
+                f"{target.sentence()} is {state}; it cannot be typed into. Something else on "
+                "the page may need to be done first.",
+                id=target.element_id,
+            )
+        password = probe.get("type") == "password"
+        before = probe.get("value")
+        await focus(ctx, target)
+        if clear and before:
+            await _call(ctx, target, SELECT_ALL_JS)
+            await press(service, key_press("Backspace"))
+        if per_char:
+            for ch in text:
+                p = char_press(ch)
+                if p.vk or p.text:
+                    await press(service, p)
+                else:
+                    await service.cdp("Input.insertText", {"text": ch})
+        elif text:
+            await service.cdp("Input.insertText", {"text": text})
+        after = await _call(ctx, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        value = after.get("value") if isinstance(after, dict) else None
+        changes = ctx.result.changes
+        changes.value_changed = value != before
+        changes.focused = bool(after.get("focused")) if isinstance(after, dict) else None
+        if isinstance(value, str):
+            changes.value_length = len(value)
+            changes.new_value = None if password else value  # passwords never leave the host
+        if submit:
+            await press(service, key_press("Enter"))
+
+    return await perform(service, "type", element_id, body)
+
+
+async def key(
+    service: DomService,
+    name: str,
+    modifiers: Sequence[str] = (),
+    target_id: int | None = None,
+    repeat: int = 1,
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        base, combo_mods = parse_combo(name)
+        p = key_press(base, modifiers_mask([*combo_mods, *modifiers]))  # validate before acting
+        if not 1 <= repeat <= 100:
+            raise BadRequest("repeat must be between 1 and 100")
+        if target_id is not None:
+            target = await resolve(service, target_id)
+            await ctx.adopt(target)
+            await focus(ctx, target)
+        await press_combo(service, p, repeat)
+
+    return await perform(service, "key", target_id, body)

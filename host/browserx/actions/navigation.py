@@ -1,0 +1,145 @@
+"""Page-level actions: navigate, back, forward, reload, and waiting for text to appear or go.
+They wait for the new document to commit (Page.frameNavigated) and then to finish loading
+(document.readyState, which also covers back/forward-cache restores that fire no load event)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from browserx.actions.result import ActionResult
+from browserx.actions.runner import ActionContext, perform
+from browserx.errors import ActionTimeout, BadRequest, BrowserxError, NavigationFailed
+from browserx.service import DomService
+
+POLL_S = 0.1
+DEFAULT_TIMEOUT_S = 30.0
+
+
+def normalise_url(url: str) -> str:
+    url = url.strip()
+    if not url:
+        raise BadRequest("url must not be empty")
+    if "://" not in url and not url.startswith(("about:", "data:", "javascript:")):
+        url = "https://" + url  # "example.com" means the web site
+    if url.startswith("javascript:"):
+        raise BadRequest("javascript: URLs are not navigations; use an action on the page instead")
+    return url
+
+
+async def _ready(service: DomService, deadline: float) -> bool:
+    while True:
+        try:
+            reply = await service.cdp(
+                "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, timeout=5
+            )
+            if reply.get("result", {}).get("value") == "complete":
+                return True
+        except BrowserxError:
+            pass  # the context may be swapping right now
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(POLL_S)
+
+
+async def _await_load(ctx: ActionContext, what: str, timeout: float, same_document: bool = False) -> None:
+    deadline = time.monotonic() + timeout
+    ctx.settle = False  # this action does its own waiting
+    if not await ctx.watch.wait("committed", max(0.0, deadline - time.monotonic())):
+        raise ActionTimeout(
+            f"{what} did not start a new page within {timeout:g} s. The site may be slow or blocked; take a "
+            "snapshot to see where the tab is.",
+        )
+    if not same_document:
+        await _ready(ctx.service, deadline)  # a page still loading is not a failure: it committed
+
+
+async def navigate(service: DomService, url: str, timeout: float = DEFAULT_TIMEOUT_S) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        target = normalise_url(url)
+        reply = await service.cdp("Page.navigate", {"url": target}, timeout=timeout)
+        if reply.get("errorText"):
+            raise NavigationFailed(
+                f"Navigating to {target} failed: {reply['errorText']}. Check the URL or the network.",
+                url=target,
+            )
+        await _await_load(ctx, f"Navigating to {target}", timeout, same_document=not reply.get("loaderId"))
+
+    return await perform(service, "navigate", None, body)
+
+
+async def _history(service: DomService, step: int, timeout: float) -> ActionResult:
+    name = "back" if step < 0 else "forward"
+
+    async def body(ctx: ActionContext) -> None:
+        history = await service.cdp("Page.getNavigationHistory")
+        index = int(history["currentIndex"]) + step
+        entries = history["entries"]
+        if not 0 <= index < len(entries):
+            raise NavigationFailed(
+                f"There is no {'previous' if step < 0 else 'next'} page in this tab's history.",
+                direction=name,
+            )
+        await service.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})
+        await _await_load(ctx, f"Going {name}", timeout)
+
+    return await perform(service, name, None, body)
+
+
+async def back(service: DomService, timeout: float = DEFAULT_TIMEOUT_S) -> ActionResult:
+    return await _history(service, -1, timeout)
+
+
+async def forward(service: DomService, timeout: float = DEFAULT_TIMEOUT_S) -> ActionResult:
+    return await _history(service, 1, timeout)
+
+
+async def reload(
+    service: DomService, ignore_cache: bool = False, timeout: float = DEFAULT_TIMEOUT_S
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        await service.cdp("Page.reload", {"ignoreCache": ignore_cache})
+        await _await_load(ctx, "Reloading", timeout)
+
+    return await perform(service, "reload", None, body)
+
+
+WAIT_JS = """((want, gone) => {
+  const s = document.body ? document.body.innerText : '';
+  return [want === null || s.includes(want), gone === null || !s.includes(gone)];
+})(%s, %s)"""
+
+
+async def wait_for(
+    service: DomService, text: str | None = None, gone: str | None = None, timeout: float = 10.0
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        if text is None and gone is None:
+            raise BadRequest("wait needs text (to appear) and/or gone (to disappear)")
+        ctx.settle = False
+        expression = WAIT_JS % (json.dumps(text), json.dumps(gone))
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                reply = await service.cdp(
+                    "Runtime.evaluate", {"expression": expression, "returnByValue": True}
+                )
+                value = reply.get("result", {}).get("value")
+                if isinstance(value, list) and all(value):
+                    return
+            except BrowserxError:
+                pass  # navigating: try again on the next document
+            if time.monotonic() > deadline:
+                parts = []
+                if text is not None:
+                    parts.append(f"text {text!r} to appear")
+                if gone is not None:
+                    parts.append(f"text {gone!r} to disappear")
+                raise ActionTimeout(
+                    f"Waited {timeout:g} s for {' and '.join(parts)}; it did not happen. Take a snapshot to "
+                    "see the page as it is."
+                )
+            await asyncio.sleep(POLL_S)
+
+    return await perform(service, "wait", None, body)

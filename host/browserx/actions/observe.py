@@ -1,0 +1,137 @@
+"""Observe what an action changed instead of guessing: a MutationObserver counter in browserx's
+isolated world (it sees the same DOM as the page), and the tab's Page events for navigation."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import msgspec
+
+from browserx.errors import BrowserxError
+from browserx.relay.protocol import Inbound
+from browserx.service import DomService
+from browserx.snapshot.capture import _world
+
+START_JS = """(() => {
+  const old = globalThis.__bxmo; if (old) old.o.disconnect();
+  const s = {n: 0}; s.o = new MutationObserver(r => { s.n += r.length; });
+  s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  globalThis.__bxmo = s; return location.href;
+})()"""
+READ_JS = """(() => {
+  const s = globalThis.__bxmo; if (!s) return [-1, location.href];
+  s.n += s.o.takeRecords().length; s.o.disconnect(); globalThis.__bxmo = null;
+  return [s.n, location.href];
+})()"""
+SETTLE_S = 0.1
+NAV_COMMIT_S = 5.0
+NAV_LOAD_S = 10.0
+
+
+class NavigationWatch:
+    """Collects top-level navigation events of the tab while an action runs."""
+
+    def __init__(self, service: DomService) -> None:
+        self.service = service
+        self.started = False  # a navigation was requested / started loading
+        self.committed = False  # a new document (or same-document URL change) took over
+        self.loaded = False
+        self.new_document = False  # the committed navigation replaced the document
+        self.url: str | None = None
+        self.changed = asyncio.Event()
+        self._remove = service.add_listener(self._on_event)
+
+    def _on_event(self, msg: Inbound) -> None:
+        if msg.sessionId:
+            return  # child sessions: iframe navigations are not page navigations
+        method = msg.method or ""
+        if method not in ("Page.frameNavigated", "Page.navigatedWithinDocument", "Page.frameStartedLoading",
+                          "Page.frameRequestedNavigation", "Page.loadEventFired"):  # fmt: skip
+            return
+        try:
+            params: dict[str, Any] = msgspec.json.decode(msg.params) if msg.params else {}
+        except msgspec.DecodeError:
+            params = {}
+        main = self.service.worlds.get(None)
+        main_id = main[0] if main else None
+        if method == "Page.frameNavigated":
+            frame = params.get("frame", {})
+            if frame.get("parentId"):
+                return
+            self.started = self.committed = self.new_document = True
+            self.loaded = False
+            self.url = frame.get("url", self.url)
+        elif method == "Page.navigatedWithinDocument":
+            if main_id is not None and params.get("frameId") != main_id:
+                return
+            self.committed = True
+            self.url = params.get("url", self.url)
+        elif method == "Page.loadEventFired":
+            self.loaded = True
+        elif main_id is None or params.get("frameId") == main_id:
+            self.started = True
+        self.changed.set()
+
+    async def wait(self, predicate: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not getattr(self, predicate):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return bool(getattr(self, predicate))
+        return True
+
+    def close(self) -> None:
+        self._remove()
+
+
+class MutationCounter:
+    """Counts DOM mutations in the main frame (and the acted-on frame) during an action."""
+
+    def __init__(self, service: DomService) -> None:
+        self.service = service
+        self.sessions: dict[str | None, int] = {}  # session → context id holding a counter
+        self.url_before: str | None = None
+
+    async def start(self, session_id: str | None = None) -> None:
+        if session_id in self.sessions:
+            return
+        try:
+            _, ctx = await _world(self.service, session_id)
+            reply = await self.service.cdp(
+                "Runtime.evaluate", {"expression": START_JS, "contextId": ctx, "returnByValue": True},
+                session_id=session_id,
+            )  # fmt: skip
+        except BrowserxError:
+            return  # observing is best effort: never fail an action because of it
+        self.sessions[session_id] = ctx
+        if session_id is None:
+            self.url_before = reply.get("result", {}).get("value")
+
+    async def read(self) -> tuple[int | None, str | None]:
+        """(mutations, main-frame URL); mutations None when a counted document was replaced."""
+        total: int | None = 0
+        url: str | None = None
+        for session_id, ctx in self.sessions.items():
+            try:
+                reply = await self.service.cdp(
+                    "Runtime.evaluate", {"expression": READ_JS, "contextId": ctx, "returnByValue": True},
+                    session_id=session_id,
+                )  # fmt: skip
+                value = reply.get("result", {}).get("value")
+            except BrowserxError:
+                value = None
+            if not isinstance(value, list) or value[0] < 0:
+                total = None
+                continue
+            if total is not None:
+                total += int(value[0])
+            if session_id is None:
+                url = str(value[1])
+        return total, url

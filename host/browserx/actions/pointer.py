@@ -1,0 +1,209 @@
+"""Pointer actions: click (any button, single/double, with modifiers) and hover.
+
+Path: resolve the ID → DOM.scrollIntoViewIfNeeded → DOM.getContentQuads → center of the largest
+visible quad → translate to top-level coordinates through OOPIF owners → hit-test at that very
+point in the element's own frame (and each owning iframe in its parent) → Input.dispatchMouseEvent
+on the tab's root session: input always enters at the top-level page, and the browser routes it
+to the right frame like a real mouse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from browserx.actions.effects import ripple
+from browserx.actions.frames import Hop, frame_hops, offsets
+from browserx.actions.geometry import Point, add_offsets, best_point
+from browserx.actions.keys import modifiers_mask
+from browserx.actions.resolve import OBJECT_GROUP, Target, resolve
+from browserx.actions.result import ActionResult
+from browserx.actions.runner import ActionContext, perform
+from browserx.errors import BadRequest, CdpError, NotInteractable, Occluded
+from browserx.service import DomService
+from browserx.snapshot.capture import _world
+
+Button = Literal["left", "right", "middle"]
+BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
+
+# Called on the element (or an owning <iframe>) with a point in its session's root viewport.
+# Walks down same-origin frames (their quads are already top-level), then hit-tests in the
+# element's own tree scope (a closed shadow root too: we hold the element). null = clear.
+HIT_JS = """function(x, y) {
+  const el = this, chain = [];
+  let w = el.ownerDocument.defaultView;
+  try { while (w && w.frameElement) { chain.unshift(w.frameElement); w = w.parent; } } catch (e) {}
+  const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
+  const desc = (n) => {
+    let s = n.localName + (n.id ? '#' + n.id : '');
+    const cls = typeof n.className === 'string' ? n.className.trim().split(/\\s+/).filter(Boolean) : [];
+    if (cls.length) s += '.' + cls.slice(0, 2).join('.');
+    const text = ((n.getAttribute && n.getAttribute('aria-label')) || n.innerText || n.textContent || '')
+      .replace(/\\s+/g, ' ').trim().slice(0, 60);
+    return {desc: s, text: text};
+  };
+  const scopeOf = (n) => { const r = n.getRootNode(); return r.elementFromPoint ? r : n.ownerDocument; };
+  let lx = x, ly = y;
+  for (const fe of chain) {
+    const hit = scopeOf(fe).elementFromPoint(lx, ly);
+    if (hit && hit !== fe) return desc(hit);
+    const r = fe.getBoundingClientRect(), cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+    lx -= r.left + fe.clientLeft + parseFloat(cs.paddingLeft);
+    ly -= r.top + fe.clientTop + parseFloat(cs.paddingTop);
+  }
+  const hit = scopeOf(el).elementFromPoint(lx, ly);
+  if (!hit) return {desc: '', text: '', outside: true};
+  if (hit === el || inside(el, hit) || inside(hit, el)) return null;
+  if (el.labels && Array.prototype.some.call(el.labels, l => inside(l, hit))) return null;
+  return desc(hit);
+}"""
+
+
+async def _viewport(service: DomService, session_id: str | None) -> tuple[float, float]:
+    metrics = await service.cdp("Page.getLayoutMetrics", session_id=session_id)
+    vp = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
+    return (float(vp.get("clientWidth", 0)), float(vp.get("clientHeight", 0)))
+
+
+async def _hit(
+    service: DomService, session_id: str | None, object_id: str, point: Point
+) -> dict[str, Any] | None:
+    reply = await service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": HIT_JS, "objectId": object_id, "returnByValue": True,
+         "arguments": [{"value": point[0]}, {"value": point[1]}]},
+        session_id=session_id,
+    )  # fmt: skip
+    value = reply.get("result", {}).get("value")
+    return value if isinstance(value, dict) else None
+
+
+def _occluded(target: Target, cover: dict[str, Any], point: Point) -> Occluded:
+    what = cover["desc"] + (f' "{cover["text"]}"' if cover.get("text") else "")
+    return Occluded(
+        f"{target.sentence()} is covered by {what} at ({point[0]:.0f}, {point[1]:.0f}): a click "
+        "there would hit that instead. Dismiss or close it first (take a new snapshot to find its close "
+        "button), or scroll; pass force=true only if you are sure.",
+        id=target.element_id,
+        covered_by=cover["desc"],
+        covered_by_text=cover.get("text", ""),
+    )
+
+
+async def _check_owners(service: DomService, target: Target, local: Point, hops: Sequence[Hop]) -> None:
+    """An overlay in a parent document may cover the whole iframe: hit-test each owner too."""
+    x, y = local
+    for hop in hops:
+        x, y = x + hop.origin[0], y + hop.origin[1]
+        _, ctx = await _world(service, hop.parent_session)
+        owner = await service.cdp(
+            "DOM.resolveNode",
+            {"backendNodeId": hop.owner_backend_id, "executionContextId": ctx, "objectGroup": OBJECT_GROUP},
+            session_id=hop.parent_session,
+        )
+        cover = await _hit(service, hop.parent_session, owner["object"]["objectId"], (x, y))
+        if cover is not None and not cover.get("outside"):
+            raise _occluded(target, cover, (x, y))
+
+
+async def locate(service: DomService, target: Target, force: bool = False) -> Point:
+    """Scroll the element into view and return the top-level viewport point to act at."""
+    sid = target.session_id
+    try:
+        await service.cdp("DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid)
+        quads = (
+            await service.cdp("DOM.getContentQuads", {"objectId": target.object_id}, session_id=sid)
+        ).get("quads", [])
+    except CdpError as exc:
+        raise NotInteractable(
+            f"{target.sentence()} has no layout box ({exc.message}): it is hidden or not "
+            "rendered. Take a new snapshot.",
+            id=target.element_id,
+        ) from exc
+    local = best_point(quads, await _viewport(service, sid))
+    if local is None:
+        raise NotInteractable(
+            f"{target.sentence()} has no visible area (hidden, zero-size or clipped away). "
+            "Take a new snapshot; it may need to be revealed first (open its menu/section).",
+            id=target.element_id,
+        )
+    hops = await frame_hops(service, sid) if sid else []
+    if not force:
+        cover = await _hit(service, sid, target.object_id, local)
+        if cover is not None:
+            if cover.get("outside"):
+                raise NotInteractable(
+                    f"{target.sentence()} is outside the visible area even after scrolling.",
+                    id=target.element_id,
+                )
+            raise _occluded(target, cover, local)
+        await _check_owners(service, target, local, hops)
+    return add_offsets(local, offsets(hops))
+
+
+async def mouse_move(service: DomService, point: Point, modifiers: int = 0) -> None:
+    await service.cdp(
+        "Input.dispatchMouseEvent",
+        {"type": "mouseMoved", "x": point[0], "y": point[1], "modifiers": modifiers, "button": "none"},
+    )
+
+
+async def mouse_click(
+    service: DomService, point: Point, button: str = "left", count: int = 1, modifiers: int = 0
+) -> None:
+    x, y = point
+    await mouse_move(service, point, modifiers)
+    bit = BUTTON_BITS[button]
+    # A double click is two press/release pairs with clickCount 1 then 2, like a real mouse.
+    for n in range(1, count + 1):
+        common = {"x": x, "y": y, "button": button, "clickCount": n, "modifiers": modifiers}
+        await service.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "buttons": bit, **common})
+        await service.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "buttons": 0, **common})
+
+
+async def click_target(
+    ctx: ActionContext,
+    target: Target,
+    button: str = "left",
+    count: int = 1,
+    modifiers: int = 0,
+    force: bool = False,
+) -> Point:
+    point = await locate(ctx.service, target, force)
+    await ripple(ctx.service, *point)
+    await mouse_click(ctx.service, point, button, count, modifiers)
+    ctx.result.point = (round(point[0], 1), round(point[1], 1))
+    return point
+
+
+async def click(
+    service: DomService,
+    element_id: int,
+    button: Button = "left",
+    count: int = 1,
+    modifiers: Sequence[str] = (),
+    force: bool = False,
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        if button not in BUTTON_BITS:
+            raise BadRequest(f"unknown mouse button {button!r}; use left, right or middle")
+        mask = modifiers_mask(list(modifiers))
+        target = await resolve(service, element_id)
+        await ctx.adopt(target)
+        await click_target(ctx, target, button, max(1, min(count, 3)), mask, force)
+
+    return await perform(service, "click", element_id, body)
+
+
+async def hover(service: DomService, element_id: int, force: bool = False) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        target = await resolve(service, element_id)
+        await ctx.adopt(target)
+        point = await locate(service, target, force)
+        await mouse_move(service, point)
+        ctx.result.point = (round(point[0], 1), round(point[1], 1))
+
+    return await perform(service, "hover", element_id, body)
+
+
+__all__ = ["click", "click_target", "hover", "locate", "mouse_click"]

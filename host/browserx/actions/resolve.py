@@ -1,0 +1,150 @@
+"""Element ID → a live element handle (CDP objectId) in browserx's isolated world of its frame.
+
+Order: the ID must have been issued (else UnknownElement); its frame session and document must
+still be the ones it was issued in; the world's key map must still hold a connected element of
+the same tag. Otherwise the element is gone: take a fresh snapshot and self-heal by role + name
+(unique, exact), or raise StaleElement telling the agent to observe again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from browserx.actions.matching import Fingerprint, best_match
+from browserx.actions.memory import recall, remember
+from browserx.errors import CdpError, StaleElement, UnknownElement
+from browserx.service import DomService
+from browserx.snapshot.capture import _world
+from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.model import NodeRef
+from browserx.snapshot.snapshot import take_snapshot
+
+RESOLVE_JS = (
+    "function(key){const B=globalThis.__browserx;const r=B&&B.refs.get(key);"
+    "const el=r&&r.deref();return el&&el.isConnected?el:null}"
+)
+OBJECT_GROUP = "browserx-act"
+
+
+@dataclass(slots=True)
+class Target:
+    """A resolved element: where it lives and a handle to it."""
+
+    element_id: int
+    ref: NodeRef
+    session_id: str | None  # CDP session of its frame (None = the tab's main target)
+    context_id: int  # browserx isolated world in that session
+    object_id: str
+    fingerprint: Fingerprint | None
+    recovered_from: int | None = None
+
+    def sentence(self) -> str:
+        """describe(), capitalised to start a sentence."""
+        return _cap(self.describe())
+
+    def describe(self) -> str:
+        fp = self.fingerprint
+        if fp is None:
+            return f"element {self.element_id}"
+        return (
+            f"element {self.element_id} ({fp.role or fp.tag} {fp.name!r})"
+            if fp.name
+            else (f"element {self.element_id} ({fp.role or fp.tag})")
+        )
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def describe_id(element_id: int, fp: Fingerprint | None) -> str:
+    if fp is None:
+        return f"element {element_id}"
+    what = fp.role or fp.tag
+    return f"element {element_id} ({what} {fp.name!r})" if fp.name else f"element {element_id} ({what})"
+
+
+def _description_tag(description: str) -> str:
+    # RemoteObject.description of an element starts with its tag: "button#save.primary".
+    return description.split("#", 1)[0].split(".", 1)[0].lower()
+
+
+async def _lookup(
+    service: DomService, element_id: int, ref: NodeRef, fp: Fingerprint | None
+) -> Target | None:
+    """The live element an ID names, or None when it is gone (never a different element)."""
+    session_id = service.session_of(ref.frame)
+    if ref.frame != "m" and (session_id is None or session_id not in service.sessions):
+        return None  # that frame's session is gone (frame removed or navigated cross-site)
+    world = service.worlds.get(session_id)
+    if fp is not None and fp.context_id is not None and (world is None or world[1] != fp.context_id):
+        return None  # a new document: its keys restarted and mean other elements
+    if world is None:
+        if ref.frame != "m" or fp is not None:
+            return None
+        world = await _world(service, session_id)
+    try:
+        reply = await service.cdp(
+            "Runtime.callFunctionOn",
+            {"functionDeclaration": RESOLVE_JS, "executionContextId": world[1], "arguments": [{"value": ref.key}],
+             "returnByValue": False, "objectGroup": OBJECT_GROUP},
+            session_id=session_id,
+        )  # fmt: skip
+    except CdpError:
+        return None  # "Cannot find context": the document went away
+    obj = reply.get("result", {})
+    object_id = obj.get("objectId")
+    if not object_id or obj.get("subtype") != "node":
+        return None
+    if fp is not None and _description_tag(str(obj.get("description", ""))) != fp.tag:
+        return None
+    return Target(element_id, ref, session_id, world[1], object_id, fp)
+
+
+async def resolve(service: DomService, element_id: int, heal: bool = True) -> Target:
+    remember(service)  # the snapshot the agent is acting from, if still cached
+    ref = service.ids.ref_of.get(element_id)
+    if ref is None:
+        raise UnknownElement(
+            f"No element with ID {element_id} was ever shown for this tab. Take a snapshot and use one of "
+            "its IDs.",
+            id=element_id,
+        )
+    fp = recall(service, element_id)
+    found = await _lookup(service, element_id, ref, fp)
+    if found is not None:
+        return found
+    if heal and fp is not None:
+        healed = await _heal(service, element_id, fp)
+        if healed is not None:
+            return healed
+    raise StaleElement(
+        f"{_cap(describe_id(element_id, fp))} is no longer on the page (it changed since the "
+        "snapshot), and no unique element with the same role and name replaced it. Take a new snapshot "
+        "and use its IDs.",
+        id=element_id,
+    )
+
+
+async def _heal(service: DomService, element_id: int, old: Fingerprint) -> Target | None:
+    snap = await take_snapshot(service)
+    service.snapshot = snap
+    remember(service, snap)
+    # The allocator may already have given the old ID back to the re-created node.
+    candidates: list[Fingerprint] = []
+    for new_id, node in snap.by_id.items():
+        if not is_interactive(node):
+            continue
+        fp = recall(service, new_id)
+        if fp is not None:
+            candidates.append(fp)
+    match = best_match(old, candidates)
+    if match is None:
+        return None
+    new_ref = service.ids.ref_of.get(match.element_id)
+    if new_ref is None:
+        return None
+    target = await _lookup(service, match.element_id, new_ref, match)
+    if target is not None:
+        target.recovered_from = element_id
+    return target

@@ -1,0 +1,87 @@
+"""The frame every action runs in: observe (mutations, navigation) around the action, time it,
+turn a BrowserxError into a structured failed result, and invalidate the cached snapshot after
+every action — success or failure — since the page may have changed either way."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from browserx.actions.observe import NAV_COMMIT_S, NAV_LOAD_S, SETTLE_S, MutationCounter, NavigationWatch
+from browserx.actions.resolve import OBJECT_GROUP, Target
+from browserx.actions.result import ActionErrorInfo, ActionResult
+from browserx.errors import BrowserxError
+from browserx.service import DomService
+
+
+@dataclass
+class ActionContext:
+    service: DomService
+    result: ActionResult
+    counter: MutationCounter
+    watch: NavigationWatch
+    sessions: set[str | None] = field(default_factory=lambda: {None})
+    after_settle: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    settle: bool = True  # wait a moment for the page's reaction before reading changes
+
+    async def adopt(self, target: Target) -> None:
+        """The action acts on ``target``: report its (possibly healed) ID, watch its frame."""
+        self.result.id = target.element_id
+        self.result.recovered_from = target.recovered_from
+        self.sessions.add(target.session_id)
+        await self.counter.start(target.session_id)
+
+
+Body = Callable[[ActionContext], Awaitable[None]]
+
+
+async def perform(service: DomService, action: str, element_id: int | None, body: Body) -> ActionResult:
+    t0 = time.perf_counter()
+    result = ActionResult(success=False, action=action, id=element_id)
+    watch = NavigationWatch(service)
+    ctx = ActionContext(service, result, MutationCounter(service), watch)
+    try:
+        try:
+            await service.ensure_attached()
+            await ctx.counter.start(None)
+            await body(ctx)
+            result.success = True
+        except BrowserxError as exc:
+            result.error = ActionErrorInfo(code=exc.code, message=exc.message, details=exc.details or None)
+            result._exc = exc
+        with contextlib.suppress(BrowserxError):
+            await _observe_after(ctx)
+    finally:
+        watch.close()
+        service.invalidate("action")
+    result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
+    result.timestamp = time.time()
+    return result
+
+
+async def _observe_after(ctx: ActionContext) -> None:
+    result, watch = ctx.result, ctx.watch
+    if result.success and ctx.settle:
+        await asyncio.sleep(SETTLE_S)
+        if watch.started and not watch.committed:
+            await watch.wait("committed", NAV_COMMIT_S)
+        if watch.new_document and not watch.loaded:
+            await watch.wait("loaded", NAV_LOAD_S)
+    if result.success:
+        for hook in ctx.after_settle:
+            await hook()
+    mutations, url = await ctx.counter.read()
+    changes = result.changes
+    changes.dom_mutations = mutations
+    before = ctx.counter.url_before
+    if watch.committed or (url is not None and before is not None and url != before):
+        changes.navigated = True
+        changes.new_url = url or watch.url
+    await asyncio.gather(
+        *(ctx.service.cdp("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, session_id=s)
+          for s in ctx.sessions),
+        return_exceptions=True,
+    )  # fmt: skip

@@ -1,0 +1,160 @@
+"""Scrolling: the page, a scroll container, or an element into view. Reports positions before
+and after and how far is left in each direction — after a short settle, so an infinite list
+that loaded more items shows it is not at its end."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from browserx.actions.resolve import Target, resolve
+from browserx.actions.result import ActionResult, ScrollInfo
+from browserx.actions.runner import ActionContext, perform
+from browserx.errors import BadRequest
+from browserx.service import DomService
+from browserx.snapshot.capture import _world
+
+Direction = Literal["down", "up", "left", "right"]
+PAGE_FRACTION = 0.9  # a "page" keeps a little overlap, like PageDown
+INFINITE_SETTLE_S = 0.25
+
+# Shared by page and container scrolling; `this` is an element or null (the page).
+SCROLL_JS = """function(direction, amount, measureOnly) {
+  let el = this && this.nodeType === 1 ? this : null;
+  const doc = el ? el.ownerDocument : document, win = doc.defaultView;
+  const page = (d) => d.scrollingElement || d.documentElement;
+  const canScroll = (e, vertical) => {
+    const cs = e.ownerDocument.defaultView.getComputedStyle(e);
+    const ov = vertical ? cs.overflowY : cs.overflowX;
+    const room = vertical ? e.scrollHeight - e.clientHeight : e.scrollWidth - e.clientWidth;
+    return room > 0 && (ov === 'auto' || ov === 'scroll' || ov === 'overlay' || e === page(e.ownerDocument));
+  };
+  const vertical = direction === 'up' || direction === 'down';
+  let label = 'page';
+  if (el) {
+    // An item inside a list scrolls its list: climb (through shadow roots) to a scroller.
+    let n = el;
+    while (n && !(n.nodeType === 1 && canScroll(n, vertical))) n = n.parentNode || n.host;
+    el = n && n !== page(doc) ? n : null;
+    if (el) label = el.localName + (el.id ? '#' + el.id : '') +
+      (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/)[0] : '');
+  }
+  const s = el || page(doc);
+  const pos = () => [s.scrollLeft, s.scrollTop];
+  const before = pos();
+  if (!measureOnly) {
+    const size = vertical ? s.clientHeight || win.innerHeight : s.clientWidth || win.innerWidth;
+    const px = amount < 0 ? Math.round(size * PAGE_FRACTION) : amount;
+    const sign = direction === 'down' || direction === 'right' ? 1 : -1;
+    const opts = vertical ? {top: sign * px, behavior: 'instant'} : {left: sign * px, behavior: 'instant'};
+    el ? el.scrollBy(opts) : win.scrollBy(opts);
+  }
+  const after = pos();
+  return {label, before, after, remaining: {
+    up: s.scrollTop, down: Math.max(0, s.scrollHeight - s.clientHeight - s.scrollTop),
+    left: s.scrollLeft, right: Math.max(0, s.scrollWidth - s.clientWidth - s.scrollLeft)}};
+}""".replace("PAGE_FRACTION", str(PAGE_FRACTION))
+PAGE_POS_JS = "[scrollX, scrollY]"
+
+
+async def _run(
+    service: DomService, target: Target | None, direction: str, amount: float, measure: bool
+) -> dict[str, Any]:
+    args = [{"value": direction}, {"value": amount}, {"value": measure}]
+    if target is not None:
+        params: dict[str, Any] = {"objectId": target.object_id}
+        session = target.session_id
+    else:
+        _, ctx = await _world(service, None)
+        params, session = {"executionContextId": ctx}, None
+    reply = await service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": SCROLL_JS, "arguments": args, "returnByValue": True, **params},
+        session_id=session,
+    )
+    value = reply.get("result", {}).get("value")
+    if not isinstance(value, dict):
+        raise BadRequest("scrolling failed in the page")
+    return value
+
+
+async def _page_pos(service: DomService) -> tuple[float, float]:
+    _, ctx = await _world(service, None)
+    reply = await service.cdp(
+        "Runtime.evaluate", {"expression": PAGE_POS_JS, "contextId": ctx, "returnByValue": True}
+    )
+    x, y = reply.get("result", {}).get("value") or (0, 0)
+    return (float(x), float(y))
+
+
+def parse_amount(amount: str | float | int) -> float:
+    """ "page" → -1 (the JS side sizes it); a number of pixels otherwise."""
+    if isinstance(amount, str):
+        if amount.strip().lower() == "page":
+            return -1.0
+        try:
+            amount = float(amount)
+        except ValueError:
+            raise BadRequest(f"amount must be 'page' or a number of pixels, not {amount!r}") from None
+    if amount <= 0:
+        raise BadRequest("amount must be positive; use direction for up/left")
+    return float(amount)
+
+
+async def scroll(
+    service: DomService,
+    element_id: int | None = None,
+    direction: Direction = "down",
+    amount: str | float = "page",
+    to_id: int | None = None,
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        if direction not in ("down", "up", "left", "right"):
+            raise BadRequest("direction must be down, up, left or right")
+        if to_id is not None:
+            await _into_view(ctx, to_id)
+            return
+        px = parse_amount(amount)
+        target = None
+        if element_id is not None:
+            target = await resolve(service, element_id)
+            await ctx.adopt(target)
+        first = await _run(service, target, direction, px, False)
+
+        async def measure() -> None:
+            await asyncio.sleep(INFINITE_SETTLE_S)  # lazy lists append on scroll events
+            final = await _run(service, target, direction, px, True)
+            ctx.result.changes.scroll = ScrollInfo(
+                before=tuple(first["before"]), after=tuple(final["after"]),
+                remaining=final["remaining"], target=first["label"],
+            )  # fmt: skip
+            ctx.result.changes.scroll_changed = first["before"] != final["after"]
+
+        ctx.after_settle.append(measure)
+
+    return await perform(service, "scroll", element_id if to_id is None else to_id, body)
+
+
+async def _into_view(ctx: ActionContext, to_id: int) -> None:
+    service = ctx.service
+    target = await resolve(service, to_id)
+    await ctx.adopt(target)
+    before = await _page_pos(service)
+    rect_js = "function(){const r=this.getBoundingClientRect();return [r.left,r.top]}"
+    call = {"functionDeclaration": rect_js, "objectId": target.object_id, "returnByValue": True}
+    r0 = (await service.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
+        "value"
+    )
+    # The DOM domain scrolls every ancestor scroller, across frames too.
+    await service.cdp(
+        "DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=target.session_id
+    )
+    r1 = (await service.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
+        "value"
+    )
+    after = await _page_pos(service)
+    page = await _run(service, None, "down", 1, True)
+    ctx.result.changes.scroll_changed = r0 != r1
+    ctx.result.changes.scroll = ScrollInfo(
+        before=before, after=after, remaining=page["remaining"], target="page"
+    )
