@@ -1,3 +1,4 @@
+# ruff: noqa: B023  (the measurement lambdas are called at once, inside their loop iteration)
 """Actions end to end: act on snapshot IDs through the real pipe, verify every effect
 independently through Selenium (page globals, values, URL)."""
 

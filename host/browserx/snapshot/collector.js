@@ -22,6 +22,8 @@ function collect(root, opts) {
     "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
+  const SPACED = new Set(["a", "button", "label", "summary", "option", "legend", "h1", "h2", "h3", "h4", "h5",
+    "h6", "p", "li", "td", "th", "span", "caption", "figcaption", "dt", "dd"]);
   const k = [], p = [], t = [], tx = [], at = [], bx4 = [], fl = [], st = [];
   const suspects = [];
   let pruned = 0;
@@ -129,7 +131,15 @@ function collect(root, opts) {
     const type = node.nodeType;
     if (type === 3) {
       const raw = node.data;
-      if (!raw || !raw.trim()) continue;
+      if (!raw) continue;
+      if (!raw.trim()) {
+        // Whitespace between inline children is a word break in names ("Buy" "now"); elsewhere
+        // it is layout noise and is not sent.
+        if (parent >= 0 && SPACED.has(t[parent]) && node.previousSibling && node.nextSibling) {
+          tx[push(node, parent, "#text")] = " ";
+        }
+        continue;
+      }
       const i = push(node, parent, "#text");
       const text = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
       tx[i] = text.replace(/\s+/g, " ").trim();

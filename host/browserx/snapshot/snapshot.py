@@ -135,7 +135,7 @@ def _text_content(node: Node, limit: int = MAX_NAME) -> str:
     parts: list[str] = []
     size = 0
     for n in node.walk():
-        if n.is_text and n.visible and n.text:
+        if n.is_text and n.visible and n.text.strip():
             parts.append(n.text)
             size += len(n.text) + 1
             if size > limit:

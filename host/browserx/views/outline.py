@@ -119,7 +119,7 @@ def _flush(run: list[str], out: list[Item]) -> None:
 
 def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[str]) -> None:
     if node.is_text:
-        if node.visible and node.text:
+        if node.visible and node.text and node.text != " ":
             run.append(node.text)
         return
     element_id = snap.id_of.get(node.ref) if node.visible else None
