@@ -12,10 +12,10 @@ import asyncio
 import os
 import re
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import msgspec
