@@ -4,6 +4,7 @@ the TabRegistry, attached on first use; requests on a tab run one at a time unde
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -42,6 +43,10 @@ class DomService:
         self._frame_labels: dict[str, str] = {}
         # browserx's isolated world per session: (frame id, execution context id).
         self.worlds: dict[str | None, tuple[str, int]] = {}
+        # Node keys of each new document start at a fresh base (see snapshot/capture.py).
+        # Random start: a restarted host must not hand out a base the previous host already used.
+        self.key_epoch = secrets.randbelow(1 << 27)
+        self.key_bases: dict[str | None, int] = {}
         self._listeners: list[EventListener] = []
         self.ids = IdAllocator()
         # The last snapshot, kept for resolving IDs until something invalidates it.

@@ -46,6 +46,7 @@ MAX_CLOSED_ROOT_DEPTH = 3
 COLLECT_TIMEOUT_MS = 20_000
 EXTRAS_TIMEOUT = 10.0
 CHILD_FRAME_TIMEOUT = 10.0
+KEY_BITS = 24  # keys per document before they would run into the next document's range
 LATE_FRAME_WINDOW = 3.0  # seconds after attaching during which frames may still be announcing
 LATE_FRAME_WAIT = 1.0
 MAX_FRAME_DEPTH = 4
@@ -107,6 +108,9 @@ async def _world(service: DomService, session_id: str | None, fresh: bool = Fals
         "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
     )
     cached = service.worlds[session_id] = (frame_id, int(world["executionContextId"]))
+    # A new world may mean a new document: its keys must not repeat the old document's.
+    service.key_epoch += 1
+    service.key_bases[session_id] = service.key_epoch << KEY_BITS
     return cached
 
 
@@ -125,9 +129,10 @@ def _unwrap(reply: _EvalResult, what: str) -> str:
 async def _collect_document(
     service: DomService, session_id: str | None, opts: dict[str, Any]
 ) -> tuple[str, int, RawFrame]:
-    expression = f"({COLLECTOR_JS})(document, {msgspec.json.encode(opts).decode()})"
     for attempt in (0, 1):
         frame_id, ctx = await _world(service, session_id, fresh=attempt == 1)
+        with_base = {**opts, "keyBase": service.key_bases.get(session_id, 0)}
+        expression = f"({COLLECTOR_JS})(document, {msgspec.json.encode(with_base).decode()})"
         try:
             reply = await service.cdp(
                 "Runtime.evaluate",

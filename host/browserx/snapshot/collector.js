@@ -8,7 +8,9 @@
 // inert, <template>/<script>/<style>, closed <details> content, unslotted light children.
 function collect(root, opts) {
   opts = opts || {};
-  const bx = globalThis.__browserx || (globalThis.__browserx = { keys: new WeakMap(), refs: new Map(), next: 1 });
+  // Keys start at a base the host picks per document, so a key never names two nodes of a tab.
+  const bx = globalThis.__browserx ||
+    (globalThis.__browserx = { keys: new WeakMap(), refs: new Map(), next: (opts.keyBase || 0) + 1 });
   // Elements that may host an author shadow root (attachShadow's list) besides custom elements.
   const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "DIV", "FOOTER", "H1", "H2", "H3", "H4",
     "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
