@@ -43,6 +43,7 @@ class DomService:
         self._frame_labels: dict[str, str] = {}
         # browserx's isolated world per session: (frame id, execution context id).
         self.worlds: dict[str | None, tuple[str, int]] = {}
+        self.frame_ids: dict[str | None, str] = {}  # top frame id per session
         # Node keys of each new document start at a fresh base (see snapshot/capture.py).
         # Random start: a restarted host must not hand out a base the previous host already used.
         self.key_epoch = secrets.randbelow(1 << 27)
@@ -125,10 +126,9 @@ class DomService:
             self.sessions.pop(detached.sessionId, None)
             self.session_parents.pop(detached.sessionId, None)
             self.worlds.pop(detached.sessionId, None)
+            self.frame_ids.pop(detached.sessionId, None)
         if msg.method in INVALIDATING_EVENTS:
             self.invalidate(msg.method or "")
-            if msg.method == "Page.frameNavigated" and not msg.sessionId:
-                self.worlds.pop(None, None)
         for listener in list(self._listeners):
             listener(msg)
 
@@ -137,6 +137,7 @@ class DomService:
         self.sessions.pop(session_id, None)
         self.session_parents.pop(session_id, None)
         self.worlds.pop(session_id, None)
+        self.frame_ids.pop(session_id, None)
 
     def frame_label(self, session_id: str) -> str:
         """A short, never-reused label for a child session (node refs and IDs carry it)."""
@@ -158,5 +159,6 @@ class DomService:
         self.sessions.clear()
         self.session_parents.clear()
         self.worlds.clear()
+        self.frame_ids.clear()
         self.invalidate("debugger detached")
         log.info("detached", tab=self.tab_id, reason=reason)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from browserx.actions.matching import Fingerprint, best_match
 from browserx.actions.memory import recall, remember
-from browserx.errors import CdpError, StaleElement, UnknownElement
+from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.service import DomService
 from browserx.snapshot.capture import _world
 from browserx.snapshot.classify import is_interactive
@@ -76,13 +76,12 @@ async def _lookup(
     session_id = service.session_of(ref.frame)
     if ref.frame != "m" and (session_id is None or session_id not in service.sessions):
         return None  # that frame's session is gone (frame removed or navigated cross-site)
-    world = service.worlds.get(session_id)
-    if fp is not None and fp.context_id is not None and (world is None or world[1] != fp.context_id):
-        return None  # a new document: its keys restarted and mean other elements
-    if world is None:
-        if ref.frame != "m" or fp is not None:
-            return None
+    try:
         world = await _world(service, session_id)
+    except BrowserxError:
+        return None  # the frame went away
+    if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
+        return None  # another document: the node the ID named is not on the page any more
     try:
         reply = await service.cdp(
             "Runtime.callFunctionOn",

@@ -98,20 +98,30 @@ class _EvalResult(msgspec.Struct):
 
 
 async def _world(service: DomService, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
-    """(frame id, execution context id) of browserx's isolated world in a session's top frame."""
-    cached = service.worlds.get(session_id)
-    if cached is not None and not fresh:
-        return cached
-    tree = await service.cdp("Page.getFrameTree", session_id=session_id)
-    frame_id = tree["frameTree"]["frame"]["id"]
-    world = await service.cdp(
-        "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
-    )
-    cached = service.worlds[session_id] = (frame_id, int(world["executionContextId"]))
-    # A new world may mean a new document: its keys must not repeat the old document's.
-    service.key_epoch += 1
-    service.key_bases[session_id] = service.key_epoch << KEY_BITS
-    return cached
+    """(frame id, execution context id) of browserx's isolated world in the session's current
+    top document. Asked for every time: a cached context id may belong to a document that was
+    navigated away from but is still alive (back/forward cache), and acting there would be
+    acting on a page the person no longer sees. The browser returns the same context while the
+    document lives, so this is one cheap round trip."""
+    frame_id = service.frame_ids.get(session_id)
+    if frame_id is None or fresh:
+        tree = await service.cdp("Page.getFrameTree", session_id=session_id)
+        frame_id = service.frame_ids[session_id] = tree["frameTree"]["frame"]["id"]
+    try:
+        world = await service.cdp(
+            "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
+        )
+    except CdpError:
+        if fresh:
+            raise
+        return await _world(service, session_id, fresh=True)  # the frame id changed
+    context = (frame_id, int(world["executionContextId"]))
+    if service.worlds.get(session_id) != context:
+        # A new world means a new document: its keys must not repeat the old document's.
+        service.key_epoch += 1
+        service.key_bases[session_id] = service.key_epoch << KEY_BITS
+        service.worlds[session_id] = context
+    return context
 
 
 def _unwrap(reply: _EvalResult, what: str) -> str:
@@ -178,6 +188,9 @@ CLOSED_ROOTS_JS = """function(opts, ...objs) {
   const collect = %s;
   const B = globalThis.__browserx, n = objs.length / 2, parts = [], suspects = [];
   for (let i = 0; i < n; i++) {
+    // The root must belong to the host we asked about; CDP has been seen to hand back the
+    // shadow root of the same element in a back/forward-cached copy of the page.
+    if (objs[n + i].host !== objs[i]) continue;
     const data = collect(objs[n + i], opts);
     for (const s of B.suspects) suspects.push(s);
     parts.push("[" + (B.keys.get(objs[i]) || 0) + "," + data + "]");

@@ -209,7 +209,7 @@ def prepare(frames: list[FrameCapture]) -> Prepared:
     main = frames[0].raw
     tree = merge(frames)
     viewport = Box(0, 0, main.viewport[0], main.viewport[1])
-    placements = compute_visibility(tree.root, viewport, (main.scroll[0], main.scroll[1]))
+    placements = compute_visibility(tree.nodes, viewport, (main.scroll[0], main.scroll[1]))
     classify_tree(tree)
     actionable: list[Node] = []
     named: list[Node] = []

@@ -34,71 +34,95 @@ def is_scroll_container(node: Node) -> bool:
     return bool(node.flags & (F_SCROLL_X | F_SCROLL_Y)) and "scroll" in node.state
 
 
-def _direction(box: Box, area: Box) -> str | None:
-    if box.bottom <= area.y:
-        return "above"
-    if box.y >= area.bottom:
-        return "below"
-    if box.right <= area.x:
-        return "left"
-    if box.x >= area.right:
-        return "right"
-    return None
-
-
-def compute_visibility(root: Node, viewport: Box, scroll: tuple[float, float]) -> dict[int, Placement]:
+def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, float]) -> dict[int, Placement]:
     """Set ``visible`` on every node; return placements (by node index) for visible elements that
-    are not fully in view."""
+    are not fully in view. ``nodes`` is the tree in pre-order (``node.index`` = position), so each
+    node's inherited state (clip rect, scroller, hidden text) is read from its parent's slot."""
     placements: dict[int, Placement] = {}
     sx, sy = scroll
-    # Stack entries: node, clip rect (None = unclipped), nearest scroller, parent hidden.
-    stack: list[tuple[Node, Box | None, Node | None, bool]] = [(root, None, None, False)]
-    while stack:
-        node, clip, scroller, hidden = stack.pop()
-        if node.is_text:
+    vx, vy, vr, vb = viewport.x, viewport.y, viewport.right, viewport.bottom
+    count = len(nodes)
+    # Per node, what its children inherit: clip rect (x, y, right, bottom) or None, nearest
+    # scroll container, and whether text children are hidden.
+    clips: list[tuple[float, float, float, float] | None] = [None] * count
+    scrollers: list[Node | None] = [None] * count
+    text_hidden: list[bool] = [False] * count
+    for node in nodes:
+        i = node.index
+        parent = node.parent
+        if parent is None:
+            clip, scroller, hidden = None, None, False
+        else:
+            p = parent.index
+            clip, scroller, hidden = clips[p], scrollers[p], text_hidden[p]
+        tag = node.tag
+        if tag == "#text":
             node.visible = not hidden
             continue
-        child_clip, child_scroller, child_hidden = clip, scroller, hidden
         box = node.box
-        if node.tag == "#document" and node.parent is not None and node.parent.box is not None:
-            frame_box = node.parent.box
-            child_clip = frame_box if clip is None else (clip.intersect(frame_box) or Box(0, 0, 0, 0))
+        if box is None:  # #document, #shadow-root
             node.visible = not hidden
-        elif box is None:
-            node.visible = not hidden
-        else:
-            # Computed visibility is inherited (and can be overridden), so each element's own flag
-            # is the truth for it. Its text children follow it, except that text may overflow a
-            # zero-size box that does not clip.
-            visible = not (node.flags & F_VIS_HIDDEN)
-            text_hidden = not visible
-            if node.flags & F_DISPLAY_CONTENTS:
-                visible = True
-                text_hidden = hidden
-            elif box.w <= 1 or box.h <= 1:
-                visible = False
-                text_hidden = text_hidden or bool(node.flags & F_CLIPS)
-            elif box.right + sx <= 0 or box.bottom + sy <= 0:
-                visible = False  # parked at negative page coordinates: never reachable
-                text_hidden = True
-            elif clip is not None and box.intersect(clip) is None:
-                visible = False
-                text_hidden = True
-            child_hidden = text_hidden
-            node.visible = visible
-            if visible and node.is_element:
-                area = scroller.box if scroller is not None and scroller.box is not None else None
-                where = _direction(box, area) if area is not None else None
+            if tag == "#document" and parent is not None and parent.box is not None:
+                fb = parent.box
+                frame = (fb.x, fb.y, fb.x + fb.w, fb.y + fb.h)
+                clip = frame if clip is None else _meet(clip, frame)
+            clips[i], scrollers[i], text_hidden[i] = clip, scroller, hidden
+            continue
+        flags = node.flags
+        x, y, w, h = box
+        right, bottom = x + w, y + h
+        # Computed visibility is inherited (and can be overridden), so each element's own flag
+        # is the truth for it. Its text follows it, except that text may overflow a zero-size
+        # box that does not clip.
+        visible = not flags & F_VIS_HIDDEN
+        hides_text = not visible
+        if flags & F_DISPLAY_CONTENTS:
+            visible, hides_text = True, hidden
+        elif w <= 1 or h <= 1:
+            visible = False
+            hides_text = hides_text or bool(flags & F_CLIPS)
+        elif right + sx <= 0 or bottom + sy <= 0:
+            visible, hides_text = False, True  # parked at negative page coordinates: unreachable
+        elif clip is not None and (right <= clip[0] or bottom <= clip[1] or x >= clip[2] or y >= clip[3]):
+            visible, hides_text = False, True
+        node.visible = visible
+        if visible:
+            where = None
+            if scroller is not None and scroller.box is not None:
+                sb = scroller.box
+                where = _direction(x, y, right, bottom, sb.x, sb.y, sb.x + sb.w, sb.y + sb.h)
+            if where is not None:
+                placements[i] = Placement(where, scroller)
+            else:
+                where = _direction(x, y, right, bottom, vx, vy, vr, vb)
                 if where is not None:
-                    placements[node.index] = Placement(where, scroller)
-                else:
-                    where = _direction(box, viewport)
-                    if where is not None:
-                        placements[node.index] = Placement(where, None)
-            if node.flags & F_CLIPS and not is_scroll_container(node):
-                child_clip = box if clip is None else (clip.intersect(box) or Box(box.x, box.y, 0, 0))
-            if is_scroll_container(node):
-                child_scroller = node
-        for child in reversed(node.children):
-            stack.append((child, child_clip, child_scroller, child_hidden))
+                    placements[i] = Placement(where, None)
+        if flags & (F_SCROLL_X | F_SCROLL_Y) and "scroll" in node.state:
+            scroller = node
+        elif flags & F_CLIPS:
+            own = (x, y, right, bottom)
+            clip = own if clip is None else _meet(clip, own)
+        clips[i], scrollers[i], text_hidden[i] = clip, scroller, hides_text
     return placements
+
+
+def _meet(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """Intersection of two rects; an empty one stays empty (right <= x)."""
+    x, y = max(a[0], b[0]), max(a[1], b[1])
+    return (x, y, max(x, min(a[2], b[2])), max(y, min(a[3], b[3])))
+
+
+def _direction(
+    x: float, y: float, right: float, bottom: float, ax: float, ay: float, ar: float, ab: float
+) -> str | None:
+    if bottom <= ay:
+        return "above"
+    if y >= ab:
+        return "below"
+    if right <= ax:
+        return "left"
+    if x >= ar:
+        return "right"
+    return None
