@@ -20,6 +20,9 @@ class FakeService:
     def __init__(self) -> None:
         self.invalidated: list[str] = []
         self.worlds: dict[str | None, tuple[str, int]] = {None: ("F", 5)}
+        self.frame_ids: dict[str | None, str] = {None: "F"}
+        self.key_epoch = 0
+        self.key_bases: dict[str | None, int] = {}
         self.calls: list[str] = []
         self._listeners: list[Any] = []
 
@@ -29,6 +32,8 @@ class FakeService:
     async def cdp(self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None,
                   timeout: float | None = None) -> dict[str, Any]:  # fmt: skip
         self.calls.append(method)
+        if method == "Page.createIsolatedWorld":
+            return {"executionContextId": 5}
         expr = (params or {}).get("expression", "")
         if "takeRecords" in expr:
             return {"result": {"value": [3, "http://x/"]}}
