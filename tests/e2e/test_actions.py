@@ -458,16 +458,20 @@ def test_measure_success_rate_and_latency(browser: Browser, bx: Client, page: An
 
         tab = page("act-frames.html")
         wait_sessions(bx, tab, 1)
-        frame_ids: list[int] = []
+        body = bx.snapshot(tab=tab, format="json")["json"]["page"]["body"]
+        by_frame: dict[str, int] = {}
 
-        def walk(node: dict[str, Any]) -> None:
-            if node.get("name") == "Frame button" and "id" in node:
-                frame_ids.append(int(node["id"]))
+        def walk_frames(node: dict[str, Any], frame: str | None) -> None:
+            if node.get("role") == "iframe":
+                frame = "xo" if "localhost" in str(node.get("url", "")) else "so"
+            if node.get("name") == "Frame button" and "id" in node and frame:
+                by_frame[frame] = int(node["id"])
             for child in node.get("children", []):
-                walk(child)
+                walk_frames(child, frame)
 
-        walk(bx.snapshot(tab=tab, format="json")["json"]["page"]["body"])
-        for frame_name, element_id in zip(("xo", "so"), frame_ids, strict=False):
+        walk_frames(body, None)
+        assert set(by_frame) == {"xo", "so"}, f"both frames' buttons are listed: {by_frame}"
+        for frame_name, element_id in by_frame.items():
 
             def in_frame(frame_name: str = frame_name) -> bool:
                 driver.switch_to.frame(driver.find_element("id", frame_name))

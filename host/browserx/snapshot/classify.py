@@ -20,6 +20,7 @@ CLICK_ATTRS = (
     "v-on:click",
     "jsaction",
 )
+CLICK_ATTR_SET = frozenset(CLICK_ATTRS)
 # A click listener on one of these makes its item children the targets (event delegation).
 LIST_CONTAINERS = frozenset({"ul", "ol", "menu", "table", "tbody", "thead", "tfoot", "dl"})
 LIST_ROLES = frozenset(
@@ -39,7 +40,8 @@ def _hints(node: Node) -> tuple[str, ...]:
     hints: list[str] = []
     if node.listeners and node.tag not in GLOBAL_TAGS:
         hints.append("listener")
-    if any(a in node.attrs for a in CLICK_ATTRS) or any(a.startswith("hx-") for a in node.attrs):
+    attrs = node.attrs
+    if attrs and (not CLICK_ATTR_SET.isdisjoint(attrs) or any(a.startswith("hx-") for a in attrs)):
         hints.append("onclick")
     index = tabindex(node)
     if index is not None and index >= 0:
@@ -108,11 +110,12 @@ def classify(tree: Tree) -> None:
 
     # A candidate that wraps other controls is a container, not a target (unless focusable).
     wraps: set[int] = set()
-    for node in reversed(nodes):
-        if any(
-            (c.index in wraps) or c.role in INTERACTIVE_ROLES or c.index in candidates for c in node.children
+    for node in reversed(nodes):  # children before parents
+        parent = node.parent
+        if parent is not None and (
+            node.index in wraps or node.index in candidates or node.role in INTERACTIVE_ROLES
         ):
-            wraps.add(node.index)
+            wraps.add(parent.index)
     for index in list(candidates):
         if index in wraps and not EXPLICIT_HINTS.intersection(candidates[index]):
             del candidates[index]

@@ -144,7 +144,7 @@ def _text_content(node: Node, limit: int = MAX_NAME) -> str:
 
 
 def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
-    ctx = NameContext(tree.root)
+    ctx = NameContext(tree.root, tree.ids, tree.by_ref, labels_complete=True)
     hunted: set[int] = set()
     for node in names_for:
         name = accessible_name(node, ctx)

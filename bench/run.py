@@ -1,0 +1,885 @@
+"""browserx vs browser-use vs Playwright: snapshot latency, tokens and interactive coverage.
+
+One headless Chromium (system binary) runs with the browserx extension and host and a CDP port,
+so all three tools observe the SAME tab of the SAME browser:
+
+* browserx: ``Client.snapshot(stats=True)`` through the control socket (text view);
+* browser-use: its ``DomService.get_serialized_dom_tree()`` + ``llm_representation()`` (DOM
+  extraction and serialization only: no LLM, no screenshot);
+* Playwright: ``page.aria_snapshot(mode="ai")`` over ``connect_over_cdp`` (whole page).
+
+Runs are interleaved (browserx, browser-use, Playwright, browserx, ...) after one warm-up each.
+Tokens are cl100k_base (browserx.views.tokens). The report goes to docs/BENCHMARKS.md.
+
+    make bench            # or: .venv/bin/python bench/run.py [--runs N] [--sizes 1000,5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import functools
+import importlib.metadata
+import inspect
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pages import generate
+
+from browserx import Client
+from browserx.install import apply, default_plan
+from browserx.launch import browser_flags, find_browser
+from browserx.runtime import wait_for_new_host
+from browserx.views.tokens import count_tokens
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "pages"
+REPORT = ROOT / "docs" / "BENCHMARKS.md"
+FIXTURE_PAGES = ("snap-controls.html", "snap-js.html", "snap-layout.html")
+SIZES = (1000, 5000, 20000, 50000)
+VIEWPORT = (1280, 900)
+BROWSER_USE_THRESHOLD_PX = 1000  # DomService's default viewport_threshold: what it lists below the fold
+CALL_TIMEOUT_S = 180.0
+SLOW_CALL_S = 30.0  # a tool this slow on a page gets only MIN_RUNS measured runs there
+
+TOOLS = ("browserx", "browser-use", "playwright")
+# Roles a Playwright aria snapshot line must have to count as an interactive element.
+# (``option`` is left out: a <select>'s options are listed under its combobox, not acted on alone.)
+PW_INTERACTIVE_ROLES = (
+    "button|link|textbox|searchbox|checkbox|radio|combobox|listbox|slider|spinbutton|switch|"
+    "tab|menuitem|menuitemcheckbox|menuitemradio|treeitem"
+)
+# An interactive aria line and its (escaped) name: ``- button "Buy 5-0" [ref=e12]``.
+PW_INTERACTIVE = re.compile(rf'^\s*- (?:{PW_INTERACTIVE_ROLES})\b(?: "((?:[^"\\]|\\.)*)")?', re.M)
+# A browserx control and its name: ``[12] button "Pay"``, also inside ``row: a | [7] link "x"``.
+BX_CONTROL = re.compile(r'(?:^|[\s|:(])\[(\d+)\] (?:[^"\n|\[]*?"([^"\n]*)")?', re.M)
+
+# Floors from the issue: page size → max browserx median seconds.
+LATENCY_FLOORS = {5000: 0.3, 20000: 1.0, 50000: 2.5}
+SPEEDUP_FLOOR = 5.0  # vs browser-use at 5k and 20k
+SPEEDUP_SIZES = (5000, 20000)
+RSS_FLOOR_MB = 150.0  # at 50k
+TOKENS_VS_PLAYWRIGHT = 0.3
+TOKENS_VS_BROWSER_USE = 0.7
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    ms: float
+    text: str
+    names: list[str]  # one per interactive element the tool lists ("" when unnamed)
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    """One tool on one page: every measured run, the last output's size and any error."""
+
+    tool: str
+    runs_ms: list[float] = field(default_factory=list)
+    tokens: int | None = None
+    interactive: int | None = None
+    extra: dict[str, list[float]] = field(default_factory=dict)
+    error: str | None = None
+    text: str = field(default="", repr=False)  # the last output
+    names: list[str] = field(default_factory=list, repr=False)  # its interactive elements' names
+
+    def add(self, sample: Sample) -> None:
+        self.runs_ms.append(sample.ms)
+        self.text = sample.text
+        self.tokens = count_tokens(sample.text)
+        self.names = sample.names
+        self.interactive = len(sample.names)
+        for key, value in sample.extra.items():
+            self.extra.setdefault(key, []).append(value)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.runs_ms) if self.runs_ms else None
+
+    @property
+    def min(self) -> float | None:
+        return min(self.runs_ms) if self.runs_ms else None
+
+    def extra_median(self, key: str) -> float | None:
+        values = self.extra.get(key)
+        return statistics.median(values) if values else None
+
+
+@dataclass
+class PageReport:
+    name: str
+    url: str
+    size: int | None  # requested element count for generated pages
+    elements: int | None = None  # what browserx counted (elements, incl. shadow roots and frames)
+    doc_height: int | None = None
+    results: dict[str, Result] = field(default_factory=dict)
+    rss_max_mb: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def fits_browser_use_window(self) -> bool:
+        return self.doc_height is not None and self.doc_height <= VIEWPORT[1] + BROWSER_USE_THRESHOLD_PX
+
+
+# -- pages and servers -------------------------------------------------------------------------------
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    """Static files; ``__ORIGIN__``/``__XORIGIN__`` in .html replaced (as tests/e2e/harness.py does)."""
+
+    origins: ClassVar[dict[str, str]] = {}
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        path = self.translate_path(self.path.split("?", 1)[0])
+        if path.endswith(".html") and os.path.isfile(path):
+            text = Path(path).read_text(encoding="utf-8")
+            for key, value in self.origins.items():
+                text = text.replace(key, value)
+            body = text.encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+@contextlib.contextmanager
+def page_servers(directory: Path) -> Iterator[tuple[str, str]]:
+    """Two servers on the same files: 127.0.0.1:P (the pages) and localhost:Q (cross-site frames)."""
+    handler = type("Handler", (_Handler,), {"origins": {}})
+    servers = [
+        ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+        for _ in range(2)
+    ]
+    origin = f"http://127.0.0.1:{servers[0].server_address[1]}"
+    xorigin = f"http://localhost:{servers[1].server_address[1]}"
+    handler.origins.update({"__ORIGIN__": origin, "__XORIGIN__": xorigin})
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield origin, xorigin
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+def write_pages(directory: Path, sizes: tuple[int, ...]) -> list[PageReport]:
+    """Fixture pages (all copied: the generated pages' iframe loads oopif-child.html) + generated."""
+    for page in FIXTURES.glob("*.html"):
+        shutil.copy(page, directory / page.name)
+    reports = [PageReport(name, name, None) for name in FIXTURE_PAGES]
+    for size in sizes:
+        name = f"gen-{size // 1000}k.html"
+        (directory / name).write_text(generate(size, seed=7, xorigin="__XORIGIN__"), encoding="utf-8")
+        reports.append(PageReport(f"generated {size // 1000}k", name, size))
+    return reports
+
+
+# -- the browser -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Browser:
+    proc: subprocess.Popen[bytes]
+    cdp_endpoint: str
+    host_pid: int
+    version: str
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+
+def start_browser(workdir: Path, timeout: float = 45.0) -> Browser:
+    """System Chromium, headless, with the extension, the host registered in a temp profile and a CDP
+    port. BROWSERX_RUNTIME_DIR must already point at a temp dir (set in main)."""
+    profile = workdir / "profile"
+    apply(default_plan(None, profile))
+    started = time.time()
+    cmd = [
+        find_browser(),
+        *browser_flags(profile, headless=True),
+        "--remote-debugging-port=0",
+        "--remote-debugging-address=127.0.0.1",
+        "about:blank",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: stopped with killpg
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + timeout
+        while not port_file.exists() or not port_file.read_text().strip():
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"Chromium exposed no CDP port (exit code {proc.poll()})")
+            time.sleep(0.1)
+        port = int(port_file.read_text().split()[0])
+        host = wait_for_new_host(started, timeout, str(profile))
+        if host is None:
+            raise RuntimeError(f"no browserx host connected within {timeout:.0f} s")
+        version = subprocess.run(
+            [cmd[0], "--version"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        return Browser(proc, f"http://127.0.0.1:{port}", host.pid, version)
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        raise
+
+
+class RssSampler:
+    """Samples VmRSS of one process every few ms in a thread while ``sampling`` is on."""
+
+    def __init__(self, pid: int, interval: float = 0.005) -> None:
+        self.pid = pid
+        self.interval = interval
+        self.max_kb = 0
+        self._on = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def status_kb(self, key: str) -> int | None:
+        try:
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+        except OSError:
+            return None
+        return None
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            if self._on.wait(0.1):
+                kb = self.status_kb("VmRSS")
+                if kb:
+                    self.max_kb = max(self.max_kb, kb)
+                time.sleep(self.interval)
+
+    @contextlib.contextmanager
+    def sampling(self) -> Iterator[None]:
+        self.max_kb = self.status_kb("VmRSS") or 0
+        self._on.set()
+        try:
+            yield
+        finally:
+            self._on.clear()
+            self.max_kb = max(self.max_kb, self.status_kb("VmRSS") or 0)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._on.set()
+        self._thread.join(timeout=2)
+
+
+# -- the tools ---------------------------------------------------------------------------------------
+
+
+class BrowserxTool:
+    name = "browserx"
+
+    def __init__(self) -> None:
+        self.client = Client()
+        tabs = self.client.tabs()
+        if not tabs:
+            raise RuntimeError("browserx lists no tab")
+        self.tab = int(tabs[0]["tabId"])
+
+    def _eval(self, expression: str) -> Any:
+        reply = self.client.cdp(
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True}, tab=self.tab
+        )
+        return reply.get("result", {}).get("value")
+
+    def navigate(self, url: str, timeout: float = 60.0) -> None:
+        """Page.navigate, then wait for the load event (readyState) and a short settle."""
+        self.client.cdp("Page.navigate", {"url": url}, tab=self.tab)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(Exception):  # the old document may go away mid-call
+                if self._eval("location.href") == url and self._eval("document.readyState") == "complete":
+                    break
+            time.sleep(0.1)
+        else:
+            raise TimeoutError(f"{url} did not load within {timeout:.0f} s")
+        time.sleep(0.5)  # let the cross-site iframe and custom elements settle
+
+    def page_facts(self) -> tuple[int | None, tuple[int, int] | None]:
+        height = self._eval("document.documentElement.scrollHeight")
+        size = self._eval("[innerWidth, innerHeight]")
+        return (int(height) if height else None), (tuple(size) if size else None)
+
+    def _snapshot(self) -> Sample:
+        t0 = time.perf_counter()
+        result = self.client.snapshot(tab=self.tab, format="text", stats=True)
+        ms = (time.perf_counter() - t0) * 1000
+        text: str = result["text"]
+        stats = result["stats"]
+        extra = {
+            "capture_ms": float(stats["capture_ms"]),
+            "build_ms": float(stats["build_ms"]),
+            "elements": float(stats.get("elements", 0)),
+            "stats_interactive": float(stats.get("interactive", 0)),
+            "stats_tokens": float(stats.get("tokens", 0)),
+        }
+        names = dict(BX_CONTROL.findall(text))  # ID → name
+        return Sample(ms, text, list(names.values()), extra)
+
+    async def snapshot(self) -> Sample:
+        return await asyncio.to_thread(self._snapshot)  # the socket client blocks; keep the loop free
+
+    async def close(self) -> None:
+        self.client.close()
+
+
+def browser_use_name(node: Any) -> str:
+    """An element's accessible name as browser-use holds it (AX name, else its own text rules)."""
+    ax = getattr(node, "ax_node", None)
+    if ax is not None and ax.name:
+        return str(ax.name)
+    return str(node.get_meaningful_text_for_llm())
+
+
+class BrowserUseTool:
+    name = "browser-use"
+
+    def __init__(self, session: Any, service: Any) -> None:
+        self.session = session
+        self.service = service
+
+    @classmethod
+    async def connect(cls, cdp_endpoint: str, page_url: str) -> BrowserUseTool:
+        from browser_use.browser import BrowserProfile, BrowserSession
+        from browser_use.browser.profile import ViewportSize
+        from browser_use.dom.service import DomService
+
+        # An explicit viewport: left unset, browser-use emulates a 1920x1080 screen on the shared tab.
+        profile = BrowserProfile(
+            cdp_url=cdp_endpoint,
+            is_local=False,
+            keep_alive=True,
+            headless=True,
+            viewport=ViewportSize(width=VIEWPORT[0], height=VIEWPORT[1]),
+        )
+        session = BrowserSession(browser_profile=profile)
+        await session.start()
+        tool = cls(session, None)
+        await tool.focus(page_url)
+        tool.service = DomService(
+            session,
+            cross_origin_iframes=profile.cross_origin_iframes,
+            paint_order_filtering=profile.paint_order_filtering,
+            max_iframes=profile.max_iframes,
+            max_iframe_depth=profile.max_iframe_depth,
+        )
+        return tool
+
+    async def focus(self, url: str) -> None:
+        """Point browser-use's agent focus at the tab showing ``url`` (the one the others observe)."""
+        targets = self.session.session_manager.get_all_page_targets()
+        for target in targets:
+            if target.url == url:
+                if self.session.agent_focus_target_id != target.target_id:
+                    await self.session.get_or_create_cdp_session(target_id=target.target_id, focus=True)
+                return
+        raise RuntimeError(f"browser-use sees no tab at {url}: {[t.url for t in targets]}")
+
+    async def snapshot(self) -> Sample:
+        t0 = time.perf_counter()
+        state, _tree, _timing = await self.service.get_serialized_dom_tree()
+        text = state.llm_representation()
+        ms = (time.perf_counter() - t0) * 1000
+        return Sample(ms, text, [browser_use_name(node) for node in state.selector_map.values()])
+
+    async def close(self) -> None:
+        # Drop the CDP connection and event bus only; keep_alive leaves the browser to us.
+        await asyncio.wait_for(self.session.stop(), timeout=20)
+
+
+class PlaywrightTool:
+    name = "playwright"
+
+    def __init__(self, driver: Any, browser: Any, page: Any, method: str) -> None:
+        self.driver = driver
+        self.browser = browser
+        self.page = page
+        self.method = method
+
+    @classmethod
+    async def connect(cls, cdp_endpoint: str, page_url: str) -> PlaywrightTool:
+        from playwright.async_api import async_playwright
+
+        driver = await async_playwright().start()
+        try:
+            browser = await driver.chromium.connect_over_cdp(cdp_endpoint)
+            pages = [p for c in browser.contexts for p in c.pages if p.url == page_url]
+            if not pages:
+                raise RuntimeError(f"Playwright sees no page at {page_url}")
+            page = pages[0]
+            if "mode" in inspect.signature(page.aria_snapshot).parameters:
+                method = 'page.aria_snapshot(mode="ai")'
+            elif hasattr(page, "_snapshot_for_ai"):
+                method = "page._snapshot_for_ai()"
+            else:
+                method = 'page.locator("body").aria_snapshot()'
+            return cls(driver, browser, page, method)
+        except BaseException:
+            await driver.stop()
+            raise
+
+    async def _aria(self) -> str:
+        timeout = CALL_TIMEOUT_S * 1000
+        if self.method.startswith("page.aria_snapshot"):
+            text: str = await self.page.aria_snapshot(mode="ai", timeout=timeout)
+        elif self.method.startswith("page._snapshot_for_ai"):
+            text = await self.page._snapshot_for_ai(timeout=timeout)
+        else:
+            text = await self.page.locator("body").aria_snapshot(timeout=timeout)
+        return text
+
+    async def snapshot(self) -> Sample:
+        t0 = time.perf_counter()
+        text = await self._aria()
+        ms = (time.perf_counter() - t0) * 1000
+        names = [re.sub(r"\\(.)", r"\1", name) for name in PW_INTERACTIVE.findall(text)]
+        return Sample(ms, text, names)
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.browser.close(), timeout=10)  # over CDP: disconnects only
+        await self.driver.stop()
+
+
+# -- running ---------------------------------------------------------------------------------------
+
+
+def short_error(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip().replace("\n", " ")
+    return text[:300] + ("…" if len(text) > 300 else "")
+
+
+async def timed_call(make: Callable[[], Awaitable[Sample]]) -> Sample:
+    return await asyncio.wait_for(make(), timeout=CALL_TIMEOUT_S)
+
+
+async def bench_page(
+    page: PageReport,
+    tools: dict[str, Any],
+    bx: BrowserxTool,
+    rss: RssSampler,
+    url: str,
+    args: argparse.Namespace,
+) -> None:
+    print(f"== {page.name}: {url}", flush=True)
+    await asyncio.to_thread(bx.navigate, url)
+    page.doc_height, viewport = await asyncio.to_thread(bx.page_facts)
+    if viewport and viewport != VIEWPORT:
+        page.notes.append(f"viewport was {viewport[0]}x{viewport[1]}")
+    if "browser-use" in tools:
+        with contextlib.suppress(Exception):
+            await tools["browser-use"].focus(url)
+    page.results = {name: Result(name) for name in tools}
+    planned = args.runs
+    with rss.sampling():
+        for name, tool in tools.items():  # warm-up: once each, not counted
+            t0 = time.perf_counter()
+            try:
+                await timed_call(tool.snapshot)
+            except Exception as exc:
+                page.results[name].error = f"warm-up failed: {short_error(exc)}"
+                print(f"   {name}: warm-up failed: {short_error(exc)}", flush=True)
+                continue
+            if time.perf_counter() - t0 > SLOW_CALL_S and planned > args.min_runs:
+                planned = args.min_runs
+                page.notes.append(f"{name} took > {SLOW_CALL_S:.0f} s per call: {planned} runs here")
+        for _ in range(planned):  # interleaved: browserx, browser-use, playwright, browserx, ...
+            for name, tool in tools.items():
+                result = page.results[name]
+                if result.error:
+                    continue
+                try:
+                    result.add(await timed_call(tool.snapshot))
+                except Exception as exc:
+                    result.error = f"run {len(result.runs_ms) + 1} failed: {short_error(exc)}"
+    page.rss_max_mb = rss.max_kb / 1024
+    elements = page.results["browserx"].extra_median("elements") if "browserx" in page.results else None
+    page.elements = int(elements) if elements else None
+    for name, result in page.results.items():
+        if args.dump and result.text:
+            args.dump.mkdir(parents=True, exist_ok=True)
+            (args.dump / f"{Path(page.url).stem}.{name}.txt").write_text(result.text, encoding="utf-8")
+        if result.error:
+            print(f"   {name}: ERROR {result.error}", flush=True)
+        else:
+            print(
+                f"   {name}: median {result.median:.0f} ms, min {result.min:.0f} ms, "
+                f"{result.tokens} tokens, {result.interactive} interactive",
+                flush=True,
+            )
+
+
+async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, Any]) -> list[PageReport]:
+    pages_dir = workdir / "pages"
+    pages_dir.mkdir()
+    pages = write_pages(pages_dir, args.sizes)
+    browser: Browser | None = None
+    tools: dict[str, Any] = {}
+    rss: RssSampler | None = None
+    with page_servers(pages_dir) as (origin, _xorigin):
+        try:
+            browser = start_browser(workdir)
+            env_info["chromium"] = browser.version
+            bx = BrowserxTool()
+            rss = RssSampler(browser.host_pid)
+            env_info["host_pid"] = browser.host_pid
+            tools["browserx"] = bx
+            first = f"{origin}/{pages[0].url}"
+            await asyncio.to_thread(bx.navigate, first)
+            for name, connect in (
+                ("browser-use", BrowserUseTool.connect),
+                ("playwright", PlaywrightTool.connect),
+            ):
+                try:
+                    tools[name] = await asyncio.wait_for(connect(browser.cdp_endpoint, first), timeout=60)
+                except Exception as exc:
+                    env_info["tool_errors"][name] = short_error(exc)
+                    print(f"{name} unavailable: {short_error(exc)}", flush=True)
+                    if args.verbose:
+                        traceback.print_exc()
+            if "playwright" in tools:
+                env_info["playwright_method"] = tools["playwright"].method
+            for page in pages:
+                try:
+                    await bench_page(page, tools, bx, rss, f"{origin}/{page.url}", args)
+                except Exception as exc:
+                    page.notes.append(f"page failed: {short_error(exc)}")
+                    print(f"   page failed: {short_error(exc)}", flush=True)
+            env_info["host_hwm_mb"] = (rss.status_kb("VmHWM") or 0) / 1024
+        finally:
+            for name, tool in reversed(list(tools.items())):
+                try:
+                    await tool.close()
+                except Exception as exc:
+                    print(f"closing {name}: {short_error(exc)}", flush=True)
+            if rss is not None:
+                rss.close()
+            if browser is not None:
+                browser.stop()
+    return pages
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+
+def machine_info() -> dict[str, Any]:
+    cpu = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    ram = "unknown"
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                ram = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    return {"nproc": os.cpu_count(), "cpu": cpu, "ram": ram, "kernel": platform.release()}
+
+
+def version_of(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def fmt_ms(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def fmt_ratio(num: float | None, den: float | None, digits: int = 1) -> str:
+    if num is None or den is None or den == 0:
+        return "—"
+    return f"{num / den:.{digits}f}×"
+
+
+def page_table(page: PageReport) -> list[str]:
+    r = page.results
+    bx = r.get("browserx")
+    lines = [
+        f"### {page.name} (`{page.url}`)",
+        "",
+        f"{page.elements or '?'} elements (browserx count, incl. shadow roots and frames); "
+        f"document height {page.doc_height or '?'} px; "
+        f"{'fits' if page.fits_browser_use_window else 'does not fit'} browser-use's window "
+        f"(viewport {VIEWPORT[1]} px + {BROWSER_USE_THRESHOLD_PX} px); "
+        f"browserx host max RSS while serving it {page.rss_max_mb or 0:.0f} MB.",
+        "",
+        "| tool | runs | median ms | min ms | ×browserx (median) | tokens | browserx ÷ tool tokens "
+        "| interactive listed |",
+        "| --- | --: | --: | --: | --: | --: | --: | --: |",
+    ]
+    for name in TOOLS:
+        res = r.get(name)
+        if res is None:
+            lines.append(f"| {name} | — | — | — | — | — | — | — (not run) |")
+            continue
+        if res.error and not res.runs_ms:
+            lines.append(f"| {name} | 0 | — | — | — | — | — | — (error, below) |")
+            continue
+        speed = "1.0×" if name == "browserx" else fmt_ratio(res.median, bx.median if bx else None)
+        tok = "1.00×" if name == "browserx" else fmt_ratio(bx.tokens if bx else None, res.tokens, 2)
+        lines.append(
+            f"| {name} | {len(res.runs_ms)} | {fmt_ms(res.median)} | {fmt_ms(res.min)} | {speed} "
+            f"| {res.tokens:,} | {tok} | {res.interactive} |"
+        )
+    if bx and bx.runs_ms:
+        lines += [
+            "",
+            f"browserx split (median): capture {fmt_ms(bx.extra_median('capture_ms'))} ms "
+            f"(browser CDP + transfer), build {fmt_ms(bx.extra_median('build_ms'))} ms "
+            f"(host CPU + hit-test), rest {fmt_ms(bx.median - (bx.extra_median('capture_ms') or 0) - (bx.extra_median('build_ms') or 0))} ms "
+            f"(socket, render, token count); host stats: {int(bx.extra_median('stats_interactive') or 0)} interactive.",
+        ]
+    errors = [f"- {name}: {res.error}" for name, res in r.items() if res.error]
+    notes = [f"- {note}" for note in page.notes]
+    if errors or notes:
+        lines += ["", *errors, *notes]
+    return [*lines, ""]
+
+
+def floors(pages: list[PageReport], env_info: dict[str, Any]) -> list[str]:
+    by_size = {p.size: p for p in pages if p.size}
+    rows: list[tuple[str, str, str]] = []
+
+    def verdict(ok: bool | None) -> str:
+        return "n/a" if ok is None else ("holds" if ok else "**misses**")
+
+    for size, limit in LATENCY_FLOORS.items():
+        res = by_size[size].results.get("browserx") if size in by_size else None
+        med = res.median if res else None
+        rows.append(
+            (
+                f"browserx text snapshot ≤ {limit} s at {size // 1000}k (median)",
+                f"{med / 1000:.3f} s" if med is not None else "not measured",
+                verdict(None if med is None else med <= limit * 1000),
+            )
+        )
+    for size in SPEEDUP_SIZES:
+        page = by_size.get(size)
+        bx = page.results.get("browserx") if page else None
+        bu = page.results.get("browser-use") if page else None
+        ratio = bu.median / bx.median if bx and bu and bx.median and bu.median else None
+        rows.append(
+            (
+                f"≥ {SPEEDUP_FLOOR:.0f}× faster than browser-use at {size // 1000}k (median ÷ median)",
+                f"{ratio:.1f}×" if ratio else "not measured",
+                verdict(None if ratio is None else ratio >= SPEEDUP_FLOOR),
+            )
+        )
+    big = by_size.get(max(LATENCY_FLOORS))
+    rss = big.rss_max_mb if big else None
+    rows.append(
+        (
+            f"host RSS ≤ {RSS_FLOOR_MB:.0f} MB at 50k (max sampled VmRSS while serving it)",
+            f"{rss:.0f} MB (lifetime VmHWM {env_info.get('host_hwm_mb', 0):.0f} MB)"
+            if rss
+            else "not measured",
+            verdict(None if not rss else rss <= RSS_FLOOR_MB),
+        )
+    )
+    pw_ratios = []
+    for page in pages:
+        bx, pw = page.results.get("browserx"), page.results.get("playwright")
+        if bx and pw and bx.tokens and pw.tokens and bx.runs_ms and pw.runs_ms:
+            pw_ratios.append((page.name, bx.tokens / pw.tokens))
+    rows.append(
+        (
+            f"tokens ≤ {TOKENS_VS_PLAYWRIGHT}× Playwright whole-page (every page)",
+            ", ".join(f"{n} {x:.2f}×" for n, x in pw_ratios) or "not measured",
+            verdict(None if not pw_ratios else all(x <= TOKENS_VS_PLAYWRIGHT for _, x in pw_ratios)),
+        )
+    )
+    bu_ratios = []
+    for page in pages:
+        bx, bu = page.results.get("browserx"), page.results.get("browser-use")
+        if page.fits_browser_use_window and bx and bu and bx.tokens and bu.tokens and bu.runs_ms:
+            bu_ratios.append((page.name, bx.tokens / bu.tokens))
+    rows.append(
+        (
+            f"tokens ≤ {TOKENS_VS_BROWSER_USE}× browser-use on pages that fit its window",
+            ", ".join(f"{n} {x:.2f}×" for n, x in bu_ratios) or "no page measured",
+            verdict(None if not bu_ratios else all(x <= TOKENS_VS_BROWSER_USE for _, x in bu_ratios)),
+        )
+    )
+    cover = []
+    for page in pages:
+        counts = {
+            n: r.interactive for n, r in page.results.items() if r.runs_ms and r.interactive is not None
+        }
+        if "browserx" in counts and len(counts) > 1:
+            others = max(v for n, v in counts.items() if n != "browserx")
+            cover.append((page.name, counts["browserx"] >= others))
+    rows.append(
+        (
+            "browserx lists at least as many interactive elements as either tool (counts, not names)",
+            ", ".join(f"{n} {'yes' if ok else 'NO'}" for n, ok in cover) or "not measured",
+            verdict(None if not cover else all(ok for _, ok in cover)),
+        )
+    )
+    return [
+        "| floor (from the issue) | measured | verdict |",
+        "| --- | --- | --- |",
+        *[f"| {a} | {b} | {c} |" for a, b, c in rows],
+    ]
+
+
+def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argparse.Namespace) -> None:
+    m = env_info["machine"]
+    tool_errors = env_info["tool_errors"]
+    lines = [
+        "# Benchmarks: browserx vs browser-use vs Playwright",
+        "",
+        "Generated by `bench/run.py`; do not edit by hand. Reproduce with `make bench` "
+        "(which pip-installs `bench/requirements.txt` into `.venv`, then runs "
+        f"`.venv/bin/python bench/run.py`). This run: `{env_info['command']}`.",
+        "",
+        "## Setup",
+        "",
+        f"- Date: {env_info['date']}; total bench time {env_info['elapsed_s']:.0f} s.",
+        f"- Machine: {m['nproc']} CPUs ({m['cpu']}), {m['ram']} RAM, Linux {m['kernel']}, "
+        f"Python {platform.python_version()}.",
+        f"- Browser: {env_info.get('chromium', 'unknown')}, headless (`--headless=new`), window "
+        f"{VIEWPORT[0]}x{VIEWPORT[1]}, one browser shared by all three tools (CDP port + browserx extension).",
+        f"- browserx {version_of('browserx')}: `Client.snapshot(format='text', stats=True)` end to end "
+        "through the control socket (host → extension → chrome.debugger).",
+        f"- browser-use {version_of('browser-use')}: `DomService.get_serialized_dom_tree()` + "
+        "`SerializedDOMState.llm_representation()` over CDP (profile defaults: cross-origin iframes on, "
+        f"paint-order filtering on, elements within {BROWSER_USE_THRESHOLD_PX} px of the viewport); no LLM, "
+        "no screenshot. Interactive = entries in its selector map."
+        + (f" **Unavailable: {tool_errors['browser-use']}**" if "browser-use" in tool_errors else ""),
+        f"- Playwright {version_of('playwright')}: `{env_info.get('playwright_method', 'n/a')}` over "
+        "`connect_over_cdp` (whole page, iframes included). Interactive = lines whose role is one of "
+        f"{PW_INTERACTIVE_ROLES.replace('|', ', ')}."
+        + (f" **Unavailable: {tool_errors['playwright']}**" if "playwright" in tool_errors else ""),
+        "- browserx interactive = distinct `[N]` IDs in the text view.",
+        "- Tokens: cl100k_base (`browserx.views.tokens.count_tokens`) of each tool's text output.",
+        f"- Method: navigate, wait for load, one warm-up call per tool, then {args.runs} runs per tool "
+        "interleaved (browserx, browser-use, Playwright, browserx, …); median and min of wall-clock "
+        f"latency in ms. A tool slower than {SLOW_CALL_S:.0f} s per call on a page gets {args.min_runs} runs there.",
+        "- Host RSS: VmRSS of the browserx host process (`/proc/<pid>/status`), sampled every 5 ms during "
+        "all of a page's calls.",
+        "",
+        "## Floors",
+        "",
+        *floors(pages, env_info),
+        "",
+        "## Results per page",
+        "",
+    ]
+    for page in pages:
+        lines += page_table(page)
+    lines += ["## Raw runs (ms)", ""]
+    for page in pages:
+        for name, res in page.results.items():
+            if res.runs_ms:
+                lines.append(f"- {page.name} / {name}: {', '.join(f'{x:.0f}' for x in res.runs_ms)}")
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"report written to {REPORT}", flush=True)
+
+
+# -- main ------------------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5, help="measured runs per tool and page (default 5)")
+    parser.add_argument("--min-runs", type=int, default=5, help="runs for a tool slower than 30 s a call")
+    parser.add_argument(
+        "--sizes",
+        type=lambda s: tuple(int(x) for x in s.split(",")),
+        default=SIZES,
+        help="generated page sizes, comma-separated (default 1000,5000,20000,50000)",
+    )
+    parser.add_argument("--dump", type=Path, help="write each tool's last output per page to this dir")
+    parser.add_argument("--verbose", action="store_true", help="print tracebacks of tool failures")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    started = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="browserx-bench-"))
+    os.environ["BROWSERX_RUNTIME_DIR"] = str(workdir / "run")
+    # browser-use: no telemetry, no cloud sync, no version check, its config in the temp dir.
+    os.environ.update(
+        {
+            "ANONYMIZED_TELEMETRY": "false",
+            "BROWSER_USE_CLOUD_SYNC": "false",
+            "BROWSER_USE_VERSION_CHECK": "false",
+            "BROWSER_USE_CLOUD_HINTS": "false",
+            "BROWSER_USE_LOGGING_LEVEL": "warning",
+            "BROWSER_USE_CONFIG_DIR": str(workdir / "browseruse"),
+        }
+    )
+    env_info: dict[str, Any] = {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine_info(),
+        "command": " ".join(
+            [".venv/bin/python", "bench/run.py", *(argv if argv is not None else sys.argv[1:])]
+        ),
+        "tool_errors": {},
+    }
+    try:
+        pages = asyncio.run(run_all(args, workdir, env_info))
+        env_info["elapsed_s"] = time.monotonic() - started
+        write_report(pages, env_info, args)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
