@@ -124,7 +124,9 @@ def page_expectations(driver: WebDriver, page: str) -> list[dict[str, Any]]:
 # -- reading the snapshot ----------------------------------------------------------------------
 
 
-def walk_json(node: dict[str, Any], frame_url: str | None = None) -> Iterator[tuple[dict[str, Any], str | None]]:
+def walk_json(
+    node: dict[str, Any], frame_url: str | None = None
+) -> Iterator[tuple[dict[str, Any], str | None]]:
     """Every dict of the json view with the URL of the iframe document it sits in (None: main)."""
     yield node, frame_url
     inner = node.get("url") if node.get("role") == "iframe" else frame_url
@@ -160,7 +162,9 @@ class Observation:
 
     def by_name(self, name: str) -> dict[str, Any]:
         matches = [c for c in self.controls if c.get("name") == name]
-        assert len(matches) == 1, f"{self.page}: expected one control named {name!r}, got {matches}\n{self.text}"
+        assert len(matches) == 1, (
+            f"{self.page}: expected one control named {name!r}, got {matches}\n{self.text}"
+        )
         return matches[0]
 
 
@@ -239,7 +243,9 @@ def test_page_lists_every_expected_control_and_nothing_hidden(
     # Hidden elements show up nowhere, not even as text.
     dumped = json.dumps(obs.view, ensure_ascii=False)
     for e in obs.hidden:
-        assert e["text"] and e["text"] not in text, f"{page}: hidden {e['text']!r} is in the text view\n{text}"
+        assert e["text"] and e["text"] not in text, (
+            f"{page}: hidden {e['text']!r} is in the text view\n{text}"
+        )
         assert e["text"] not in dumped, f"{page}: hidden {e['text']!r} is in the json view"
 
     # Plain text is shown, and never on a line with an ID.
@@ -280,7 +286,9 @@ def test_page_lists_every_expected_control_and_nothing_hidden(
 # -- page by page ------------------------------------------------------------------------------
 
 
-def test_controls_names_roles_and_states_match_the_dom(browser: Browser, bx: Client, servers: Servers) -> None:
+def test_controls_names_roles_and_states_match_the_dom(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
     page = "snap-controls.html"
     driver = browser.driver
     tab = open_page(browser, bx, servers.url(page))
@@ -386,9 +394,12 @@ def test_frames_same_origin_cross_origin_and_nested(browser: Browser, bx: Client
         servers.url("snap-nested.html"),
     } <= urls, urls
     # The cross-site child really is cross-origin (Selenium can enter it, page JS cannot).
-    assert driver.execute_script(
-        "try { return !!document.getElementById('cross').contentDocument; } catch (e) { return false; }"
-    ) is False
+    assert (
+        driver.execute_script(
+            "try { return !!document.getElementById('cross').contentDocument; } catch (e) { return false; }"
+        )
+        is False
+    )
     cross = obs.by_name("Cross-site frame button")
     nested = obs.by_name("Nested frame button")
     assert cross["_frame"] == f"{servers.xorigin}/snap-xchild.html"
@@ -459,7 +470,9 @@ def test_layout_scroll_container_fold_and_modal_cover(browser: Browser, bx: Clie
 
     scroller = obs.by_name("Result list")
     assert scroller["role"] == "scrollable" and scroller["scroll"]["more_below"] is True
-    assert driver.execute_script("const s = document.getElementById('scroller'); return s.scrollHeight > s.clientHeight")
+    assert driver.execute_script(
+        "const s = document.getElementById('scroller'); return s.scrollHeight > s.clientHeight"
+    )
     rows = [obs.by_name(f"Row button {i}") for i in range(1, 31)]
     outside = [r for r in rows if r.get("position", {}).get("scroll_container") == scroller["id"]]
     assert len(outside) >= 20, f"most rows should be outside the scroller's view: {len(outside)}"
@@ -487,7 +500,10 @@ def test_layout_scroll_container_fold_and_modal_cover(browser: Browser, bx: Clie
     driver.execute_script("document.getElementById('scroller').scrollTop = 330")
     scrolled = observe(bx, tab, page, driver)
     _check_layout(scrolled, driver)
-    assert scrolled.by_name("Row button 1")["position"] == {"offscreen": "above", "scroll_container": scroller["id"]}
+    assert scrolled.by_name("Row button 1")["position"] == {
+        "offscreen": "above",
+        "scroll_container": scroller["id"],
+    }
     assert scrolled.by_name("Result list")["scroll"]["more_above"] is True
     assert "position" not in scrolled.by_name("Row button 13")
 
@@ -508,7 +524,9 @@ def test_hidden_elements_really_are_hidden(browser: Browser, bx: Client, servers
     # Selenium's own visibility check agrees with the fixture (aria-hidden / inert content is
     # drawn but not operable, so only those are left to the markers).
     for e in obs.hidden:
-        element = driver.find_element(By.XPATH, f"//*[@data-expect='hidden' and normalize-space()={e['text']!r}]")
+        element = driver.find_element(
+            By.XPATH, f"//*[@data-expect='hidden' and normalize-space()={e['text']!r}]"
+        )
         if not e["unreachable"]:
             assert not element.is_displayed(), e["text"]
         assert e["text"] not in obs.text
@@ -519,7 +537,9 @@ def test_hidden_elements_really_are_hidden(browser: Browser, bx: Client, servers
 
     # Opening the <details> reveals its button: it appears, with an ID, and the summary says so.
     driver.find_element(By.TAG_NAME, "summary").click()
-    assert driver.find_element(By.XPATH, "//button[normalize-space()='Hidden in closed details']").is_displayed()
+    assert driver.find_element(
+        By.XPATH, "//button[normalize-space()='Hidden in closed details']"
+    ).is_displayed()
     opened = observe(bx, tab, page, driver)
     assert opened.by_name("Hidden in closed details")["role"] == "button"
     assert opened.by_name("More options").get("expanded") is True
@@ -543,7 +563,9 @@ def _ids_by_name(obs: Observation) -> dict[str, int]:
     return {c["name"]: c["id"] for c in obs.controls}
 
 
-def test_rerendered_list_keeps_ids_and_never_reuses_them(browser: Browser, bx: Client, servers: Servers) -> None:
+def test_rerendered_list_keeps_ids_and_never_reuses_them(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
     page = "snap-rerender.html"
     driver = browser.driver
     tab = open_page(browser, bx, servers.url(page))
@@ -602,13 +624,18 @@ def test_ids_are_never_reused_across_navigation(browser: Browser, bx: Client, se
 PRIVATE = ("hunter2-Sup3rSecret", "typed-Pa55word", "4111", "123-45-6789")
 
 
-def test_form_values_only_on_request_and_never_secrets(browser: Browser, bx: Client, servers: Servers) -> None:
+def test_form_values_only_on_request_and_never_secrets(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
     page = "snap-values.html"
     driver = browser.driver
     tab = open_page(browser, bx, servers.url(page))
     driver.find_element(By.ID, "nick").send_keys("Ziggy")
     driver.find_element(By.ID, "typed-secret").send_keys("typed-Pa55word")
-    live = {e: driver.find_element(By.ID, e).get_property("value") for e in ("name", "nick", "card", "ssn", "note")}
+    live = {
+        e: driver.find_element(By.ID, e).get_property("value")
+        for e in ("name", "nick", "card", "ssn", "note")
+    }
     assert live["nick"] == "Ziggy" and live["card"] == "4111 1111 1111 1111"
 
     plain = observe(bx, tab, page, driver)

@@ -166,7 +166,7 @@ def test_recreated_nodes_get_their_ids_back_and_changed_ones_never_reuse_others(
     frames = recorded("snap-rerender")
     raw = frames[0].raw
     raw.key[:] = [k + 200_000 if i >= list_start and k else k for i, k in enumerate(raw.key)]
-    for i, text in enumerate(raw.text):
+    for i, text in list(raw.text.items()):
         if text and text.startswith("Item 1") and len(text) > 6:
             raw.text[i] = text.replace("Item", "Renamed")
     third = snapshot_of(frames, ids)

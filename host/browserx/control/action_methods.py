@@ -28,7 +28,9 @@ from browserx.service import DomService
 
 
 def build_action_methods(registry: TabRegistry) -> dict[str, Method]:
-    def method(params: type[TabParams], run: Callable[[DomService, Any], Awaitable[ActionResult]], doc: str) -> Method:
+    def method(
+        params: type[TabParams], run: Callable[[DomService, Any], Awaitable[ActionResult]], doc: str
+    ) -> Method:
         async def handler(p: TabParams) -> dict[str, Any]:
             service = await registry.resolve(p.tab)
             async with service.lock:
@@ -62,16 +64,22 @@ def build_action_methods(registry: TabRegistry) -> dict[str, Method]:
             "Scroll the page or a container, or an element into view.",
         ),
         "select": method(
-            SelectParams, lambda s, p: actions.select(s, p.id, p.value), "Choose an option of a list by label."
+            SelectParams,
+            lambda s, p: actions.select(s, p.id, p.value),
+            "Choose an option of a list by label.",
         ),
         "check": method(
             CheckParams, lambda s, p: actions.check(s, p.id, p.checked), "Set a checkbox/radio/switch state."
         ),
-        "hover": method(HoverParams, lambda s, p: actions.hover(s, p.id, p.force), "Move the mouse over an element."),
+        "hover": method(
+            HoverParams, lambda s, p: actions.hover(s, p.id, p.force), "Move the mouse over an element."
+        ),
         "navigate": method(
             NavigateParams, lambda s, p: actions.navigate(s, p.url, p.timeout), "Open a URL in the tab."
         ),
-        "back": method(HistoryParams, lambda s, p: actions.back(s, p.timeout), "Go back in the tab's history."),
+        "back": method(
+            HistoryParams, lambda s, p: actions.back(s, p.timeout), "Go back in the tab's history."
+        ),
         "forward": method(
             HistoryParams, lambda s, p: actions.forward(s, p.timeout), "Go forward in the tab's history."
         ),

@@ -88,7 +88,9 @@ class KeyParams(TabParams):
 
 
 class ScrollParams(TabParams):
-    id: int | None = Field(default=None, description="Scroll this container (or the one holding it); default: page.")
+    id: int | None = Field(
+        default=None, description="Scroll this container (or the one holding it); default: page."
+    )
     direction: Literal["down", "up", "left", "right"] = Field(default="down", description="Direction.")
     amount: str | float = Field(default="page", description="'page' or a number of CSS pixels.")
     to_id: int | None = Field(default=None, description="Instead: scroll this element into view.")

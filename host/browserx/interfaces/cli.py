@@ -118,7 +118,9 @@ def cmd_action(args: argparse.Namespace) -> int:
             result = bx.type_text(args.id, args.text, tab=args.tab, clear=args.clear, submit=args.submit,
                              per_char=args.per_char)  # fmt: skip
         elif name == "key":
-            result = bx.key(args.key, tab=args.tab, modifiers=_mods(args.modifiers), id=args.id, repeat=args.repeat)
+            result = bx.key(
+                args.key, tab=args.tab, modifiers=_mods(args.modifiers), id=args.id, repeat=args.repeat
+            )
         elif name == "scroll":
             amount: str | float = args.amount if args.amount == "page" else float(args.amount)
             result = bx.scroll(args.id, tab=args.tab, direction=args.direction, amount=amount, to_id=args.to)
@@ -180,7 +182,10 @@ def _action_commands(command: Callable[..., argparse.ArgumentParser],
     p = act("navigate", "Open a URL in the tab and wait for it to load.")
     p.add_argument("url")
     p.add_argument("--timeout", type=float)
-    for name, text in (("back", "Go back in the tab's history."), ("forward", "Go forward in the tab's history.")):
+    for name, text in (
+        ("back", "Go back in the tab's history."),
+        ("forward", "Go forward in the tab's history."),
+    ):
         act(name, text).add_argument("--timeout", type=float)
     act("reload", "Reload the tab.").add_argument("--ignore-cache", action="store_true")
     p = act("wait", "Wait until text appears (--text) and/or disappears (--gone).")

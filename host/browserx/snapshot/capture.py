@@ -67,11 +67,11 @@ class RawFrame(msgspec.Struct):
     key: list[int]
     parent: list[int]
     tag: list[str]
-    text: list[str | None]
-    attrs: list[dict[str, str] | None]
     box: list[float]
     flags: list[int]
-    state: list[dict[str, Any] | None]
+    text: dict[int, str]  # sparse: node index → text
+    attrs: dict[int, dict[str, str]]
+    state: dict[int, dict[str, Any]]
     suspects: int
     frameOwners: list[int]
     pruned: int

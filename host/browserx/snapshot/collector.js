@@ -26,7 +26,8 @@ function collect(root, opts) {
   const MAX_TEXT = 400;
   const SPACED = new Set(["a", "button", "label", "summary", "option", "legend", "h1", "h2", "h3", "h4", "h5",
     "h6", "p", "li", "td", "th", "span", "caption", "figcaption", "dt", "dd"]);
-  const k = [], p = [], t = [], tx = [], at = [], bx4 = [], fl = [], st = [];
+  // Columns per node; text, attrs and state are sparse (index → value): most nodes have none.
+  const k = [], p = [], t = [], bx4 = [], fl = [], tx = {}, at = {}, st = {};
   const suspects = [];
   let pruned = 0;
   const withValues = !!opts.values;
@@ -47,11 +48,8 @@ function collect(root, opts) {
     k.push(tag === "#text" ? 0 : keyOf(node)); // text is never acted on: no key
     p.push(parent);
     t.push(tag);
-    tx.push(null);
-    at.push(null);
     bx4.push(0, 0, 0, 0);
     fl.push(0);
-    st.push(null);
     return i;
   }
 
@@ -170,7 +168,8 @@ function collect(root, opts) {
         continue;
       }
       i = push(node, parent, node.localName);
-      at[i] = attrsOf(node);
+      const a = attrsOf(node);
+      if (a) at[i] = a;
       const r = node.getBoundingClientRect();
       const b = i * 4;
       // Whole CSS pixels: plenty for seeing; actions re-measure precisely before acting.
@@ -196,7 +195,7 @@ function collect(root, opts) {
         (s || (s = {})).scroll = [node.scrollLeft, node.scrollTop, node.scrollWidth, node.scrollHeight,
           node.clientWidth, node.clientHeight];
       }
-      st[i] = s;
+      if (s) st[i] = s;
       if (tag === "SELECT") continue; // options are summarised in state
       if (tag === "IFRAME" || tag === "FRAME") {
         let doc = null;

@@ -35,7 +35,15 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
         parent = nodes[parent_index] if parent_index >= 0 else None
         if tag == "#text":
             node = Node(
-                new_tuple(NodeRef, (label, 0)), tag, parent, [], _NO_FACTS, texts[i] or "", None, 0, _NO_FACTS
+                new_tuple(NodeRef, (label, 0)),
+                tag,
+                parent,
+                [],
+                _NO_FACTS,
+                texts.get(i, ""),
+                None,
+                0,
+                _NO_FACTS,
             )
         else:
             b = i * 4
@@ -45,7 +53,7 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
                 else new_tuple(Box, (boxes[b] + dx, boxes[b + 1] + dy, boxes[b + 2], boxes[b + 3]))
             )
             ref = new_tuple(NodeRef, (label, keys[i]))
-            node = Node(ref, tag, parent, [], attrs[i] or {}, "", box, flags[i], states[i] or {})
+            node = Node(ref, tag, parent, [], attrs.get(i) or {}, "", box, flags[i], states.get(i) or {})
         if parent is not None:
             parent.children.append(node)
         append(node)

@@ -70,7 +70,7 @@ def outline(snapshot: DomSnapshot) -> list[Item]:
 
 def _walk_children(node: Node, snap: DomSnapshot, out: list[Item]) -> None:
     start = len(out)
-    run: list[str] = []
+    run: list[Node] = []
     for child in node.children:
         _visit(child, snap, out, run)
     _flush(run, out)
@@ -108,19 +108,20 @@ def _drop_echoes(container: Node, items: list[Item], start: int) -> None:
     items[start:] = keep
 
 
-def _flush(run: list[str], out: list[Item]) -> None:
+def _flush(run: list[Node], out: list[Item]) -> None:
     if run:
-        text = " ".join(run)
+        text = " ".join(n.text for n in run)
         if len(text) > MAX_TEXT_LINE:
             text = text[: MAX_TEXT_LINE - 1] + "…"
-        out.append(Item("text", text=text))
+        # A text item's node is the element holding its first text (where it is on screen).
+        out.append(Item("text", node=run[0].parent, text=text))
         run.clear()
 
 
-def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[str]) -> None:
+def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[Node]) -> None:
     if node.is_text:
         if node.visible and node.text and node.text != " ":
-            run.append(node.text)
+            run.append(node)
         return
     element_id = snap.id_of.get(node.ref) if node.visible else None
     if element_id is not None:
