@@ -12,7 +12,7 @@ import msgspec
 from browserx.errors import BrowserxError
 from browserx.relay.protocol import Inbound
 from browserx.service import DomService
-from browserx.snapshot.capture import _world
+from browserx.snapshot.capture import isolated_world
 
 START_JS = """(() => {
   const old = globalThis.__bxmo; if (old) old.o.disconnect();
@@ -103,7 +103,7 @@ class MutationCounter:
         if session_id in self.sessions:
             return
         try:
-            _, ctx = await _world(self.service, session_id)
+            _, ctx = await isolated_world(self.service, session_id)
             reply = await self.service.cdp(
                 "Runtime.evaluate", {"expression": START_JS, "contextId": ctx, "returnByValue": True},
                 session_id=session_id,

@@ -21,7 +21,7 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, NotInteractable, Occluded
 from browserx.service import DomService
-from browserx.snapshot.capture import _world
+from browserx.snapshot.capture import isolated_world
 
 Button = Literal["left", "right", "middle"]
 BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
@@ -95,7 +95,7 @@ async def _check_owners(service: DomService, target: Target, local: Point, hops:
     x, y = local
     for hop in hops:
         x, y = x + hop.origin[0], y + hop.origin[1]
-        _, ctx = await _world(service, hop.parent_session)
+        _, ctx = await isolated_world(service, hop.parent_session)
         owner = await service.cdp(
             "DOM.resolveNode",
             {"backendNodeId": hop.owner_backend_id, "executionContextId": ctx, "objectGroup": OBJECT_GROUP},

@@ -14,7 +14,7 @@ from browserx.actions.matching import Fingerprint, best_match
 from browserx.actions.memory import recall, remember
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.service import DomService
-from browserx.snapshot.capture import _world
+from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import take_snapshot
@@ -77,7 +77,7 @@ async def _lookup(
     if ref.frame != "m" and (session_id is None or session_id not in service.sessions):
         return None  # that frame's session is gone (frame removed or navigated cross-site)
     try:
-        world = await _world(service, session_id)
+        world = await isolated_world(service, session_id)
     except BrowserxError:
         return None  # the frame went away
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:

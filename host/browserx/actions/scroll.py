@@ -12,7 +12,7 @@ from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.service import DomService
-from browserx.snapshot.capture import _world
+from browserx.snapshot.capture import isolated_world
 
 Direction = Literal["down", "up", "left", "right"]
 PAGE_FRACTION = 0.9  # a "page" keeps a little overlap, like PageDown
@@ -65,7 +65,7 @@ async def _run(
         params: dict[str, Any] = {"objectId": target.object_id}
         session = target.session_id
     else:
-        _, ctx = await _world(service, None)
+        _, ctx = await isolated_world(service, None)
         params, session = {"executionContextId": ctx}, None
     reply = await service.cdp(
         "Runtime.callFunctionOn",
@@ -79,7 +79,7 @@ async def _run(
 
 
 async def _page_pos(service: DomService) -> tuple[float, float]:
-    _, ctx = await _world(service, None)
+    _, ctx = await isolated_world(service, None)
     reply = await service.cdp(
         "Runtime.evaluate", {"expression": PAGE_POS_JS, "contextId": ctx, "returnByValue": True}
     )

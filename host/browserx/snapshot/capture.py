@@ -97,7 +97,7 @@ class _EvalResult(msgspec.Struct):
     exceptionDetails: dict[str, Any] | None = None
 
 
-async def _world(service: DomService, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
+async def isolated_world(service: DomService, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
     """(frame id, execution context id) of browserx's isolated world in the session's current
     top document. Asked for every time: a cached context id may belong to a document that was
     navigated away from but is still alive (back/forward cache), and acting there would be
@@ -114,7 +114,7 @@ async def _world(service: DomService, session_id: str | None, fresh: bool = Fals
     except CdpError:
         if fresh:
             raise
-        return await _world(service, session_id, fresh=True)  # the frame id changed
+        return await isolated_world(service, session_id, fresh=True)  # the frame id changed
     context = (frame_id, int(world["executionContextId"]))
     if service.worlds.get(session_id) != context:
         # A new world means a new document: its keys must not repeat the old document's.
@@ -140,7 +140,7 @@ async def _collect_document(
     service: DomService, session_id: str | None, opts: dict[str, Any]
 ) -> tuple[str, int, RawFrame]:
     for attempt in (0, 1):
-        frame_id, ctx = await _world(service, session_id, fresh=attempt == 1)
+        frame_id, ctx = await isolated_world(service, session_id, fresh=attempt == 1)
         with_base = {**opts, "keyBase": service.key_bases.get(session_id, 0)}
         expression = f"({COLLECTOR_JS})(document, {msgspec.json.encode(with_base).decode()})"
         try:
