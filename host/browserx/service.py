@@ -18,6 +18,8 @@ from browserx.snapshot.ids import IdAllocator
 
 if TYPE_CHECKING:
     from browserx.snapshot.snapshot import DomSnapshot
+    from browserx.views.delta import ViewState
+    from browserx.views.events import EventLog
 
 log = structlog.get_logger("browserx.service")
 
@@ -52,6 +54,9 @@ class DomService:
         self.ids = IdAllocator()
         # The last snapshot, kept for resolving IDs until something invalidates it.
         self.snapshot: DomSnapshot | None = None
+        # What the last view served showed (for since_last deltas) and the page events seen so far.
+        self.last_view: ViewState | None = None
+        self.page_events: EventLog | None = None
 
     async def ensure_attached(self) -> None:
         if not self.attached:

@@ -21,7 +21,7 @@ from browserx.snapshot.snapshot import take_snapshot
 
 RESOLVE_JS = (
     "function(key){const B=globalThis.__browserx;const r=B&&B.refs.get(key);"
-    "const el=r&&r.deref();return el&&el.isConnected?el:null}"
+    "const el=r&&r.deref();return el&&el.isConnected&&B.ours(el)?el:null}"
 )
 OBJECT_GROUP = "browserx-act"
 

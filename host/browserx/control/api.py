@@ -5,18 +5,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import msgspec
-
 from browserx._version import __version__
-from browserx.actions.memory import remember
 from browserx.control.action_methods import build_action_methods
+from browserx.control.observe import observe
 from browserx.control.schemas import CdpParams, SnapshotParams, StatusParams, TabsParams, TargetsParams
 from browserx.control.server import Method
 from browserx.registry import TabRegistry
-from browserx.snapshot.snapshot import take_snapshot
-from browserx.views.json_view import render_json
-from browserx.views.text import render_text
-from browserx.views.tokens import count_tokens
 
 
 def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
@@ -58,31 +52,11 @@ def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
     async def snapshot(p: SnapshotParams) -> dict[str, Any]:
         service = await registry.resolve(p.tab)
         async with service.lock:
-            snap = await take_snapshot(service, include_values=p.include_values)
-            service.snapshot = snap
-            remember(service, snap)  # what each ID named, so actions can refuse a wrong element
-        out: dict[str, Any] = {
-            "tab": service.tab_id,
-            "format": p.format,
-            "url": snap.url,
-            "title": snap.title,
-        }
-        if p.format == "json":
-            out["json"] = render_json(snap)
-        else:
-            out["text"] = render_text(snap)
-        if p.stats:
-            stats = snap.stats.to_dict()
-            stats["tokens"] = count_tokens(
-                out["text"] if p.format == "text" else msgspec.json.encode(out["json"]).decode()
-            )
-            stats["frames_detail"] = list(snap.frames)
-            out["stats"] = stats
-        return out
+            return await observe(service, p)
 
     return {
         "snapshot": Method(
-            SnapshotParams, snapshot, "Observe a tab: the text or json view with element IDs."
+            SnapshotParams, snapshot, "Observe a tab: the text, json or semantic view with element IDs."
         ),
         "status": Method(StatusParams, status, "Health of the host and its extension connection."),
         "tabs": Method(TabsParams, tabs, "List the browser's tabs."),

@@ -84,11 +84,28 @@ class Client:
         format: str = "text",
         include_values: bool = False,
         stats: bool = False,
+        viewport_only: bool = False,
+        boxes: bool = False,
+        max_depth: int | None = None,
+        max_elements: int | None = None,
+        filter: str | None = None,
+        max_tokens: int | None = None,
+        since_last: bool = False,
+        query: str | None = None,
+        wait_stable: bool = True,
+        stability_ms: int | None = None,
+        stability_timeout_ms: int | None = None,
+        network_idle: bool = False,
     ) -> dict[str, Any]:
-        """Observe a tab. ``result["text"]`` (or ``["json"]``) holds the view."""
+        """Observe a tab. ``result["text"]`` (or ``["json"]``, ``["semantic"]``) holds the view.
+        ``max_tokens`` defaults to 6000 on the host (0 = unlimited)."""
         result: dict[str, Any] = self.call(
-            "snapshot", tab=tab, format=format, include_values=include_values or None, stats=stats or None
-        )
+            "snapshot", tab=tab, format=format, include_values=include_values or None, stats=stats or None,
+            viewport_only=viewport_only or None, boxes=boxes or None, max_depth=max_depth,
+            max_elements=max_elements, filter=filter, max_tokens=max_tokens, since_last=since_last or None,
+            query=query, wait_stable=None if wait_stable else False, stability_ms=stability_ms,
+            stability_timeout_ms=stability_timeout_ms, network_idle=network_idle or None,
+        )  # fmt: skip
         return result
 
     def targets(self, tab: int | None = None) -> list[dict[str, Any]]:

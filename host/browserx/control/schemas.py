@@ -54,11 +54,55 @@ class TargetsParams(TabParams):
 
 
 class SnapshotParams(TabParams):
-    format: Literal["text", "json"] = Field(default="text", description="View to render.")
+    format: Literal["text", "json", "semantic"] = Field(
+        default="text",
+        description="View to render: text outline, json tree or the minified semantic contract.",
+    )
     include_values: bool = Field(
         default=False, description="Include form values (never passwords; card numbers and SSNs masked)."
     )
     stats: bool = Field(default=False, description="Include snapshot stats and token count.")
+    viewport_only: bool = Field(
+        default=False,
+        description="Only what is in view (an element counts when >= 2/3 of its box is visible).",
+    )
+    boxes: bool = Field(default=False, description="Include each element's box (x, y, width, height).")
+    max_depth: int | None = Field(default=None, ge=0, description="Drop content nested deeper than this.")
+    max_elements: int | None = Field(
+        default=None,
+        ge=1,
+        description="At most this many elements with IDs: the viewport first, then document order.",
+    )
+    filter: str | None = Field(
+        default=None,
+        description="CSS selector: only matching elements and their content (matched in every frame and shadow root).",
+    )
+    max_tokens: int | None = Field(
+        default=None, ge=0,
+        description="Token budget (cl100k); over it the viewport comes first and the rest is summarised. "
+        "Default 6000; 0 = unlimited.",
+    )  # fmt: skip
+    since_last: bool = Field(
+        default=False,
+        description="Only what changed since the last view of this tab (new, changed, removed).",
+    )
+    query: str | None = Field(
+        default=None,
+        description="Keep only the page sections most relevant to this text (BM25), within max_tokens.",
+    )
+    wait_stable: bool = Field(default=True, description="First wait until the DOM stops changing.")
+    stability_ms: int = Field(
+        default=300, ge=0, le=10_000, description="Quiet time that counts as stable, ms."
+    )
+    stability_timeout_ms: int = Field(
+        default=3000,
+        ge=0,
+        le=60_000,
+        description="Longest stability wait, ms (the snapshot is taken anyway).",
+    )
+    network_idle: bool = Field(
+        default=False, description="Stability also needs no resource loads finished in the last 500 ms."
+    )
 
 
 # -- actions ------------------------------------------------------------------------------

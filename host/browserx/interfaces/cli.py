@@ -62,17 +62,28 @@ def cmd_cdp(args: argparse.Namespace) -> int:
 def cmd_snapshot(args: argparse.Namespace) -> int:
     with Client(args.socket) as bx:
         result = bx.snapshot(
-            tab=args.tab, format=args.format, include_values=args.include_values, stats=args.json_stats
-        )
+            tab=args.tab, format=args.format, include_values=args.include_values, stats=args.json_stats,
+            viewport_only=args.viewport_only, boxes=args.boxes, max_depth=args.max_depth,
+            max_elements=args.max_elements, filter=args.filter, max_tokens=args.max_tokens,
+            since_last=args.since_last, query=args.query, wait_stable=not args.no_wait,
+            network_idle=args.network_idle,
+        )  # fmt: skip
     if args.json:
         _print_json(result)
         return 0
-    if args.format == "json":
-        _print_json(result["json"])
+    if args.format in ("json", "semantic"):
+        _print_json(result[args.format])
     else:
         sys.stdout.write(result["text"])
     if args.json_stats:
         print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
+    return 0
+
+
+def cmd_legend(args: argparse.Namespace) -> int:
+    from browserx.views.semantic import LEGEND
+
+    print(LEGEND)
     return 0
 
 
@@ -263,9 +274,22 @@ def build_parser() -> argparse.ArgumentParser:
     connects(command("tabs", cmd_tabs, "List the browser's tabs."))
     p = command("snapshot", cmd_snapshot, "Observe a tab: a compact view with element IDs.")
     connects(p, tab=True)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "semantic"), default="text")
     p.add_argument("--include-values", action="store_true", help="include form values (never passwords)")
     p.add_argument("--json-stats", action="store_true", help="print snapshot stats as JSON on stderr")
+    p.add_argument("--viewport-only", action="store_true", help="only what is in view (2/3 of a box visible)")
+    p.add_argument("--boxes", action="store_true", help="include element boxes (x, y, w, h)")
+    p.add_argument("--max-depth", type=int, metavar="N", help="drop content nested deeper than N")
+    p.add_argument("--max-elements", type=int, metavar="N", help="at most N elements: viewport first")
+    p.add_argument(
+        "--filter", metavar="CSS", help="only elements matching this selector (frames, shadow roots)"
+    )
+    p.add_argument("--max-tokens", type=int, metavar="N", help="token budget (default 6000, 0 = unlimited)")
+    p.add_argument("--since-last", action="store_true", help="only what changed since the last view")
+    p.add_argument("--query", metavar="TEXT", help="only the sections most relevant to TEXT")
+    p.add_argument("--no-wait", action="store_true", help="do not wait for the DOM to be stable first")
+    p.add_argument("--network-idle", action="store_true", help="stability also waits for network idle")
+    command("legend", cmd_legend, "Print the semantic view's legend (for a system prompt).")
 
     p = command("cdp", cmd_cdp, "Run one allowlisted CDP command (debugging aid).")
     connects(p, tab=True)

@@ -188,9 +188,9 @@ CLOSED_ROOTS_JS = """function(opts, ...objs) {
   const collect = %s;
   const B = globalThis.__browserx, n = objs.length / 2, parts = [], suspects = [];
   for (let i = 0; i < n; i++) {
-    // The root must belong to the host we asked about; CDP has been seen to hand back the
-    // shadow root of the same element in a back/forward-cached copy of the page.
-    if (objs[n + i].host !== objs[i]) continue;
+    // The root must belong to the host we asked about, on this page: nodes of another document
+    // of the same frame (seen after repeated navigations) must never get keys here.
+    if (objs[n + i].host !== objs[i] || !B.ours(objs[i])) continue;
     const data = collect(objs[n + i], opts);
     for (const s of B.suspects) suspects.push(s);
     parts.push("[" + (B.keys.get(objs[i]) || 0) + "," + data + "]");

@@ -11,6 +11,16 @@ function collect(root, opts) {
   // Keys start at a base the host picks per document, so a key never names two nodes of a tab.
   const bx = globalThis.__browserx ||
     (globalThis.__browserx = { keys: new WeakMap(), refs: new Map(), next: (opts.keyBase || 0) + 1 });
+  // Is a node part of this frame's current page (through shadow roots and same-origin frames)?
+  bx.ours = bx.ours || function (n) {
+    let d = n.getRootNode({ composed: true });
+    while (d && d !== document) {
+      const fe = d.defaultView && d.defaultView.frameElement;
+      if (!fe) return false;
+      d = fe.getRootNode({ composed: true });
+    }
+    return d === document;
+  };
   // Elements that may host an author shadow root (attachShadow's list) besides custom elements.
   const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "DIV", "FOOTER", "H1", "H2", "H3", "H4",
     "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);

@@ -8,6 +8,7 @@ name. Dropped: whatever a person cannot see.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -179,8 +180,23 @@ def _own_text(node: Node) -> str:
 # -- facts shown for a control ------------------------------------------------------------
 
 
+_FACTS: dict[int, dict[int, dict[str, Any]]] = {}  # id(snapshot) → node index → facts
+
+
 def control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
-    """Role, name and the non-default states of a node with an ID, for both views."""
+    """Role, name and the non-default states of a node with an ID, for every view. Computed once
+    per node and snapshot (a view build asks several times); callers must not modify the dict."""
+    cache = _FACTS.get(id(snap))
+    if cache is None:
+        cache = _FACTS[id(snap)] = {}
+        weakref.finalize(snap, _FACTS.pop, id(snap), None)
+    facts = cache.get(node.index)
+    if facts is None:
+        facts = cache[node.index] = _control_facts(node, snap)
+    return facts
+
+
+def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     role = node.role or "generic"
     if not is_interactive(node) and is_scroll_container(node):

@@ -1,0 +1,67 @@
+"""The ``snapshot`` method: settle the page (stability wait + page events), take the snapshot,
+match a CSS filter in the page, then build the requested view and remember it for deltas."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from browserx.actions.memory import remember
+from browserx.control.schemas import SnapshotParams
+from browserx.service import DomService
+from browserx.snapshot.css_filter import match_selector
+from browserx.snapshot.snapshot import take_snapshot
+from browserx.snapshot.stability import settle
+from browserx.views.build import build_view
+from browserx.views.events import EventLog, from_raw, summarise
+from browserx.views.options import DEFAULT_MAX_TOKENS, ViewOptions
+
+
+def view_options(p: SnapshotParams) -> ViewOptions:
+    return ViewOptions(
+        format=p.format,
+        viewport_only=p.viewport_only,
+        boxes=p.boxes,
+        max_depth=p.max_depth,
+        max_elements=p.max_elements,
+        max_tokens=DEFAULT_MAX_TOKENS if p.max_tokens is None else p.max_tokens,
+        since_last=p.since_last,
+        query=p.query or None,
+    )
+
+
+async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
+    """Run under the tab's lock."""
+    settled = await settle(
+        service, wait=p.wait_stable, quiet_ms=p.stability_ms, timeout_ms=p.stability_timeout_ms,
+        network_idle=p.network_idle,
+    )  # fmt: skip
+    snap = await take_snapshot(service, include_values=p.include_values)
+    service.snapshot = snap
+    remember(service, snap)  # what each ID named, so actions can refuse a wrong element
+    matched = await match_selector(service, snap, p.filter) if p.filter else None
+    t0 = time.perf_counter()
+    log = service.page_events or EventLog()
+    service.page_events = log
+    now = time.time()
+    log.add(e for raw, page_now in settled.events if (e := from_raw(raw, page_now, now)) is not None)
+    events = summarise(log.since_last_view(now), snap, now)
+    opts = view_options(p)
+    view = build_view(
+        snap, opts, events=events, previous=service.last_view, matched=matched, filter_text=p.filter
+    )
+    service.last_view = view.state
+    out: dict[str, Any] = {"tab": service.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
+    out["semantic" if p.format == "semantic" else p.format] = view.payload
+    if p.stats:
+        stats = snap.stats.to_dict()
+        stats.update(view.stats)
+        stats["view_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        stats["stability"] = {"waited_ms": round(settled.waited_ms, 1), "stable": settled.stable,
+                              "enabled": p.wait_stable}  # fmt: skip
+        stats["events"] = len(events.events)
+        if settled.problems:
+            stats["problems"] = settled.problems
+        stats["frames_detail"] = list(snap.frames)
+        out["stats"] = stats
+    return out

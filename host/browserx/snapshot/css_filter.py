@@ -1,0 +1,66 @@
+"""CSS selector filters for views, matched in the page: one ``Runtime.callFunctionOn`` per frame
+in browserx's isolated world, against the document every same-process frame document and every
+shadow root the snapshot holds (open and closed: the collector keeps a reference to each root it
+walked), mapped back to node keys.
+The matched elements and everything under them (shadow content, frame documents) are kept."""
+
+from __future__ import annotations
+
+import asyncio
+
+from browserx.errors import BadRequest
+from browserx.service import DomService
+from browserx.snapshot.model import NodeRef
+from browserx.snapshot.snapshot import DomSnapshot
+
+MATCH_JS = """function(selector, rootKeys) {
+  const B = globalThis.__browserx;
+  if (!B) return JSON.stringify({keys: []});
+  const roots = new Set([document]);
+  for (const key of rootKeys) { const ref = B.refs.get(key), root = ref && ref.deref(); if (root) roots.add(root); }
+  const keys = [];
+  try {
+    for (const root of roots) for (const el of root.querySelectorAll(selector)) { const k = B.keys.get(el); if (k) keys.push(k); }
+  } catch (e) { return JSON.stringify({error: String(e && e.message || e)}); }
+  return JSON.stringify({keys});
+}"""
+
+
+async def match_selector(service: DomService, snap: DomSnapshot, selector: str) -> frozenset[NodeRef]:
+    """Refs of the nodes the selector matches, in every frame, with their whole subtrees."""
+    import msgspec
+
+    roots: dict[str, list[int]] = {}
+    for node in snap.nodes:
+        if node.tag in ("#shadow-root", "#document"):  # same-process frame documents too
+            roots.setdefault(node.ref.frame, []).append(node.ref.key)
+    labels = sorted({f["frame"] for f in snap.frames})
+
+    async def run(label: str) -> list[int]:
+        session = service.session_of(label)
+        world = service.worlds.get(session)
+        if world is None:
+            return []
+        reply = await service.cdp(
+            "Runtime.callFunctionOn",
+            {"functionDeclaration": MATCH_JS, "executionContextId": world[1], "returnByValue": True,
+             "arguments": [{"value": selector}, {"value": roots.get(label, [])}]},
+            session_id=session,
+        )  # fmt: skip
+        result = msgspec.json.decode(reply["result"].get("value") or "{}")
+        if "error" in result:
+            raise BadRequest(f"invalid CSS selector {selector!r}: {result['error']}")
+        return [int(k) for k in result.get("keys", [])]
+
+    found = await asyncio.gather(*(run(label) for label in labels))
+    refs = {NodeRef(label, key) for label, keys in zip(labels, found, strict=True) for key in keys}
+    return expand(snap, refs)
+
+
+def expand(snap: DomSnapshot, refs: set[NodeRef]) -> frozenset[NodeRef]:
+    """The matched nodes and all their descendants (text nodes are reached through their parent)."""
+    out: set[NodeRef] = set()
+    for node in snap.nodes:
+        if node.ref in refs and node.ref not in out:
+            out.update(n.ref for n in node.walk() if not n.is_text)
+    return frozenset(out)

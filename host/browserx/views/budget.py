@@ -1,0 +1,152 @@
+"""Choosing what a view shows within its limits: the viewport first, then document order, until
+the token budget or ``max_elements`` is reached; what is left out is summarised by where it is
+and how to reach it ("… 140 links below — scroll down"), never cut mid-structure."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from browserx.views.options import ViewOptions
+from browserx.views.tokens import count_tokens
+from browserx.views.units import Unit, describe
+
+CHARS_PER_TOKEN = 3.4  # a first guess for the outline; the result is then counted exactly
+MAX_TRIES = 8
+MAX_HEADINGS_LISTED = 5
+
+
+@dataclass
+class Omitted:
+    """What a view left out, by where it is."""
+
+    by_place: dict[str, Counter[str]] = field(default_factory=dict)  # "below" / "in [7] below" → labels
+    headings: dict[str, list[str]] = field(default_factory=dict)
+    total: int = 0
+    elements: int = 0  # element IDs left out
+
+    def add(self, unit: Unit) -> None:
+        place = unit.where.direction or "in view"
+        if unit.where.scroller is not None:
+            place = f"{place} in scroll container [{unit.where.scroller}]"
+        self.by_place.setdefault(place, Counter())[unit.label] += 1
+        if unit.item.kind == "heading" and unit.item.text:
+            self.headings.setdefault(place, []).append(unit.item.text)
+        self.total += 1
+        self.elements += len(unit.ids)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "total": self.total,
+            "elements": self.elements,
+            "by_place": {place: dict(counts) for place, counts in self.by_place.items()},
+            "headings": {place: names[:MAX_HEADINGS_LISTED] for place, names in self.headings.items()},
+        }
+
+    def lines(self, why: str) -> list[str]:
+        if not self.total:
+            return []
+        out = [f"-- not shown ({why}): {self.total} more lines, {self.elements} with IDs --"]
+        for place, counts in self.by_place.items():
+            out.append(
+                f"… {describe(counts)} {place} — {_how(place)}"
+                if place != "in view"
+                else f"… {describe(counts)} in view, left out for the budget"
+            )
+            names = self.headings.get(place)
+            if names:
+                more = (
+                    f", … and {len(names) - MAX_HEADINGS_LISTED} more"
+                    if len(names) > MAX_HEADINGS_LISTED
+                    else ""
+                )
+                out.append(f"  sections {place}: " + ", ".join(names[:MAX_HEADINGS_LISTED]) + more)
+        out.append(
+            'to see them: scroll, or snapshot again with query="…", filter="css selector" or a larger max_tokens'
+        )
+        return out
+
+
+def _how(place: str) -> str:
+    if "scroll container" in place:
+        container = place.rsplit("[", 1)[-1].rstrip("]")
+        return f"scroll [{container}] to see them"
+    return {"below": "scroll down to see them", "above": "scroll up to see them", "left": "scroll left",
+            "right": "scroll right", "in view": "in view, left out for the budget"}.get(place, "")  # fmt: skip
+
+
+def priority(units: list[Unit], viewport_only: bool) -> list[Unit]:
+    """Viewport first, then document order (everything else)."""
+    seen = [u for u in units if u.where.in_view]
+    return seen if viewport_only else seen + [u for u in units if not u.where.in_view]
+
+
+def choose(
+    order: Iterable[Unit], *, token_target: int | None, max_elements: int | None, base_chars: int = 0
+) -> set[int]:
+    """Orders (``Unit.order``) of the units that fit: taken in the given order until the estimated
+    tokens or the element count would run over. Containers around a unit cost their line too."""
+    kept: set[int] = set()
+    headers: set[int] = set()
+    chars = base_chars
+    elements = 0
+    limit_chars = max(0, token_target) * CHARS_PER_TOKEN if token_target is not None else None
+    for unit in order:
+        extra = unit.chars + sum(40 for p in unit.parents if id(p) not in headers)
+        if limit_chars is not None and chars + extra > limit_chars:
+            break
+        if max_elements is not None and unit.ids and elements + len(unit.ids) > max_elements:
+            break
+        kept.add(unit.order)
+        headers.update(id(p) for p in unit.parents)
+        chars += extra
+        elements += len(unit.ids)
+    return kept
+
+
+@dataclass
+class Fitted:
+    output: str
+    tokens: int
+    kept: set[int]
+    omitted: Omitted
+
+
+def fit(
+    units: list[Unit],
+    render: Callable[[set[int], Omitted], str],
+    opts: ViewOptions,
+    order: list[Unit] | None = None,
+) -> Fitted:
+    """Render the units that fit ``opts`` (all of them when they do), counted exactly in cl100k.
+    ``order`` overrides the priority (query views rank by relevance)."""
+    everything = {u.order for u in units}
+    if order is None:
+        order = priority(units, opts.viewport_only)
+    budget = opts.max_tokens
+    estimate = sum(u.chars for u in order) / CHARS_PER_TOKEN
+    unlimited = not opts.limited and order is not None and len(order) == len(units)
+    if unlimited and (not budget or estimate <= 2 * budget):
+        text = render(everything, Omitted())
+        tokens = count_tokens(text)
+        if not budget or tokens <= budget:
+            return Fitted(text, tokens, everything, Omitted())
+    target: int | None = budget or None
+    best: Fitted | None = None
+    for attempt in range(MAX_TRIES):
+        kept = choose(order, token_target=target, max_elements=opts.max_elements)
+        omitted = Omitted()
+        for unit in units:
+            if unit.order not in kept:
+                omitted.add(unit)
+        text = render(kept, omitted)
+        tokens = count_tokens(text)
+        if best is None or tokens < best.tokens:
+            best = Fitted(text, tokens, kept, omitted)
+        if not budget or tokens <= budget or not kept:
+            return best  # (with nothing kept, the page context alone is over the budget)
+        assert target is not None
+        target = int(target * budget / tokens * (0.95 if attempt < 2 else 0.8))
+    assert best is not None
+    return best

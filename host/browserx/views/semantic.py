@@ -1,0 +1,127 @@
+"""The ``semantic`` view: the minified contract of seeds 002/004 — one short record per element
+with an ID (``i`` ID, ``r`` role, ``n`` name, ``v`` value, ``s`` states, ``xy`` centre, ``f``
+frame, ``box``, ``scr`` scroll depth, ``occ`` covered), plus page context, scroll state, recent
+page events and meta counts. ``LEGEND`` explains the keys for a system prompt."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from browserx.snapshot.model import Node
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.views.outline import PASSWORD_MASK, control_facts, redact
+from browserx.views.scroll import container_dicts, containers, scroll_position
+
+ROLE_MAP: dict[str, str] = {
+    "button": "btn", "link": "link", "textbox": "inp", "searchbox": "inp", "spinbutton": "num",
+    "combobox": "sel", "listbox": "lst", "option": "opt", "checkbox": "chk", "radio": "rad",
+    "switch": "sw", "slider": "sld", "tab": "tab", "menuitem": "menu", "menuitemcheckbox": "mchk",
+    "menuitemradio": "mrad", "treeitem": "ti", "gridcell": "cell", "row": "row", "columnheader": "colh",
+    "scrollable": "scr", "clickable": "clk", "generic": "clk", "heading": "h", "img": "img",
+    "textarea": "inp", "summary": "sum", "dialog": "dlg", "progressbar": "prog", "menubar": "mbar",
+}  # fmt: skip
+MAX_NAME = 50
+STATE_KEYS = ("disabled", "checked", "selected", "pressed", "required", "readonly", "invalid", "focused")
+
+LEGEND = """LEGEND for the browserx semantic view (interactive_tree):
+- i: element ID (use it in click(i), type(i, text), select(i, value), scroll(i))
+- r: role, minified: btn=button, inp=text input, link=link, chk=checkbox, rad=radio, sel=select/combobox,
+  lst=listbox, opt=option, tab=tab, menu=menu item, sw=switch, sld=slider, num=number input,
+  scr=scroll container, clk=clickable element without a role (other roles are spelled out)
+- n: name/label a person sees (cut to 50 characters)
+- v: current value (only when values were requested; passwords never shown)
+- s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed,
+  required, readonly, invalid, focused)
+- xy: [x, y] centre in viewport CSS pixels (negative or beyond the viewport = scroll first)
+- f: frame (omitted in the main frame)
+- box: [x, y, width, height] (only when boxes were requested)
+- scr: {"depth": "10%", "h": true} scroll container: how far scrolled; h = more content below
+- occ: true when another element (a modal, a banner) covers it: dismiss that first
+
+scroll_position: how far the page is scrolled; scrollable_containers: [{id, depth, hasMore}] —
+if what you need is not listed and hasMore is true, scroll(id) and look again.
+recent_events: text that appeared or disappeared since the last view (toasts, errors), with
+has_errors / has_success: use them to check whether the last action worked.
+omitted (when present): what was left out for the budget and where — scroll, or ask again with a
+query or a CSS filter."""
+
+
+def role_code(role: str) -> str:
+    return ROLE_MAP.get(role, role)
+
+
+def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[str, Any]:
+    facts = control_facts(node, snap)
+    out: dict[str, Any] = {"i": element_id, "r": role_code(facts["role"])}
+    name = facts.get("name") or ""
+    if name:
+        out["n"] = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+    if snap.include_values:
+        if node.state.get("inputType") == "password":
+            if node.state.get("hasValue"):
+                out["v"] = PASSWORD_MASK
+        elif "value" in node.state:
+            out["v"] = redact(str(node.state["value"]))[:200]
+    states = [key for key in STATE_KEYS if facts.get(key) is True]
+    if facts.get("checked") == "mixed":
+        states.append("mixed")
+    if "expanded" in facts:
+        states.append("expanded" if facts["expanded"] else "collapsed")
+    if states:
+        out["s"] = ",".join(states)
+    if node.box is not None:
+        cx, cy = node.box.center
+        out["xy"] = [round(cx), round(cy)]
+        if boxes:
+            b = node.box
+            out["box"] = [round(b.x), round(b.y), round(b.w), round(b.h)]
+    if node.ref.frame != "m":
+        out["f"] = node.ref.frame
+    if node.index in snap.covered:
+        out["occ"] = True
+    return out
+
+
+def render_semantic(
+    snap: DomSnapshot,
+    element_ids: Iterable[int],
+    *,
+    boxes: bool = False,
+    viewport_elements: int = 0,
+    events: list[str] | None = None,
+    has_errors: bool = False,
+    has_success: bool = False,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    shown = list(element_ids)
+    scr = {i: s for i, s in containers(snap)}
+    tree = []
+    for element_id in shown:
+        node = snap.by_id[element_id]
+        item = entry(element_id, node, snap, boxes)
+        state = scr.get(element_id)
+        if state is not None:
+            item["scr"] = {"depth": f"{state.percent or 0}%", "h": state.more_below}
+        tree.append(item)
+    return {
+        "mode": "semantic",
+        "url": snap.url,
+        "title": snap.title,
+        "viewport": {"width": round(snap.viewport[0]), "height": round(snap.viewport[1])},
+        "scroll_position": scroll_position(snap),
+        "interactive_tree": tree,
+        "scrollable_containers": container_dicts(snap),
+        "recent_events": events or [],
+        "has_errors": has_errors,
+        "has_success": has_success,
+        **(extra or {}),
+        "meta": {
+            "totalElements": len(snap.by_id),
+            "viewportElements": viewport_elements,
+            "prunedElements": len(snap.by_id) - len(shown),
+            "occludedElements": sum(1 for i in shown if snap.by_id[i].index in snap.covered),
+            "extractionTimeMs": round(snap.stats.capture_ms + snap.stats.build_ms),
+            "estimatedTokens": 0,
+        },
+    }

@@ -1,0 +1,137 @@
+"""The outline cut into units: the smallest pieces a view keeps or drops whole (a line of text, a
+heading, a control, a table row or list item that fits on one line, a container's own line).
+Budgets, viewport_only, max_elements, max_depth, filters, deltas and queries all choose units;
+``prune`` then rebuilds the outline from the chosen ones, so structure is never cut mid-way."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.views.outline import Item
+from browserx.views.text import inline_line, item_lines
+from browserx.views.viewport import ViewportIndex, Where
+
+ROLE_LABELS = {
+    "link": "link", "button": "button", "textbox": "text field", "searchbox": "text field",
+    "combobox": "combobox", "checkbox": "checkbox", "radio": "radio button", "switch": "switch",
+    "slider": "slider", "spinbutton": "number field", "tab": "tab", "menuitem": "menu item",
+    "option": "option", "listbox": "listbox", "treeitem": "tree item",
+}  # fmt: skip
+KIND_LABELS = {
+    "text": "text line",
+    "heading": "heading",
+    "image": "image",
+    "row": "table row",
+    "item": "list item",
+}
+
+
+@dataclass(slots=True)
+class Unit:
+    item: Item
+    parents: tuple[Item, ...]  # containers around it, outermost first
+    order: int  # document order
+    where: Where
+    ids: tuple[int, ...]  # element IDs shown on its line
+    text: str  # its own line(s) in the text view
+    chars: int  # size of its own line(s)
+    label: str  # what it is, for summaries ("link", "table row", …)
+    container: bool  # it has children of its own (its line is their header)
+
+    @property
+    def depth(self) -> int:
+        return len(self.parents)
+
+
+def is_atomic(item: Item, snap: DomSnapshot) -> bool:
+    """Rendered as one line with no children of its own."""
+    if item.kind in ("text", "heading", "image"):
+        return True
+    if item.kind == "control":
+        return not item.children
+    if item.kind in ("row", "item"):
+        return inline_line(item, snap) is not None
+    return False
+
+
+def label_of(item: Item) -> str:
+    if item.kind == "control" and item.node is not None:
+        return ROLE_LABELS.get(item.node.role or "", "element")
+    return KIND_LABELS.get(item.kind, "element")
+
+
+def units_of(items: list[Item], snap: DomSnapshot) -> list[Unit]:
+    index = ViewportIndex(snap)
+    out: list[Unit] = []
+
+    def ids_of(item: Item) -> tuple[int, ...]:
+        if item.kind == "control" and item.node is not None:
+            return (snap.id_of[item.node.ref],)
+        if item.kind in ("row", "item"):
+            return tuple(
+                snap.id_of[c.node.ref]
+                for c in _flat(item.children)
+                if c.kind == "control" and c.node is not None
+            )
+        return ()
+
+    def walk(level: list[Item], parents: tuple[Item, ...]) -> None:
+        for item in level:
+            atomic = is_atomic(item, snap)
+            if atomic or item.kind == "control":
+                text = "\n".join(item_lines(item, snap))
+                out.append(Unit(item, parents, len(out), index.where(item.node), ids_of(item), text,
+                                len(text) + 1 + 2 * len(parents), label_of(item), not atomic))  # fmt: skip
+            if not atomic:
+                walk(item.children, (*parents, item))
+
+    walk(items, ())
+    return out
+
+
+def _flat(items: list[Item]) -> list[Item]:
+    out: list[Item] = []
+    for item in items:
+        out.append(item)
+        out.extend(_flat(item.children))
+    return out
+
+
+def prune(items: list[Item], keep: set[int], by_item: dict[int, Unit], notes: bool = True) -> list[Item]:
+    """The outline with only the kept units (by ``id(item)``) and the containers around them.
+    A kept container that lost some of its content says so in a note line."""
+
+    def rebuild(level: list[Item]) -> tuple[list[Item], Counter[str]]:
+        out: list[Item] = []
+        dropped: Counter[str] = Counter()
+        for item in level:
+            unit = by_item.get(id(item))
+            if unit is not None and not unit.container:
+                if id(item) in keep:
+                    out.append(item)
+                else:
+                    dropped[unit.label] += 1
+                continue
+            children, inner = rebuild(item.children)
+            if children or id(item) in keep:
+                if inner and notes:
+                    children.append(Item("text", text=f"… not shown here: {describe(inner)}"))
+                out.append(Item(item.kind, item.node, item.text, children))
+            else:
+                dropped += inner
+                if unit is not None:
+                    dropped[unit.label] += 1
+        return out, dropped
+
+    return rebuild(items)[0]
+
+
+def describe(counts: Counter[str], limit: int = 4) -> str:
+    """'140 links, 30 buttons and 12 table rows'."""
+    parts = [f"{n} {label}{'' if n == 1 else 's'}" for label, n in counts.most_common(limit)]
+    rest = sum(counts.values()) - sum(n for _, n in counts.most_common(limit))
+    if rest:
+        parts.append(f"{rest} other")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else "nothing"
