@@ -247,7 +247,7 @@ def test_a_new_service_after_removal_starts_fresh() -> None:
         second = await registry.resolve(5)
         assert second is not first
         assert second.attached is False
-        # attach, then Page.enable + DOM.enable (cache invalidation events), then the next tabs call
-        assert [m["type"] for m in fake.sent] == ["tabs", "attach", "cdp", "cdp", "tabs"]
+        # attach, then Page.enable (cache invalidation events), then the next tabs call
+        assert [m["type"] for m in fake.sent] == ["tabs", "attach", "cdp", "tabs"]
 
     run(main)

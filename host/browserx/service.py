@@ -38,6 +38,7 @@ class DomService:
         self.lock = asyncio.Lock()
         self.attached = False
         self.attached_at = 0.0  # monotonic time of the last attach
+        self.frames_changed_at = 0.0  # last navigation or child frame attach/detach
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
         self.sessions: dict[str, TargetInfo] = {}
         # Which session a child session was attached through (None = the tab itself).
@@ -63,9 +64,9 @@ class DomService:
             await self.conn.request("attach", tabId=self.tab_id)
             self.attached = True
             self.attached_at = time.monotonic()
-            # Page and DOM events tell us when a cached snapshot went stale.
+            # Page events tell us when a cached snapshot went stale. (Not DOM.enable: the DOM
+            # agent's node bookkeeping is not needed for anything browserx does.)
             await self.conn.cdp(self.tab_id, "Page.enable")
-            await self.conn.cdp(self.tab_id, "DOM.enable")
             log.info("attached", tab=self.tab_id)
 
     def invalidate(self, reason: str) -> None:
@@ -134,6 +135,7 @@ class DomService:
             self.frame_ids.pop(detached.sessionId, None)
         if msg.method in INVALIDATING_EVENTS:
             self.invalidate(msg.method or "")
+            self.frames_changed_at = time.monotonic()
         for listener in list(self._listeners):
             listener(msg)
 

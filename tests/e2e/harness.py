@@ -122,4 +122,10 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
             os.environ.pop("BROWSERX_RUNTIME_DIR", None)
         else:
             os.environ["BROWSERX_RUNTIME_DIR"] = old_env
+        # Keep the host logs of the last run for post-mortems.
+        keep = Path(tempfile.gettempdir()) / "browserx-e2e-last-logs"
+        shutil.rmtree(keep, ignore_errors=True)
+        keep.mkdir(parents=True, exist_ok=True)
+        for log in runtime.glob("host-*.log"):
+            shutil.copy(log, keep / log.name)
         shutil.rmtree(root, ignore_errors=True)

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from browserx import Client
-from browserx.errors import MethodNotAllowed, TabNotFound
+from browserx.errors import BrowserxError, MethodNotAllowed, TabNotFound
 from browserx.runtime import live_hosts
 from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers
@@ -52,12 +52,26 @@ def test_cdp_round_trip_main_frame_and_cross_origin_iframe(
     main = bx.cdp("Runtime.evaluate", {"expression": "location.href", "returnByValue": True}, tab=tab)
     assert main["result"]["value"] == servers.url("oopif.html")
 
-    # The cross-site child and the nested iframe inside it arrive as auto-attached child sessions.
+    # The cross-site child and the nested iframe inside it arrive as auto-attached child sessions;
+    # ask each where it is (a target's URL is only known once it has loaded).
     deadline = time.monotonic() + 10
     sessions: list[dict[str, str]] = []
     while time.monotonic() < deadline:
-        sessions = [s for s in bx.targets(tab) if s["type"] == "iframe"]
-        if len(sessions) >= 2:
+        sessions = []
+        for s in bx.targets(tab):
+            if s["type"] != "iframe":
+                continue
+            try:
+                href = bx.cdp(
+                    "Runtime.evaluate",
+                    {"expression": "location.href", "returnByValue": True},
+                    tab=tab,
+                    session_id=s["session_id"],
+                )["result"]["value"]
+            except BrowserxError:
+                continue  # a session of a frame that is already gone
+            sessions.append({**s, "url": href})
+        if {"oopif-child.html", "nested-child.html"} <= {s["url"].rsplit("/", 1)[-1] for s in sessions}:
             break
         time.sleep(0.1)
     child = next(s for s in sessions if "oopif-child.html" in s["url"])

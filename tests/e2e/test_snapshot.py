@@ -197,9 +197,11 @@ def _write_report() -> Iterator[None]:
         print("\n" + body)
 
 
-def line_of(text: str, element_id: int) -> str:
-    lines = [line for line in text.splitlines() if f"[{element_id}] " in line]
-    assert len(lines) == 1, f"[{element_id}] should be on exactly one line: {lines}"
+def line_of(text: str, control: dict[str, Any]) -> str:
+    """The text view line of a control: the one line with ``[N] role``."""
+    key = re.compile(rf"\[{control['id']}\] {re.escape(control['role'])}\b")
+    lines = [line for line in text.splitlines() if key.search(line)]
+    assert len(lines) == 1, f"{key.pattern!r} should be on exactly one line: {lines}"
     return lines[0]
 
 
@@ -257,7 +259,7 @@ def test_page_lists_every_expected_control_and_nothing_hidden(
     # Text view lines: an ID'd line starts with [N] (after indentation / a list bullet); each
     # control's line carries its role and name; headings carry no IDs.
     for control in controls:
-        line = line_of(text, control["id"])
+        line = line_of(text, control)
         body = line.strip()
         if not body.startswith("row: "):
             assert body.removeprefix("- ").startswith(f"[{control['id']}] "), line
@@ -300,7 +302,7 @@ def test_controls_names_roles_and_states_match_the_dom(
         # the label hunt is used for label-less fields only, and said so
         if e["nearby"]:
             assert control.get("name_from") == "nearby text", control
-            assert "(name from nearby text)" in line_of(obs.text, control["id"])
+            assert "(name from nearby text)" in line_of(obs.text, control)
         else:
             assert "name_from" not in control, control
         if e["checked"] is not None:
@@ -310,7 +312,7 @@ def test_controls_names_roles_and_states_match_the_dom(
         if e["href"]:
             assert control["href"] == urlsplit(e["href"]).path, control
     assert obs.by_name("Delete account")["disabled"] is True
-    assert " disabled" in line_of(obs.text, obs.by_name("Delete account")["id"])
+    assert " disabled" in line_of(obs.text, obs.by_name("Delete account"))
 
     # Labelled fields by every labelling technique.
     for name, role in [
@@ -455,7 +457,7 @@ def _check_layout(obs: Observation, driver: WebDriver) -> dict[str, dict[str, An
             assert where is not None and where["offscreen"] == real["where"], (name, real, control)
             assert where.get("scroll_container") == (scroller_id if real["within"] else None), (name, control)
             where_text = f"({real['where']} in [{scroller_id}])" if real["within"] else f"({real['where']})"
-            assert where_text in line_of(obs.text, control["id"])
+            assert where_text in line_of(obs.text, control)
         if real["covered"] is not None:
             assert ("covered" in control) is real["covered"], (name, real, control)
     return truth
@@ -483,7 +485,7 @@ def test_layout_scroll_container_fold_and_modal_cover(browser: Browser, bx: Clie
     for name in ("Covered action one", "Covered action two"):
         assert truth[name]["covered"] is True
         assert "overlay" in obs.by_name(name)["covered"]["by"]
-        assert "covered by" in line_of(obs.text, obs.by_name(name)["id"])
+        assert "covered by" in line_of(obs.text, obs.by_name(name))
     for name in ("Accept cookies", "Reject cookies"):
         assert truth[name]["covered"] is False
         assert "covered" not in obs.by_name(name)
@@ -500,6 +502,9 @@ def test_layout_scroll_container_fold_and_modal_cover(browser: Browser, bx: Clie
     driver.execute_script("document.getElementById('scroller').scrollTop = 330")
     scrolled = observe(bx, tab, page, driver)
     _check_layout(scrolled, driver)
+    # Rows scrolled out of the container's view are clipped by it, not covered by what lies
+    # outside it on the page (there is no overlay any more: nothing covers anything).
+    assert not [c for c in scrolled.controls if "covered" in c], scrolled.text
     assert scrolled.by_name("Row button 1")["position"] == {
         "offscreen": "above",
         "scroll_container": scroller["id"],
@@ -511,6 +516,7 @@ def test_layout_scroll_container_fold_and_modal_cover(browser: Browser, bx: Clie
     driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
     bottom = observe(bx, tab, page, driver)
     _check_layout(bottom, driver)
+    assert not [c for c in bottom.controls if "covered" in c], bottom.text
     assert "position" not in bottom.by_name("Far below button A")
     assert bottom.by_name("Covered action one")["position"]["offscreen"] == "above"
     assert bottom.view["page"]["context"]["scroll"]["y"] == driver.execute_script("return window.scrollY")
@@ -655,7 +661,7 @@ def test_form_values_only_on_request_and_never_secrets(
     assert full.by_name("Order note")["value"] == "Please charge card [card number] for this order"
     for name in ("Login password", "Confirm password"):
         assert full.by_name(name)["value"] == "••••"
-    assert 'value="Jane Q Public"' in line_of(full.text, full.by_name("Holder name")["id"])
+    assert 'value="Jane Q Public"' in line_of(full.text, full.by_name("Holder name"))
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -114,7 +114,7 @@ def test_over_budget_keeps_the_viewport_first_and_summarises_the_rest() -> None:
     shown = set(_ids(view.payload))
     assert in_view <= shown
     assert "-- not shown (token budget)" in view.payload
-    assert "scroll [3] to see them" in view.payload  # rows of the scroll container
+    assert "scroll container 3 to see them" in view.payload  # rows of the scroll container
     # never cut mid-line: every line of the budgeted view is a line of the whole view or a note
     whole_lines = set(whole.payload.splitlines())
     body = [line for line in view.payload.splitlines() if line.lstrip().startswith(("[", "- [", "row:"))]
@@ -269,7 +269,7 @@ def test_scroll_context_of_page_and_containers() -> None:
     found = dict(containers(snap))
     assert found and all(s.more_below for s in found.values())
     text = _view(snap).payload
-    assert "page: 0% down, more below" in text and "scroll containers: [" in text
+    assert "page: 0% down, more below" in text and "scroll containers (by ID): 3: 0% down" in text
     doc = _view(snap, format="semantic").payload
     assert doc["scroll_position"] == "0%" and doc["scrollable_containers"][0]["hasMore"] is True
     scr = [e for e in doc["interactive_tree"] if "scr" in e]

@@ -410,10 +410,11 @@ def _child_sessions(service: DomService, exclude: set[str | None]) -> list[tuple
 
 
 async def _await_late_frames(service: DomService, frames: list[FrameCapture]) -> None:
-    """Right after attaching, out-of-process frames announce themselves a little after the first
-    commands run. When the captured documents own more cross-process iframes than there are
-    sessions, wait briefly for the missing ones (only in that window)."""
-    if time.monotonic() - service.attached_at > LATE_FRAME_WINDOW:
+    """Out-of-process frames announce themselves a little after they start loading (and right
+    after attaching, a little after the first commands run). When the captured documents own more
+    cross-process iframes than there are sessions, and frames changed recently, wait briefly for
+    the missing ones."""
+    if time.monotonic() - max(service.attached_at, service.frames_changed_at) > LATE_FRAME_WINDOW:
         return
     expected = sum(len(f.raw.frameOwners) for f in frames)
     deadline = time.monotonic() + LATE_FRAME_WAIT

@@ -206,7 +206,8 @@ function collect(root, opts) {
           node.clientWidth, node.clientHeight];
       }
       if (s) st[i] = s;
-      if (tag === "SELECT") continue; // options are summarised in state
+      // Options are summarised in state; a textarea's text child is its value (private).
+      if (tag === "SELECT" || tag === "TEXTAREA") continue;
       if (tag === "IFRAME" || tag === "FRAME") {
         let doc = null;
         try { doc = node.contentDocument; } catch (e) { doc = null; }

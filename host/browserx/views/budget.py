@@ -29,7 +29,7 @@ class Omitted:
     def add(self, unit: Unit) -> None:
         place = unit.where.direction or "in view"
         if unit.where.scroller is not None:
-            place = f"{place} in scroll container [{unit.where.scroller}]"
+            place = f"{place} in scroll container {unit.where.scroller}"
         self.by_place.setdefault(place, Counter())[unit.label] += 1
         if unit.item.kind == "heading" and unit.item.text:
             self.headings.setdefault(place, []).append(unit.item.text)
@@ -70,8 +70,8 @@ class Omitted:
 
 def _how(place: str) -> str:
     if "scroll container" in place:
-        container = place.rsplit("[", 1)[-1].rstrip("]")
-        return f"scroll [{container}] to see them"
+        container = place.rsplit(" ", 1)[-1]
+        return f"scroll container {container} to see them"
     return {"below": "scroll down to see them", "above": "scroll up to see them", "left": "scroll left",
             "right": "scroll right", "in view": "in view, left out for the budget"}.get(place, "")  # fmt: skip
 

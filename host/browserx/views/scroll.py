@@ -69,7 +69,8 @@ def scroll_lines(snap: DomSnapshot) -> list[str]:
     lines = [f"page: {page_scroll(snap).words()}"]
     found = containers(snap)
     if found:
-        listed = "; ".join(f"[{i}] {s.words()}" for i, s in found[:MAX_LISTED])
+        # IDs without brackets here: an element's bracketed ID starts exactly one line (its own).
+        listed = "; ".join(f"{i}: {s.words()}" for i, s in found[:MAX_LISTED])
         more = f"; … {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
-        lines.append(f"scroll containers: {listed}{more}")
+        lines.append(f"scroll containers (by ID): {listed}{more}")
     return lines
