@@ -43,7 +43,6 @@ CLICK_EVENTS = frozenset(
     }
 )
 MAX_CLOSED_ROOT_DEPTH = 3
-COLLECT_TIMEOUT_MS = 20_000
 EXTRAS_TIMEOUT = 10.0
 CHILD_FRAME_TIMEOUT = 10.0
 KEY_BITS = 24  # keys per document before they would run into the next document's range
@@ -150,7 +149,6 @@ async def _collect_document(
                     "expression": expression,
                     "contextId": ctx,
                     "returnByValue": True,
-                    "timeout": COLLECT_TIMEOUT_MS,
                 },
                 session_id=session_id,
                 result_type=_EvalResult,

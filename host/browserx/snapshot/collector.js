@@ -8,9 +8,13 @@
 // inert, <template>/<script>/<style>, closed <details> content, unslotted light children.
 function collect(root, opts) {
   opts = opts || {};
-  // Keys start at a base the host picks per document, so a key never names two nodes of a tab.
-  const bx = globalThis.__browserx ||
-    (globalThis.__browserx = { keys: new WeakMap(), refs: new Map(), next: (opts.keyBase || 0) + 1 });
+  // One registry per document. Keys start at a base the host picks per document (and past any
+  // key this global handed out before), so a key never names two nodes of a tab.
+  let bx = globalThis.__browserx;
+  if (!bx || bx.doc !== document) {
+    const next = Math.max(bx ? bx.next : 0, opts.keyBase || 0) + 1;
+    bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), next };
+  }
   // Is a node part of this frame's current page (through shadow roots and same-origin frames)?
   bx.ours = bx.ours || function (n) {
     let d = n.getRootNode({ composed: true });

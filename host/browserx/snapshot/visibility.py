@@ -81,8 +81,10 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
         elif w <= 1 or h <= 1:
             visible = False
             hides_text = hides_text or bool(flags & F_CLIPS)
-        elif right + sx <= 0 or bottom + sy <= 0:
-            visible, hides_text = False, True  # parked at negative page coordinates: unreachable
+        elif scroller is None and (right + sx <= 0 or bottom + sy <= 0):
+            # Parked at negative page coordinates: no scrolling reveals it. (Inside a scroll
+            # container, content scrolled past the top is reachable and stays listed.)
+            visible, hides_text = False, True
         elif clip is not None and (right <= clip[0] or bottom <= clip[1] or x >= clip[2] or y >= clip[3]):
             visible, hides_text = False, True
         node.visible = visible
