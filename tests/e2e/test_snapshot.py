@@ -212,6 +212,17 @@ def quoted(name: str) -> str:
 # -- the checks every page gets ----------------------------------------------------------------
 
 
+def test_tab_survives_repeated_snapshots_across_pages(browser: Browser, bx: Client, servers: Servers) -> None:
+    """First, because every later test needs a live tab: several snapshots on each of a few
+    pages, with the page read by Selenium in between, must neither hang nor crash the tab."""
+    for page in ("snap-controls.html", "snap-js.html", "snap-hidden.html", "snap-shadow.html"):
+        tab = open_page(browser, bx, servers.url(page))
+        for _ in range(2):
+            assert bx.snapshot(tab=tab)["text"].startswith("# ")
+        assert page_expectations(browser.driver, page)
+    assert browser.driver.execute_script("return document.title") == "Snapshot shadow DOM"
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_page_lists_every_expected_control_and_nothing_hidden(
     browser: Browser, bx: Client, servers: Servers, page: str

@@ -35,12 +35,24 @@ HIT_TEST_JS = """function(keys){
   for (const key of keys) {
     const ref = B.refs.get(key), el = ref && ref.deref();
     if (!el || !el.isConnected) { out.push(null); continue; }
-    const r = el.getBoundingClientRect(), root = el.getRootNode();
-    const doc = root.elementFromPoint ? root : el.ownerDocument, view = el.ownerDocument.defaultView;
+    const root = el.getRootNode(), view = el.ownerDocument.defaultView;
+    const doc = root.elementFromPoint ? root : el.ownerDocument;
+    // Test only the part a person sees: clipped by scrolling/overflow ancestors and the viewport.
+    const b = el.getBoundingClientRect();
+    let x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
+    let x2 = Math.min(b.right, view.innerWidth), y2 = Math.min(b.bottom, view.innerHeight);
+    for (let a = el.parentElement || (root.host || null); a && x2 > x1 && y2 > y1;
+         a = a.parentElement || (a.getRootNode().host || null)) {
+      const cs = view.getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const ar = a.getBoundingClientRect();
+      x1 = Math.max(x1, ar.left); y1 = Math.max(y1, ar.top); x2 = Math.min(x2, ar.right); y2 = Math.min(y2, ar.bottom);
+    }
+    const r = {left: x1, top: y1, width: x2 - x1, height: y2 - y1};
     let cover = null, clear = false, tested = false;
     for (const [fx, fy] of pts) {
+      if (r.width <= 0 || r.height <= 0) break;
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
-      if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       tested = true;
       const hit = doc.elementFromPoint(x, y);
       if (!hit || hit === el || el.contains(hit) || hit.contains(el) ||
