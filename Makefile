@@ -37,6 +37,12 @@ test-unit: venv
 test-e2e: setup
 	$(PY) -m pytest -q -m e2e
 
+# Not part of `make test`: compares browserx with browser-use and Playwright on one shared Chromium
+# and writes docs/BENCHMARKS.md (~10 min). The comparison packages go into .venv only here.
+bench: setup
+	$(PY) -m pip install -q -r bench/requirements.txt
+	$(PY) bench/run.py
+
 lint: venv
 	$(VENV)/bin/ruff check host tests scripts
 	$(VENV)/bin/ruff format --check host tests scripts

@@ -23,6 +23,7 @@ import datetime as dt
 import functools
 import importlib.metadata
 import inspect
+import logging
 import os
 import platform
 import re
@@ -35,6 +36,7 @@ import tempfile
 import threading
 import time
 import traceback
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -56,10 +58,12 @@ FIXTURE_PAGES = ("snap-controls.html", "snap-js.html", "snap-layout.html")
 SIZES = (1000, 5000, 20000, 50000)
 VIEWPORT = (1280, 900)
 BROWSER_USE_THRESHOLD_PX = 1000  # DomService's default viewport_threshold: what it lists below the fold
-CALL_TIMEOUT_S = 180.0
-SLOW_CALL_S = 30.0  # a tool this slow on a page gets only MIN_RUNS measured runs there
+CALL_TIMEOUT_S = 120.0
+SLOW_CALL_S = 30.0  # a tool whose warm-up takes longer gets --slow-runs measured runs on that page
+MAX_FAILURES = 2  # failed runs after which a tool is given up on for a page
 
-TOOLS = ("browserx", "browser-use", "playwright")
+TOOLS = ("browserx", "browserx full", "browser-use", "playwright")
+OTHERS = ("browser-use", "playwright")
 # Roles a Playwright aria snapshot line must have to count as an interactive element.
 # (``option`` is left out: a <select>'s options are listed under its combobox, not acted on alone.)
 PW_INTERACTIVE_ROLES = (
@@ -91,6 +95,7 @@ class Sample:
     names: list[str]  # one per interactive element the tool lists ("" when unnamed)
     extra: dict[str, float] = field(default_factory=dict)
     controls: list[str] | None = None  # names to check against browserx, when not all of ``names``
+    others: list[str] = field(default_factory=list)  # text of the listed elements that are not controls
 
 
 @dataclass
@@ -102,17 +107,19 @@ class Result:
     tokens: int | None = None
     interactive: int | None = None
     extra: dict[str, list[float]] = field(default_factory=dict)
-    error: str | None = None
+    error: str | None = None  # why the tool was given up on for this page
+    failures: list[str] = field(default_factory=list)  # failed runs (not in runs_ms)
     text: str = field(default="", repr=False)  # the last output
     names: list[str] = field(default_factory=list, repr=False)  # its interactive elements' names
     controls: list[str] = field(default_factory=list, repr=False)  # the ones compared with browserx
+    others: list[str] = field(default_factory=list, repr=False)
 
     def add(self, sample: Sample) -> None:
         self.runs_ms.append(sample.ms)
         self.text = sample.text
-        self.tokens = count_tokens(sample.text)
         self.names = sample.names
         self.controls = sample.names if sample.controls is None else sample.controls
+        self.others = sample.others
         self.interactive = len(sample.names)
         for key, value in sample.extra.items():
             self.extra.setdefault(key, []).append(value)
@@ -124,6 +131,10 @@ class Result:
     @property
     def min(self) -> float | None:
         return min(self.runs_ms) if self.runs_ms else None
+
+    def finish(self) -> None:
+        """Count the tokens of the last output (once: at 50k that takes a while)."""
+        self.tokens = count_tokens(self.text) if self.runs_ms else None
 
     def extra_median(self, key: str) -> float | None:
         values = self.extra.get(key)
@@ -226,6 +237,13 @@ class Browser:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
+        # The host exits when the browser closes its pipe; make sure of it (by its own pid).
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{self.host_pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with contextlib.suppress(ProcessLookupError):
+            if Path(f"/proc/{self.host_pid}").exists():
+                os.kill(self.host_pid, signal.SIGTERM)
 
 
 def start_browser(workdir: Path, timeout: float = 45.0) -> Browser:
@@ -268,6 +286,37 @@ def start_browser(workdir: Path, timeout: float = 45.0) -> Browser:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         raise
+
+
+class LogTally(logging.Handler):
+    """Counts the warnings the comparison tools log (numbers masked), to note them per page."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: Counter[str] = Counter()
+        self._seen: set[int] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if id(record) in self._seen:  # the same record reaches several of the loggers we watch
+            return
+        self._seen.add(id(record))
+        message = re.sub(r"\d+", "N", record.getMessage().splitlines()[0] if record.getMessage() else "")
+        self.counts[f"{record.name.split('.')[0].split(' ')[0]}: {message[:120]}"] += 1
+
+    def attach(self) -> None:
+        for name in ("", "browser_use", "cdp_use", "bubus"):
+            logging.getLogger(name).addHandler(self)
+
+    def detach(self) -> None:
+        for name in ("", "browser_use", "cdp_use", "bubus"):
+            logging.getLogger(name).removeHandler(self)
+
+    def clear(self) -> None:
+        self.counts.clear()
+        self._seen.clear()
+
+    def summary(self, top: int = 5) -> list[str]:
+        return [f"`{message}` ×{n}" for message, n in self.counts.most_common(top)]
 
 
 class RssSampler:
@@ -319,14 +368,30 @@ class RssSampler:
 
 
 class BrowserxTool:
-    name = "browserx"
+    """``browserx``: the snapshot as an agent calls it (host defaults, incl. any token budget);
+    ``browserx full``: the same with ``max_tokens=0`` (the whole page), when the client has it."""
 
-    def __init__(self) -> None:
-        self.client = Client()
-        tabs = self.client.tabs()
+    def __init__(self, client: Client, tab: int, full: bool = False) -> None:
+        self.client = client
+        self.tab = tab
+        self.full = full
+        self.name = "browserx full" if full else "browserx"
+        self.options: dict[str, Any] = {"max_tokens": 0} if full else {}
+
+    @classmethod
+    def connect(cls) -> BrowserxTool:
+        client = Client()
+        tabs = client.tabs()
         if not tabs:
+            client.close()
             raise RuntimeError("browserx lists no tab")
-        self.tab = int(tabs[0]["tabId"])
+        return cls(client, int(tabs[0]["tabId"]))
+
+    def whole_page(self) -> BrowserxTool | None:
+        """The ``browserx full`` variant on the same connection, if this client can ask for it."""
+        if "max_tokens" not in inspect.signature(Client.snapshot).parameters:
+            return None
+        return BrowserxTool(self.client, self.tab, full=True)
 
     def _eval(self, expression: str) -> Any:
         reply = self.client.cdp(
@@ -354,7 +419,7 @@ class BrowserxTool:
 
     def _snapshot(self) -> Sample:
         t0 = time.perf_counter()
-        result = self.client.snapshot(tab=self.tab, format="text", stats=True)
+        result = self.client.snapshot(tab=self.tab, format="text", stats=True, **self.options)
         ms = (time.perf_counter() - t0) * 1000
         text: str = result["text"]
         stats = result["stats"]
@@ -363,8 +428,11 @@ class BrowserxTool:
             "build_ms": float(stats["build_ms"]),
             "elements": float(stats.get("elements", 0)),
             "stats_interactive": float(stats.get("interactive", 0)),
-            "stats_tokens": float(stats.get("tokens", 0)),
         }
+        if "view_ms" in stats:  # newer hosts: view building (budget, summaries) timed apart
+            extra["view_ms"] = float(stats["view_ms"])
+        if isinstance(stats.get("stability"), dict):  # newer hosts: a DOM-quiet wait first
+            extra["stability_ms"] = float(stats["stability"].get("waited_ms", 0))
         names = dict(BX_CONTROL.findall(text))  # ID → name
         return Sample(ms, text, list(names.values()), extra)
 
@@ -372,7 +440,8 @@ class BrowserxTool:
         return await asyncio.to_thread(self._snapshot)  # the socket client blocks; keep the loop free
 
     async def close(self) -> None:
-        self.client.close()
+        if not self.full:  # the full variant borrows the connection
+            self.client.close()
 
 
 def browser_use_name(node: Any) -> str:
@@ -381,7 +450,17 @@ def browser_use_name(node: Any) -> str:
     ax = getattr(node, "ax_node", None)
     if ax is not None:
         return str(ax.name or "")
-    return str(node.get_meaningful_text_for_llm())
+    # No AX node (browser-use's AX request timed out): the attributes that name an element, else text.
+    attrs = node.attributes or {}
+    for key in ("aria-label", "title", "placeholder", "alt"):
+        if attrs.get(key):
+            return str(attrs[key])
+    tag = node.tag_name.lower()
+    if tag == "input" and attrs.get("type") in ("submit", "button", "reset"):
+        return str(attrs.get("value") or "")
+    if tag in ("input", "select", "textarea"):
+        return ""  # named by a <label>, which only the AX tree resolves
+    return str(node.get_all_children_text())
 
 
 def browser_use_is_control(node: Any) -> bool:
@@ -443,7 +522,8 @@ class BrowserUseTool:
         ms = (time.perf_counter() - t0) * 1000
         nodes = list(state.selector_map.values())
         controls = [browser_use_name(node) for node in nodes if browser_use_is_control(node)]
-        return Sample(ms, text, [browser_use_name(node) for node in nodes], controls=controls)
+        others = [node.get_meaningful_text_for_llm() for node in nodes if not browser_use_is_control(node)]
+        return Sample(ms, text, [browser_use_name(n) for n in nodes], controls=controls, others=others)
 
     async def close(self) -> None:
         # Drop the CDP connection and event bus only; keep_alive leaves the browser to us.
@@ -523,6 +603,7 @@ async def bench_page(
     rss: RssSampler,
     url: str,
     args: argparse.Namespace,
+    logs: LogTally,
 ) -> None:
     print(f"== {page.name}: {url}", flush=True)
     await asyncio.to_thread(bx.navigate, url)
@@ -533,7 +614,8 @@ async def bench_page(
         with contextlib.suppress(Exception):
             await tools["browser-use"].focus(url)
     page.results = {name: Result(name) for name in tools}
-    planned = args.runs
+    planned = dict.fromkeys(tools, args.runs)
+    logs.clear()
     with rss.sampling():
         for name, tool in tools.items():  # warm-up: once each, not counted
             t0 = time.perf_counter()
@@ -543,22 +625,29 @@ async def bench_page(
                 page.results[name].error = f"warm-up failed: {short_error(exc)}"
                 print(f"   {name}: warm-up failed: {short_error(exc)}", flush=True)
                 continue
-            if time.perf_counter() - t0 > SLOW_CALL_S and planned > args.min_runs:
-                planned = args.min_runs
-                page.notes.append(f"{name} took > {SLOW_CALL_S:.0f} s per call: {planned} runs here")
-        for _ in range(planned):  # interleaved: browserx, browser-use, playwright, browserx, ...
+            took = time.perf_counter() - t0
+            if took > SLOW_CALL_S and args.slow_runs < args.runs:
+                planned[name] = args.slow_runs
+                page.notes.append(
+                    f"{name}'s warm-up took {took:.0f} s (> {SLOW_CALL_S:.0f} s): {args.slow_runs} runs here"
+                )
+        for run in range(max(planned.values())):  # interleaved: browserx, browser-use, playwright, ...
             for name, tool in tools.items():
                 result = page.results[name]
-                if result.error:
+                if result.error or run >= planned[name]:
                     continue
                 try:
                     result.add(await timed_call(tool.snapshot))
                 except Exception as exc:
-                    result.error = f"run {len(result.runs_ms) + 1} failed: {short_error(exc)}"
+                    result.failures.append(f"run {run + 1}: {short_error(exc)}")
+                    if len(result.failures) >= MAX_FAILURES:
+                        result.error = f"given up after {len(result.failures)} failed runs"
+    page.notes += [f"logged during this page: {line}" for line in logs.summary()]
     page.rss_max_mb = rss.max_kb / 1024
     elements = page.results["browserx"].extra_median("elements") if "browserx" in page.results else None
     page.elements = int(elements) if elements else None
     for name, result in page.results.items():
+        result.finish()
         if args.dump and result.text:
             args.dump.mkdir(parents=True, exist_ok=True)
             (args.dump / f"{Path(page.url).stem}.{name}.txt").write_text(result.text, encoding="utf-8")
@@ -579,14 +668,21 @@ async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, A
     browser: Browser | None = None
     tools: dict[str, Any] = {}
     rss: RssSampler | None = None
+    logs = LogTally()
+    logs.attach()
     with page_servers(pages_dir) as (origin, _xorigin):
         try:
             browser = start_browser(workdir)
             env_info["chromium"] = browser.version
-            bx = BrowserxTool()
+            bx = BrowserxTool.connect()
             rss = RssSampler(browser.host_pid)
             env_info["host_pid"] = browser.host_pid
             tools["browserx"] = bx
+            full = bx.whole_page()
+            if full is not None:
+                tools[full.name] = full
+            else:
+                env_info["tool_errors"]["browserx full"] = "this browserx client has no max_tokens option"
             first = f"{origin}/{pages[0].url}"
             await asyncio.to_thread(bx.navigate, first)
             for name, connect in (
@@ -604,7 +700,7 @@ async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, A
                 env_info["playwright_method"] = tools["playwright"].method
             for page in pages:
                 try:
-                    await bench_page(page, tools, bx, rss, f"{origin}/{page.url}", args)
+                    await bench_page(page, tools, bx, rss, f"{origin}/{page.url}", args, logs)
                 except Exception as exc:
                     page.notes.append(f"page failed: {short_error(exc)}")
                     print(f"   page failed: {short_error(exc)}", flush=True)
@@ -619,6 +715,7 @@ async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, A
                 rss.close()
             if browser is not None:
                 browser.stop()
+            logs.detach()
     return pages
 
 
@@ -665,15 +762,25 @@ def normalise(name: str) -> str:
     return " ".join(name.replace('"', "'").split()).casefold()
 
 
-def missed_by_browserx(page: PageReport, tool: str) -> tuple[int, list[str]] | None:
-    """How many of ``tool``'s named interactive elements have a name browserx gives none of its
-    controls, and those names. None when either side has no output."""
-    bx, other = page.results.get("browserx"), page.results.get(tool)
-    if not bx or not other or not bx.runs_ms or not other.runs_ms:
+def whole_view(page: PageReport) -> Result | None:
+    """browserx's whole-page output: ``browserx full`` when measured, else the default view."""
+    for name in ("browserx full", "browserx"):
+        res = page.results.get(name)
+        if res is not None and res.runs_ms:
+            return res
+    return None
+
+
+def missed_by_browserx(page: PageReport, tool: str, which: str = "controls") -> tuple[int, list[str]] | None:
+    """How many of ``tool``'s named interactive elements (its ``controls`` or ``others``) have a name
+    browserx's whole-page view gives none of its controls, and those names. None when either side
+    has no output."""
+    bx, other = whole_view(page), page.results.get(tool)
+    if not bx or not other or not other.runs_ms:
         return None
     exact = {normalise(n) for n in bx.names if n}
     truncated = [n[:-1] for n in exact if n.endswith("…")]  # browserx cuts long names with …
-    named = [n for n in other.controls if normalise(n)]
+    named = [n for n in getattr(other, which) if normalise(n)]
     missed = [
         n
         for n in named
@@ -682,9 +789,46 @@ def missed_by_browserx(page: PageReport, tool: str) -> tuple[int, list[str]] | N
     return len(named), missed
 
 
+def coverage_notes(page: PageReport, name: str, res: Result) -> list[str]:
+    notes = []
+    found = missed_by_browserx(page, name)
+    if res.others and (more := missed_by_browserx(page, name, "others")):
+        with_text, unmatched = more
+        notes.append(
+            f"- {name} also indexes {len(res.others)} elements that are not controls by role or tag "
+            "(table rows/cells, labels, containers with click listeners), left out of the name check; "
+            f"{with_text - len(unmatched)} of the {with_text} with text carry a name browserx gives one "
+            "of its controls"
+        )
+    if found and found[1]:
+        missed = found[1]
+        shown = ", ".join(f"`{' '.join(m.split())[:60]}`" for m in missed[:8])
+        more_text = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
+        notes.append(f"- named by {name}, no browserx control of that name: {shown}{more_text}")
+    return notes
+
+
+def split_line(res: Result) -> str:
+    parts = [
+        f"capture {fmt_ms(res.extra_median('capture_ms'))} ms (browser CDP + transfer)",
+        f"build {fmt_ms(res.extra_median('build_ms'))} ms (host CPU + hit-test)",
+    ]
+    accounted = (res.extra_median("capture_ms") or 0) + (res.extra_median("build_ms") or 0)
+    for key, label in (("view_ms", "view (render, budget)"), ("stability_ms", "stability wait")):
+        value = res.extra_median(key)
+        if value is not None:
+            parts.append(f"{label} {fmt_ms(value)} ms")
+            accounted += value
+    parts.append(f"rest {fmt_ms((res.median or 0) - accounted)} ms (socket, relay, token count)")
+    return (
+        f"{res.tool} split (medians): {', '.join(parts)}; host stats: "
+        f"{int(res.extra_median('stats_interactive') or 0)} interactive."
+    )
+
+
 def page_table(page: PageReport) -> list[str]:
     r = page.results
-    bx = r.get("browserx")
+    bx, full = r.get("browserx"), whole_view(page)
     lines = [
         f"### {page.name} (`{page.url}`)",
         "",
@@ -694,83 +838,82 @@ def page_table(page: PageReport) -> list[str]:
         f"(viewport {VIEWPORT[1]} px + {BROWSER_USE_THRESHOLD_PX} px); "
         f"browserx host max RSS while serving it {page.rss_max_mb or 0:.0f} MB.",
         "",
-        "| tool | runs | median ms | min ms | ×browserx (median) | tokens | browserx ÷ tool tokens "
-        "| interactive listed | named controls browserx lists |",
-        "| --- | --: | --: | --: | --: | --: | --: | --: | --: |",
+        "| tool | runs | median ms | min ms | ÷ browserx (median) | tokens | browserx ÷ tool tokens "
+        "| browserx full ÷ tool tokens | interactive listed | named controls browserx full lists |",
+        "| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
     ]
-    missed_notes = []
+    notes: list[str] = []
     for name in TOOLS:
         res = r.get(name)
-        if res is None:
-            lines.append(f"| {name} | — | — | — | — | — | — | — (not run) | — |")
+        if res is None or not res.runs_ms:
+            why = "not run" if res is None else "error, below"
+            lines.append(f"| {name} | 0 | — | — | — | — | — | — | — ({why}) | — |")
             continue
-        if res.error and not res.runs_ms:
-            lines.append(f"| {name} | 0 | — | — | — | — | — | — (error, below) | — |")
-            continue
-        speed = "1.0×" if name == "browserx" else fmt_ratio(res.median, bx.median if bx else None)
-        tok = "1.00×" if name == "browserx" else fmt_ratio(bx.tokens if bx else None, res.tokens, 2)
-        cover = "—"
-        found = None if name == "browserx" else missed_by_browserx(page, name)
-        if found is not None:
-            named, missed = found
-            cover = f"{named - len(missed)} of {named}"
-            if len(res.controls) != len(res.names):
-                missed_notes.append(
-                    f"- {name} also indexes {len(res.names) - len(res.controls)} elements that are not "
-                    "controls by role or tag (table rows/cells, labels, containers with listeners); "
-                    "only its controls are compared by name"
-                )
-            if missed:
-                shown = ", ".join(f"`{' '.join(m.split())[:60]}`" for m in missed[:8])
-                more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
-                missed_notes.append(f"- named by {name}, no browserx control of that name: {shown}{more}")
+        found = missed_by_browserx(page, name) if name in OTHERS else None
+        cover = f"{found[0] - len(found[1])} of {found[0]}" if found else "—"
+        if name in OTHERS:
+            notes += coverage_notes(page, name, res)
         lines.append(
-            f"| {name} | {len(res.runs_ms)} | {fmt_ms(res.median)} | {fmt_ms(res.min)} | {speed} "
-            f"| {res.tokens:,} | {tok} | {res.interactive} | {cover} |"
+            f"| {name} | {len(res.runs_ms)} | {fmt_ms(res.median)} | {fmt_ms(res.min)} "
+            f"| {fmt_ratio(res.median, bx.median if bx else None)} | {res.tokens:,} "
+            f"| {fmt_ratio(bx.tokens if bx else None, res.tokens, 2)} "
+            f"| {fmt_ratio(full.tokens if full else None, res.tokens, 2)} | {res.interactive} | {cover} |"
         )
-    if missed_notes:
-        lines += ["", *missed_notes]
-    if bx and bx.runs_ms:
-        lines += [
-            "",
-            f"browserx split (median): capture {fmt_ms(bx.extra_median('capture_ms'))} ms "
-            f"(browser CDP + transfer), build {fmt_ms(bx.extra_median('build_ms'))} ms "
-            f"(host CPU + hit-test), rest {fmt_ms(bx.median - (bx.extra_median('capture_ms') or 0) - (bx.extra_median('build_ms') or 0))} ms "
-            f"(socket, render, token count); host stats: {int(bx.extra_median('stats_interactive') or 0)} interactive.",
-        ]
-    errors = [f"- {name}: {res.error}" for name, res in r.items() if res.error]
-    notes = [f"- {note}" for note in page.notes]
-    if errors or notes:
-        lines += ["", *errors, *notes]
+    if notes:
+        lines += ["", *notes]
+    splits = [
+        split_line(res) for name in ("browserx", "browserx full") if (res := r.get(name)) and res.runs_ms
+    ]
+    if splits:
+        lines += ["", *[f"- {line}" for line in splits]]
+    errors = [
+        f"- {name}: {len(res.failures)} failed run(s){f' ({res.error})' if res.error else ''}: "
+        + "; ".join(res.failures)
+        for name, res in r.items()
+        if res.failures
+    ]
+    errors += [f"- {name}: {res.error}" for name, res in r.items() if res.error and not res.failures]
+    page_notes = [f"- {note}" for note in page.notes]
+    if errors or page_notes:
+        lines += ["", *errors, *page_notes]
     return [*lines, ""]
+
+
+def verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("holds" if ok else "**misses**")
+
+
+def median_of(page: PageReport | None, tool: str) -> float | None:
+    res = page.results.get(tool) if page else None
+    return res.median if res else None
 
 
 def floors(pages: list[PageReport], env_info: dict[str, Any]) -> list[str]:
     by_size = {p.size: p for p in pages if p.size}
     rows: list[tuple[str, str, str]] = []
-
-    def verdict(ok: bool | None) -> str:
-        return "n/a" if ok is None else ("holds" if ok else "**misses**")
-
     for size, limit in LATENCY_FLOORS.items():
-        res = by_size[size].results.get("browserx") if size in by_size else None
-        med = res.median if res else None
+        med, full = median_of(by_size.get(size), "browserx"), median_of(by_size.get(size), "browserx full")
+        measured = f"{med / 1000:.3f} s" if med is not None else "not measured"
+        if full is not None:
+            measured += f" (full view {full / 1000:.3f} s)"
         rows.append(
             (
                 f"browserx text snapshot ≤ {limit} s at {size // 1000}k (median)",
-                f"{med / 1000:.3f} s" if med is not None else "not measured",
+                measured,
                 verdict(None if med is None else med <= limit * 1000),
             )
         )
     for size in SPEEDUP_SIZES:
         page = by_size.get(size)
-        bx = page.results.get("browserx") if page else None
-        bu = page.results.get("browser-use") if page else None
-        ratio = bu.median / bx.median if bx and bu and bx.median and bu.median else None
+        bx, full, bu = (median_of(page, t) for t in ("browserx", "browserx full", "browser-use"))
+        ratio = bu / bx if bx and bu else None
+        measured = f"{ratio:.1f}×" if ratio else "not measured"
+        if full and bu:
+            measured += f" (full view {bu / full:.1f}×)"
         rows.append(
             (
                 f"≥ {SPEEDUP_FLOOR:.0f}× faster than browser-use at {size // 1000}k (median ÷ median)",
-                f"{ratio:.1f}×" if ratio else "not measured",
+                measured,
                 verdict(None if ratio is None else ratio >= SPEEDUP_FLOOR),
             )
         )
@@ -785,22 +928,27 @@ def floors(pages: list[PageReport], env_info: dict[str, Any]) -> list[str]:
             verdict(None if not rss else rss <= RSS_FLOOR_MB),
         )
     )
-    pw_ratios = []
-    for page in pages:
-        bx, pw = page.results.get("browserx"), page.results.get("playwright")
-        if bx and pw and bx.tokens and pw.tokens and bx.runs_ms and pw.runs_ms:
-            pw_ratios.append((page.name, bx.tokens / pw.tokens))
-    rows.append(
-        (
-            f"tokens ≤ {TOKENS_VS_PLAYWRIGHT}× Playwright whole-page (every page)",
-            ", ".join(f"{n} {x:.2f}×" for n, x in pw_ratios) or "not measured",
-            verdict(None if not pw_ratios else all(x <= TOKENS_VS_PLAYWRIGHT for _, x in pw_ratios)),
+    for label, pick in (
+        ("whole-page view", whole_view),
+        ("default view (info)", lambda p: p.results.get("browserx")),
+    ):
+        ratios = []
+        for page in pages:
+            bx, pw = pick(page), page.results.get("playwright")
+            if bx and pw and bx.tokens and pw.tokens:
+                ratios.append((page.name, bx.tokens / pw.tokens))
+        ok = None if not ratios else all(x <= TOKENS_VS_PLAYWRIGHT for _, x in ratios)
+        rows.append(
+            (
+                f"tokens ≤ {TOKENS_VS_PLAYWRIGHT}× Playwright whole-page, browserx {label}",
+                ", ".join(f"{n} {x:.2f}×" for n, x in ratios) or "not measured",
+                verdict(ok) if "info" not in label else "—",
+            )
         )
-    )
     bu_ratios = []
     for page in pages:
         bx, bu = page.results.get("browserx"), page.results.get("browser-use")
-        if page.fits_browser_use_window and bx and bu and bx.tokens and bu.tokens and bu.runs_ms:
+        if page.fits_browser_use_window and bx and bu and bx.tokens and bu.tokens:
             bu_ratios.append((page.name, bx.tokens / bu.tokens))
     rows.append(
         (
@@ -811,25 +959,24 @@ def floors(pages: list[PageReport], env_info: dict[str, Any]) -> list[str]:
     )
     counts, names = [], []
     for page in pages:
-        listed = {
-            n: r.interactive for n, r in page.results.items() if r.runs_ms and r.interactive is not None
-        }
-        if "browserx" in listed and len(listed) > 1:
-            most = max(v for n, v in listed.items() if n != "browserx")
-            counts.append(f"{page.name} {listed['browserx']} vs {most}")
-        missed = [len(f[1]) for t in TOOLS[1:] if (f := missed_by_browserx(page, t)) is not None]
+        bx = whole_view(page)
+        others = [r.interactive for t in OTHERS if (r := page.results.get(t)) and r.runs_ms]
+        if bx and bx.interactive is not None and others:
+            counts.append(f"{page.name} {bx.interactive} vs {max(x or 0 for x in others)}")
+        missed = [len(f[1]) for t in OTHERS if (f := missed_by_browserx(page, t)) is not None]
         if missed:
             names.append((page.name, sum(missed)))
     rows.append(
         (
-            "browserx lists every interactive element either tool lists: by count (browserx vs the larger)",
+            "browserx (whole page) lists every interactive element either tool lists: by count "
+            "(browserx vs the larger)",
             "; ".join(counts) or "not measured",
             "see by name",
         )
     )
     rows.append(
         (
-            "… by name: the other tools' named interactive elements with no browserx control of that name",
+            "… by name: the other tools' named controls with no browserx control of that name",
             "; ".join(f"{n} {k}" for n, k in names) or "not measured",
             verdict(None if not names else all(k == 0 for _, k in names)),
         )
@@ -860,8 +1007,12 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
         f"Python {platform.python_version()}.",
         f"- Browser: {env_info.get('chromium', 'unknown')}, headless (`--headless=new`), window "
         f"{VIEWPORT[0]}x{VIEWPORT[1]}, one browser shared by all three tools (CDP port + browserx extension).",
-        f"- browserx {version_of('browserx')}: `Client.snapshot(format='text', stats=True)` end to end "
-        "through the control socket (host → extension → chrome.debugger).",
+        f"- browserx {version_of('browserx')} (the host runs from this checkout's working tree): "
+        "`Client.snapshot(format='text', stats=True)` end to end through the control socket "
+        "(host → extension → chrome.debugger), with the host's defaults (token budget, stability wait) as "
+        "an agent gets it. **browserx full** is the same call with `max_tokens=0`: the whole page, used "
+        "for the whole-page token ratio and the coverage checks."
+        + (f" **browserx full: {tool_errors['browserx full']}**" if "browserx full" in tool_errors else ""),
         f"- browser-use {version_of('browser-use')}: `DomService.get_serialized_dom_tree()` + "
         "`SerializedDOMState.llm_representation()` over CDP (profile defaults: cross-origin iframes on, "
         f"paint-order filtering on, elements within {BROWSER_USE_THRESHOLD_PX} px of the viewport); no LLM, "
@@ -871,11 +1022,14 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
         "`connect_over_cdp` (whole page, iframes included). Interactive = lines whose role is one of "
         f"{PW_INTERACTIVE_ROLES.replace('|', ', ')}."
         + (f" **Unavailable: {tool_errors['playwright']}**" if "playwright" in tool_errors else ""),
-        "- browserx interactive = distinct `[N]` IDs in the text view.",
+        "- browserx interactive = distinct `[N]` IDs in the text view. Coverage by name: each other tool's "
+        "named controls (browser-use: selector-map entries that are controls by AX role or tag) whose "
+        "name (case and whitespace folded) is the name of no `[N]` control in browserx's whole-page view.",
         "- Tokens: cl100k_base (`browserx.views.tokens.count_tokens`) of each tool's text output.",
         f"- Method: navigate, wait for load, one warm-up call per tool, then {args.runs} runs per tool "
-        "interleaved (browserx, browser-use, Playwright, browserx, …); median and min of wall-clock "
-        f"latency in ms. A tool slower than {SLOW_CALL_S:.0f} s per call on a page gets {args.min_runs} runs there.",
+        "interleaved (browserx, browserx full, browser-use, Playwright, browserx, …); median and min of wall-clock "
+        f"latency in ms. A tool whose warm-up on a page takes > {SLOW_CALL_S:.0f} s gets {args.slow_runs} runs there; "
+        f"a call is abandoned after {CALL_TIMEOUT_S:.0f} s and a tool after {MAX_FAILURES} failed runs on a page.",
         "- Host RSS: VmRSS of the browserx host process (`/proc/<pid>/status`), sampled every 5 ms during "
         "all of a page's calls.",
         "",
@@ -906,7 +1060,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=5, help="measured runs per tool and page (default 5)")
-    parser.add_argument("--min-runs", type=int, default=5, help="runs for a tool slower than 30 s a call")
+    parser.add_argument(
+        "--slow-runs", type=int, default=3, help="runs for a tool whose warm-up took > 30 s (default 3)"
+    )
     parser.add_argument(
         "--sizes",
         type=lambda s: tuple(int(x) for x in s.split(",")),

@@ -193,7 +193,8 @@ def test_delta_marks_added_removed_and_changed() -> None:
     del elements[first]  # new now
     elements[second] = tuple((k, "Old name" if k == "name" else v) for k, v in elements[second])
     elements[999] = (("role", "button"), ("name", "Gone"))
-    old = replace(now, elements=elements, tree_hash="00000000")
+    old = state_of(snap)
+    vars(old).update(elements=elements, tree_hash="00000000")  # what an earlier view had shown
     delta = diff(old, now)
     assert delta.added == [first] and delta.removed == [999] and list(delta.changed) == [second]
     text = build_view(snap, ViewOptions(since_last=True), events=summarise([], snap), previous=old).payload

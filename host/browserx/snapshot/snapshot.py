@@ -107,6 +107,14 @@ class SnapshotStats:
         }  # fmt: skip
 
 
+@dataclass
+class SnapshotCaches:
+    """Derived data the views compute at most once per snapshot (and drop with it)."""
+
+    facts: dict[int, dict[str, Any]] = field(default_factory=dict)  # node index → control facts
+    with_ids_below: set[int] | None = None  # node indexes with an ID'd descendant
+
+
 @dataclass(frozen=True)
 class DomSnapshot:
     tab_id: int
@@ -126,6 +134,18 @@ class DomSnapshot:
     stats: SnapshotStats
     frames: tuple[dict[str, Any], ...]
     created_at: float = field(default_factory=time.time)
+    caches: SnapshotCaches = field(default_factory=SnapshotCaches, compare=False, repr=False)
+
+    def has_id_below(self, node: Node) -> bool:
+        """Whether a visible descendant of ``node`` carries an ID (one pass, then cached)."""
+        below = self.caches.with_ids_below
+        if below is None:
+            below = self.caches.with_ids_below = set()
+            for n in reversed(self.nodes):  # children before parents
+                parent = n.parent
+                if parent is not None and (n.index in below or (n.visible and n.ref in self.id_of)):
+                    below.add(parent.index)
+        return node.index in below
 
     def id_for(self, node: Node) -> int | None:
         return self.id_of.get(node.ref)

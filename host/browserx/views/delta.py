@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -18,13 +19,26 @@ TRACKED = ("role", "name", "value", "disabled", "checked", "expanded", "selected
 Facts = tuple[tuple[str, Any], ...]
 
 
-@dataclass(frozen=True)
 class ViewState:
-    url: str
-    elements: dict[int, Facts]
-    tree_hash: str
-    include_values: bool
-    at: float
+    """What a served view showed, for the next delta. Computed only when a delta asks for it:
+    most views are never diffed, and the facts of every element cost real time on big pages."""
+
+    def __init__(self, snap: DomSnapshot) -> None:
+        self._snap = snap
+        self.url = snap.url
+        self.include_values = snap.include_values
+        self.at = snap.created_at
+
+    @cached_property
+    def elements(self) -> dict[int, Facts]:
+        return {i: _facts(self._snap, i) for i in self._snap.by_id}
+
+    @cached_property
+    def tree_hash(self) -> str:
+        digest = hashlib.blake2b(
+            msgspec.json.encode([self.url, sorted(self.elements.items())]), digest_size=4
+        )
+        return digest.hexdigest()
 
 
 def _facts(snap: DomSnapshot, element_id: int) -> Facts:
@@ -37,9 +51,7 @@ def _facts(snap: DomSnapshot, element_id: int) -> Facts:
 
 
 def state_of(snap: DomSnapshot) -> ViewState:
-    elements = {i: _facts(snap, i) for i in snap.by_id}
-    digest = hashlib.blake2b(msgspec.json.encode([snap.url, sorted(elements.items())]), digest_size=4)
-    return ViewState(snap.url, elements, digest.hexdigest(), snap.include_values, snap.created_at)
+    return ViewState(snap)
 
 
 @dataclass

@@ -8,7 +8,6 @@ name. Dropped: whatever a person cannot see.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -128,7 +127,7 @@ def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[Node]) -> N
     if element_id is not None:
         _flush(run, out)
         item = Item("control", node)
-        if is_scroll_container(node) or _has_id_below(node, snap):
+        if is_scroll_container(node) or snap.has_id_below(node):
             _walk_children(node, snap, item.children)
         out.append(item)
         return
@@ -169,10 +168,6 @@ def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[Node]) -> N
         _flush(run, out)
 
 
-def _has_id_below(node: Node, snap: DomSnapshot) -> bool:
-    return any(n is not node and n.visible and n.ref in snap.id_of for n in node.walk())
-
-
 def _own_text(node: Node) -> str:
     return " ".join(n.text for n in node.walk() if n.is_text and n.visible)[:MAX_TEXT_LINE]
 
@@ -180,16 +175,10 @@ def _own_text(node: Node) -> str:
 # -- facts shown for a control ------------------------------------------------------------
 
 
-_FACTS: dict[int, dict[int, dict[str, Any]]] = {}  # id(snapshot) → node index → facts
-
-
 def control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     """Role, name and the non-default states of a node with an ID, for every view. Computed once
     per node and snapshot (a view build asks several times); callers must not modify the dict."""
-    cache = _FACTS.get(id(snap))
-    if cache is None:
-        cache = _FACTS[id(snap)] = {}
-        weakref.finalize(snap, _FACTS.pop, id(snap), None)
+    cache = snap.caches.facts
     facts = cache.get(node.index)
     if facts is None:
         facts = cache[node.index] = _control_facts(node, snap)
