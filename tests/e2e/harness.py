@@ -107,10 +107,13 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
         options.add_argument(flag)
     # chromedriver would otherwise pass --disable-extensions and block our unpacked extension.
     options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+    if os.environ.get("BROWSERX_E2E_NO_BFCACHE"):
+        options.add_argument("--disable-features=BackForwardCache")
     started = time.time()
-    driver = webdriver.Chrome(
-        options=options, service=Service(shutil.which("chromedriver") or "chromedriver")
-    )
+    # Chromium's own log (renderer crashes, CHECK failures) lands next to the host logs.
+    options.add_argument("--enable-logging=stderr")
+    service = Service(shutil.which("chromedriver") or "chromedriver", log_output=str(root / "chromium.log"))
+    driver = webdriver.Chrome(options=options, service=service)
     try:
         host = wait_for_new_host(started, timeout)
         if host is None:
@@ -126,6 +129,7 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
         keep = Path(tempfile.gettempdir()) / "browserx-e2e-last-logs"
         shutil.rmtree(keep, ignore_errors=True)
         keep.mkdir(parents=True, exist_ok=True)
-        for log in runtime.glob("host-*.log"):
-            shutil.copy(log, keep / log.name)
+        for log in [*runtime.glob("host-*.log"), root / "chromium.log"]:
+            if log.exists():
+                shutil.copy(log, keep / log.name)
         shutil.rmtree(root, ignore_errors=True)

@@ -256,10 +256,10 @@ async def _closed_roots(
 
 async def _listeners(service: DomService, session_id: str | None, ctx: int) -> dict[int, frozenset[str]]:
     """Click-like JS listeners of every node of the document (shadow roots included), by node key."""
+    # The document handle comes from the page's main world: getEventListeners(pierce) on a handle
+    # from browserx's isolated world crashes the renderer (Chromium 156, after the collector ran).
     doc = await service.cdp(
-        "Runtime.evaluate",
-        {"expression": "document", "contextId": ctx, "objectGroup": "browserx-l"},
-        session_id=session_id,
+        "Runtime.evaluate", {"expression": "document", "objectGroup": "browserx-l"}, session_id=session_id
     )
     listing = await service.cdp(
         "DOMDebugger.getEventListeners",

@@ -38,6 +38,7 @@ function collect(root, opts) {
     "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
+  const MAX_CUSTOM_SUSPECTS = 500; // CDP asks per suspect; bound the cost on huge component trees
   const SPACED = new Set(["a", "button", "label", "summary", "option", "legend", "h1", "h2", "h3", "h4", "h5",
     "h6", "p", "li", "td", "th", "span", "caption", "figcaption", "dt", "dd"]);
   // Columns per node; text, attrs and state are sparse (index → value): most nodes have none.
@@ -238,10 +239,11 @@ function collect(root, opts) {
         kids = node.childNodes;
         // A host with a closed shadow root is invisible to page JS; the host asks CDP about
         // elements whose own content cannot explain their rendered box.
+        // Every custom element without an open root (a closed root may slot its light children,
+        // so they render either way), and built-in hosts whose content cannot explain their box.
         const custom = node.localName.includes("-");
-        if ((custom || SHADOW_HOSTS.has(tag)) && r.width > 0 && r.height > 0 &&
-            (!node.firstElementChild && !node.textContent.trim() ||
-             custom && node.firstElementChild && node.firstElementChild.getClientRects().length === 0)) {
+        if (custom ? suspects.length < MAX_CUSTOM_SUSPECTS :
+            SHADOW_HOSTS.has(tag) && r.width > 0 && r.height > 0 && !node.firstElementChild && !node.textContent.trim()) {
           suspects.push(node);
         }
       }
