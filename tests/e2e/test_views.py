@@ -132,7 +132,7 @@ def test_stability_wait_reports_the_time_waited(browser: Browser, bx: Client, se
     first = bx.snapshot(tab=tab, stats=True)
     waited = first["stats"]["stability"]
     assert waited["stable"] and waited["waited_ms"] >= 400, waited
-    assert "Item 10" in first["text"], first["text"]
+    assert "Item 12" in first["text"], first["text"]  # the wait outlasted every mutation
     again = bx.snapshot(tab=tab, stats=True)["stats"]["stability"]
     assert again["waited_ms"] < 100, again
     off = bx.snapshot(tab=tab, stats=True, wait_stable=False)["stats"]["stability"]
