@@ -4,6 +4,7 @@ take a snapshot through the control socket, print the text view, and clean every
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -42,6 +43,16 @@ def main() -> int:
                 f"({stats['interactive']} interactive elements, {stats['tokens']} tokens, "
                 f"capture {stats['capture_ms']:.0f} ms + build {stats['build_ms']:.0f} ms)"
             )
+            accept = re.search(r'\[(\d+)\] button "Accept"', result["text"])
+            if accept:
+                element_id = int(accept.group(1))
+                clicked = bx.click(element_id)
+                print(
+                    f"\n$ browserx click {element_id}   → success={clicked['success']}, "
+                    f"{clicked['changes']['dom_mutations']} DOM mutations, {clicked['duration_ms']:.0f} ms"
+                )
+                print("\n$ browserx snapshot --since-last")
+                print(bx.snapshot(since_last=True)["text"])
     finally:
         os.killpg(launched.browser_pid, signal.SIGTERM)
         server.shutdown()
