@@ -172,6 +172,24 @@ const handlers = {
     }
   },
 
+  // Many independent commands in one message each way (e.g. resolving hundreds of nodes):
+  // run concurrently, answer with one result or error per command, in order.
+  async batch({ tabId, sessionId, commands }) {
+    requireTabId(tabId);
+    if (!Array.isArray(commands) || commands.length > 5000) throw badRequest("commands must be a list (≤ 5000)");
+    const target = sessionId ? { tabId, sessionId } : { tabId };
+    const results = await Promise.all(commands.map(async (c) => {
+      const method = c && c.method;
+      if (typeof method !== "string" || !ALLOWED.has(method)) return { error: `method not allowed: ${method}` };
+      try {
+        return { result: (await chrome.debugger.sendCommand(target, method, c.params || {})) ?? {} };
+      } catch (err) {
+        return { error: errorText(err) };
+      }
+    }));
+    return { results };
+  },
+
   async attach({ tabId }) {
     requireTabId(tabId);
     let already = attached.has(tabId);

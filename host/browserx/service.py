@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import structlog
 
-from browserx.errors import DebuggerDetached
+from browserx.errors import BrowserxError, DebuggerDetached
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
 from browserx.snapshot.ids import IdAllocator
@@ -117,6 +117,13 @@ class DomService:
             return await self.conn.cdp(
                 self.tab_id, method, params, session_id, timeout, result_type=result_type
             )
+
+    async def cdp_batch(
+        self, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
+    ) -> list[dict[str, Any] | BrowserxError]:
+        """Many independent commands in one round trip; per-command results or errors."""
+        await self.ensure_attached()
+        return await self.conn.cdp_batch(self.tab_id, commands, session_id)
 
     def add_listener(self, listener: EventListener) -> Callable[[], None]:
         self._listeners.append(listener)

@@ -138,6 +138,33 @@ class ExtensionConnection:
         except msgspec.ValidationError as exc:
             raise CdpError(f"CDP error ({method}): unexpected result shape: {exc}") from exc
 
+    async def cdp_batch(
+        self,
+        tab_id: int,
+        commands: list[tuple[str, dict[str, Any]]],
+        session_id: str | None = None,
+        timeout: float | None = None,
+    ) -> list[dict[str, Any] | BrowserxError]:
+        """Run many independent commands in one round trip (the worker runs them concurrently).
+        Each entry of the answer is that command's result, or its error."""
+        for method, _ in commands:
+            if method not in CDP_ALLOWLIST:
+                raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
+        fields: dict[str, Any] = {"tabId": tab_id, "commands": [{"method": m, "params": p} for m, p in commands]}
+        if session_id:
+            fields["sessionId"] = session_id
+        reply = await self.request("batch", timeout=timeout, **fields)
+        answers: list[dict[str, Any]] = msgspec.json.decode(reply.result or b"{}").get("results", [])
+        out: list[dict[str, Any] | BrowserxError] = []
+        for (method, _), answer in zip(commands, answers, strict=False):
+            if "error" in answer:
+                out.append(map_relay_error(str(answer["error"]), method, tab_id))
+            else:
+                out.append(answer.get("result") or {})
+        while len(out) < len(commands):
+            out.append(CdpError("the extension answered fewer commands than were sent"))
+        return out
+
     # -- inbound --------------------------------------------------------------------------
 
     def feed(self, body: bytes | str) -> None:

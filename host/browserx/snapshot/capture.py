@@ -208,33 +208,33 @@ async def _closed_roots(
         hosts = await _object_ids(service, session_id, ctx, "globalThis.__browserx.suspects")
         if not hosts:
             break
-        described = await asyncio.gather(
-            *(
-                service.cdp(
-                    "DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}, session_id=session_id
-                )
-                for o in hosts
-            )
+        described = await service.cdp_batch(
+            [("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}) for o in hosts], session_id
         )
         closed: list[tuple[str, int]] = [
             (host, shadow["backendNodeId"])
             for host, desc in zip(hosts, described, strict=True)
-            for shadow in desc["node"].get("shadowRoots", [])
+            if isinstance(desc, dict)
+            for shadow in desc.get("node", {}).get("shadowRoots", [])
             if shadow.get("shadowRootType") == "closed"
         ]
         if not closed:
             break
-        resolved = await asyncio.gather(
-            *(
-                service.cdp(
-                    "DOM.resolveNode",
-                    {"backendNodeId": backend_id, "executionContextId": ctx, "objectGroup": "browserx"},
-                    session_id=session_id,
-                )
-                for _, backend_id in closed
-            )
+        resolved = await service.cdp_batch(
+            [
+                ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx"})
+                for _, b in closed
+            ],
+            session_id,
         )
-        objects = [host for host, _ in closed] + [r["object"]["objectId"] for r in resolved]
+        pairs = [
+            (host, r["object"]["objectId"])
+            for (host, _), r in zip(closed, resolved, strict=True)
+            if isinstance(r, dict) and "object" in r
+        ]
+        if not pairs:
+            break
+        objects = [host for host, _ in pairs] + [root for _, root in pairs]
         reply = await service.cdp(
             "Runtime.callFunctionOn",
             {
@@ -273,21 +273,17 @@ async def _listeners(service: DomService, session_id: str | None, ctx: int) -> d
     if not types:
         return {}
     backend_ids = list(types)
-    resolved = await asyncio.gather(
-        *(
-            service.cdp(
-                "DOM.resolveNode",
-                {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"},
-                session_id=session_id,
-            )
+    resolved = await service.cdp_batch(
+        [
+            ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"})
             for b in backend_ids
-        ),
-        return_exceptions=True,
+        ],
+        session_id,
     )
     pairs = [
         (b, r["object"]["objectId"])
         for b, r in zip(backend_ids, resolved, strict=True)
-        if isinstance(r, dict)
+        if isinstance(r, dict) and "object" in r
     ]
     if not pairs:
         return {}
