@@ -556,3 +556,37 @@ def test_str_body_with_lone_surrogate_does_not_raise_out_of_feed(body: str) -> N
     """feed() accepts str bodies and promises never to raise on bad input."""
     conn = ExtensionConnection(FakeExtension().send)
     conn.feed(body)
+
+
+# -- batches ---------------------------------------------------------------------------------
+
+
+def test_batch_sends_one_message_and_maps_each_answer() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        commands = [("DOM.resolveNode", {"backendNodeId": 1}), ("DOM.resolveNode", {"backendNodeId": 2})]
+        task = await start(conn, fake, conn.cdp_batch(7, commands, session_id="S"))
+        sent = fake.sent[-1]
+        assert sent["type"] == "batch" and sent["tabId"] == 7 and sent["sessionId"] == "S"
+        assert [c["method"] for c in sent["commands"]] == ["DOM.resolveNode", "DOM.resolveNode"]
+        answers = {
+            "results": [{"result": {"object": {"objectId": "o1"}}}, {"error": "No node with given id found"}]
+        }
+        conn.feed(enc({"id": sent["id"], "result": answers}))
+        first, second = await settled(task)
+        assert first == {"object": {"objectId": "o1"}}
+        assert isinstance(second, CdpError) and "No node with given id found" in second.message
+
+    run(main)
+
+
+def test_batch_refuses_a_method_outside_the_allowlist_before_sending() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        with pytest.raises(MethodNotAllowed):
+            await conn.cdp_batch(1, [("DOM.resolveNode", {}), ("Browser.close", {})])
+        assert fake.sent == []
+
+    run(main)

@@ -150,7 +150,10 @@ class ExtensionConnection:
         for method, _ in commands:
             if method not in CDP_ALLOWLIST:
                 raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
-        fields: dict[str, Any] = {"tabId": tab_id, "commands": [{"method": m, "params": p} for m, p in commands]}
+        fields: dict[str, Any] = {
+            "tabId": tab_id,
+            "commands": [{"method": m, "params": p} for m, p in commands],
+        }
         if session_id:
             fields["sessionId"] = session_id
         reply = await self.request("batch", timeout=timeout, **fields)

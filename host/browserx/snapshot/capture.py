@@ -222,7 +222,10 @@ async def _closed_roots(
             break
         resolved = await service.cdp_batch(
             [
-                ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx"})
+                (
+                    "DOM.resolveNode",
+                    {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx"},
+                )
                 for _, b in closed
             ],
             session_id,
