@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -39,3 +42,14 @@ def open_page(browser: Browser, bx: Client, url: str) -> int:
         if tab["url"] == browser.driver.current_url:
             return int(tab["tabId"])
     raise AssertionError(f"tab with {url} not listed: {bx.tabs()}")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The `browserx` CLI as a separate process, with this process's environment (runtime dir)."""
+    return subprocess.run(
+        [sys.executable, "-m", "browserx.interfaces.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+    )

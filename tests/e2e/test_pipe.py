@@ -6,8 +6,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
@@ -15,18 +13,8 @@ import pytest
 from browserx import Client
 from browserx.errors import BrowserxError, MethodNotAllowed, TabNotFound
 from browserx.runtime import live_hosts
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "browserx.interfaces.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=os.environ.copy(),
-    )
 
 
 def test_cli_lists_the_tab_with_url_and_title(browser: Browser, bx: Client, servers: Servers) -> None:

@@ -14,10 +14,7 @@ Per-page counts (listed vs expected controls) and token costs are printed and wr
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +29,7 @@ from selenium.webdriver.support.ui import Select
 
 from browserx import Client
 from browserx.errors import BrowserxError, PageOptedOut
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
 
 REPORT_PATH = Path("/tmp/snapshot-fixture-report.txt")
@@ -680,16 +677,6 @@ def test_form_values_only_on_request_and_never_secrets(
     for name in ("Login password", "Confirm password"):
         assert full.by_name(name)["value"] == "••••"
     assert 'value="Jane Q Public"' in line_of(full.text, full.by_name("Holder name"))
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "browserx.interfaces.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=os.environ.copy(),
-    )
 
 
 def test_cli_snapshot_prints_the_text_view(browser: Browser, bx: Client, servers: Servers) -> None:
