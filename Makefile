@@ -39,9 +39,14 @@ test-e2e: setup
 
 # Not part of `make test`: compares browserx with browser-use and Playwright on one shared Chromium
 # and writes docs/BENCHMARKS.md (~10 min). The comparison packages go into .venv only here.
+# The comparison tools (browser-use, Playwright) pin their own dependency versions, so they get
+# a venv of their own; the browserx host keeps running from .venv.
+BENCH_VENV := .venv-bench
+
 bench: setup
-	$(PY) -m pip install -q -r bench/requirements.txt
-	$(PY) bench/run.py
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q -e . -r bench/requirements.txt
+	$(BENCH_VENV)/bin/python bench/run.py $(BENCH_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check host tests scripts
@@ -49,4 +54,4 @@ lint: venv
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -3,15 +3,16 @@
 One headless Chromium (system binary) runs with the browserx extension and host and a CDP port,
 so all three tools observe the SAME tab of the SAME browser:
 
-* browserx: ``Client.snapshot(stats=True)`` through the control socket (text view);
+* browserx: ``Client.snapshot(stats=True)`` through the control socket (text view), as an agent
+  calls it, and "browserx full" with ``max_tokens=0`` (the whole page, no token budget);
 * browser-use: its ``DomService.get_serialized_dom_tree()`` + ``llm_representation()`` (DOM
   extraction and serialization only: no LLM, no screenshot);
 * Playwright: ``page.aria_snapshot(mode="ai")`` over ``connect_over_cdp`` (whole page).
 
-Runs are interleaved (browserx, browser-use, Playwright, browserx, ...) after one warm-up each.
+Runs are interleaved (browserx, browserx full, browser-use, Playwright, ...) after one warm-up each.
 Tokens are cl100k_base (browserx.views.tokens). The report goes to docs/BENCHMARKS.md.
 
-    make bench            # or: .venv/bin/python bench/run.py [--runs N] [--sizes 1000,5000]
+    make bench            # or: .venv-bench/bin/python bench/run.py [--runs N] [--sizes 1000,5000]
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from typing import Any, ClassVar
 
 from pages import generate
 
-from browserx import Client
+from browserx import BrowserxError, Client
 from browserx.install import apply, default_plan
 from browserx.launch import browser_flags, find_browser
 from browserx.runtime import wait_for_new_host
@@ -59,7 +60,7 @@ SIZES = (1000, 5000, 20000, 50000)
 VIEWPORT = (1280, 900)
 BROWSER_USE_THRESHOLD_PX = 1000  # DomService's default viewport_threshold: what it lists below the fold
 CALL_TIMEOUT_S = 120.0
-SLOW_CALL_S = 30.0  # a tool whose warm-up takes longer gets --slow-runs measured runs on that page
+SLOW_CALL_S = 30.0  # a tool whose first measured run takes longer gets --slow-runs runs on that page
 MAX_FAILURES = 2  # failed runs after which a tool is given up on for a page
 
 TOOLS = ("browserx", "browserx full", "browser-use", "playwright")
@@ -107,6 +108,7 @@ class Result:
     tokens: int | None = None
     interactive: int | None = None
     extra: dict[str, list[float]] = field(default_factory=dict)
+    warmup_ms: float | None = None
     error: str | None = None  # why the tool was given up on for this page
     failures: list[str] = field(default_factory=list)  # failed runs (not in runs_ms)
     text: str = field(default="", repr=False)  # the last output
@@ -206,11 +208,11 @@ def page_servers(directory: Path) -> Iterator[tuple[str, str]]:
             server.server_close()
 
 
-def write_pages(directory: Path, sizes: tuple[int, ...]) -> list[PageReport]:
+def write_pages(directory: Path, fixtures: tuple[str, ...], sizes: tuple[int, ...]) -> list[PageReport]:
     """Fixture pages (all copied: the generated pages' iframe loads oopif-child.html) + generated."""
     for page in FIXTURES.glob("*.html"):
         shutil.copy(page, directory / page.name)
-    reports = [PageReport(name, name, None) for name in FIXTURE_PAGES]
+    reports = [PageReport(name, name, None) for name in fixtures]
     for size in sizes:
         name = f"gen-{size // 1000}k.html"
         (directory / name).write_text(generate(size, seed=7, xorigin="__XORIGIN__"), encoding="utf-8")
@@ -367,12 +369,25 @@ class RssSampler:
 # -- the tools ---------------------------------------------------------------------------------------
 
 
+class BrowserxConnection:
+    """One control-socket client, shared by both browserx variants and replaced after a failed call
+    (a late answer to an abandoned request would otherwise be read as the next call's)."""
+
+    def __init__(self) -> None:
+        self.client = Client(timeout=CALL_TIMEOUT_S - 10)  # fail in the socket before wait_for does
+
+    def reset(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        self.client = Client(timeout=CALL_TIMEOUT_S - 10)
+
+
 class BrowserxTool:
     """``browserx``: the snapshot as an agent calls it (host defaults, incl. any token budget);
     ``browserx full``: the same with ``max_tokens=0`` (the whole page), when the client has it."""
 
-    def __init__(self, client: Client, tab: int, full: bool = False) -> None:
-        self.client = client
+    def __init__(self, conn: BrowserxConnection, tab: int, full: bool = False) -> None:
+        self.conn = conn
         self.tab = tab
         self.full = full
         self.name = "browserx full" if full else "browserx"
@@ -380,36 +395,42 @@ class BrowserxTool:
 
     @classmethod
     def connect(cls) -> BrowserxTool:
-        client = Client()
-        tabs = client.tabs()
+        conn = BrowserxConnection()
+        tabs = conn.client.tabs()
         if not tabs:
-            client.close()
+            conn.client.close()
             raise RuntimeError("browserx lists no tab")
-        return cls(client, int(tabs[0]["tabId"]))
+        return cls(conn, int(tabs[0]["tabId"]))
 
     def whole_page(self) -> BrowserxTool | None:
         """The ``browserx full`` variant on the same connection, if this client can ask for it."""
         if "max_tokens" not in inspect.signature(Client.snapshot).parameters:
             return None
-        return BrowserxTool(self.client, self.tab, full=True)
+        return BrowserxTool(self.conn, self.tab, full=True)
 
     def _eval(self, expression: str) -> Any:
-        reply = self.client.cdp(
+        reply = self.conn.client.cdp(
             "Runtime.evaluate", {"expression": expression, "returnByValue": True}, tab=self.tab
         )
         return reply.get("result", {}).get("value")
 
     def navigate(self, url: str, timeout: float = 60.0) -> None:
         """Page.navigate, then wait for the load event (readyState) and a short settle."""
-        self.client.cdp("Page.navigate", {"url": url}, tab=self.tab)
+        self.conn.client.cdp("Page.navigate", {"url": url}, tab=self.tab)
         deadline = time.monotonic() + timeout
+        seen: object = None
         while time.monotonic() < deadline:
-            with contextlib.suppress(Exception):  # the old document may go away mid-call
-                if self._eval("location.href") == url and self._eval("document.readyState") == "complete":
+            try:  # the old document may go away mid-call
+                seen = (self._eval("location.href"), self._eval("document.readyState"))
+                if seen == (url, "complete"):
                     break
+            except Exception as exc:
+                seen = short_error(exc)
+                if not isinstance(exc, BrowserxError):
+                    self.conn.reset()
             time.sleep(0.1)
         else:
-            raise TimeoutError(f"{url} did not load within {timeout:.0f} s")
+            raise TimeoutError(f"{url} did not load within {timeout:.0f} s (last seen: {seen})")
         time.sleep(0.5)  # let the cross-site iframe and custom elements settle
 
     def page_facts(self) -> tuple[int | None, tuple[int, int] | None]:
@@ -419,7 +440,11 @@ class BrowserxTool:
 
     def _snapshot(self) -> Sample:
         t0 = time.perf_counter()
-        result = self.client.snapshot(tab=self.tab, format="text", stats=True, **self.options)
+        try:
+            result = self.conn.client.snapshot(tab=self.tab, format="text", stats=True, **self.options)
+        except Exception:
+            self.conn.reset()
+            raise
         ms = (time.perf_counter() - t0) * 1000
         text: str = result["text"]
         stats = result["stats"]
@@ -433,6 +458,8 @@ class BrowserxTool:
             extra["view_ms"] = float(stats["view_ms"])
         if isinstance(stats.get("stability"), dict):  # newer hosts: a DOM-quiet wait first
             extra["stability_ms"] = float(stats["stability"].get("waited_ms", 0))
+        parts = ("capture_ms", "build_ms", "view_ms", "stability_ms")
+        extra["rest_ms"] = ms - sum(extra.get(key, 0.0) for key in parts)
         names = dict(BX_CONTROL.findall(text))  # ID → name
         return Sample(ms, text, list(names.values()), extra)
 
@@ -441,7 +468,7 @@ class BrowserxTool:
 
     async def close(self) -> None:
         if not self.full:  # the full variant borrows the connection
-            self.client.close()
+            self.conn.client.close()
 
 
 def browser_use_name(node: Any) -> str:
@@ -495,7 +522,7 @@ class BrowserUseTool:
         session = BrowserSession(browser_profile=profile)
         await session.start()
         tool = cls(session, None)
-        await tool.focus(page_url)
+        await tool.prepare(page_url)
         tool.service = DomService(
             session,
             cross_origin_iframes=profile.cross_origin_iframes,
@@ -505,7 +532,7 @@ class BrowserUseTool:
         )
         return tool
 
-    async def focus(self, url: str) -> None:
+    async def prepare(self, url: str) -> None:
         """Point browser-use's agent focus at the tab showing ``url`` (the one the others observe)."""
         targets = self.session.session_manager.get_all_page_targets()
         for target in targets:
@@ -533,33 +560,47 @@ class BrowserUseTool:
 class PlaywrightTool:
     name = "playwright"
 
-    def __init__(self, driver: Any, browser: Any, page: Any, method: str) -> None:
+    def __init__(self, driver: Any, cdp_endpoint: str) -> None:
         self.driver = driver
-        self.browser = browser
-        self.page = page
-        self.method = method
+        self.cdp_endpoint = cdp_endpoint
+        self.browser: Any = None
+        self.page: Any = None
+        self.method = ""
+        self.crashed = False  # the tab's renderer crashed (Playwright's "crash" event)
 
     @classmethod
     async def connect(cls, cdp_endpoint: str, page_url: str) -> PlaywrightTool:
         from playwright.async_api import async_playwright
 
-        driver = await async_playwright().start()
+        tool = cls(await async_playwright().start(), cdp_endpoint)
         try:
-            browser = await driver.chromium.connect_over_cdp(cdp_endpoint)
-            pages = [p for c in browser.contexts for p in c.pages if p.url == page_url]
-            if not pages:
-                raise RuntimeError(f"Playwright sees no page at {page_url}")
-            page = pages[0]
-            if "mode" in inspect.signature(page.aria_snapshot).parameters:
-                method = 'page.aria_snapshot(mode="ai")'
-            elif hasattr(page, "_snapshot_for_ai"):
-                method = "page._snapshot_for_ai()"
-            else:
-                method = 'page.locator("body").aria_snapshot()'
-            return cls(driver, browser, page, method)
+            await tool._attach(page_url)
         except BaseException:
-            await driver.stop()
+            await tool.close()
             raise
+        return tool
+
+    async def _attach(self, page_url: str) -> None:
+        self.browser = await self.driver.chromium.connect_over_cdp(self.cdp_endpoint)
+        pages = [p for c in self.browser.contexts for p in c.pages if p.url == page_url]
+        if not pages:
+            raise RuntimeError(f"Playwright sees no page at {page_url}")
+        self.page = pages[0]
+        self.crashed = False
+        self.page.on("crash", lambda _page: setattr(self, "crashed", True))
+        if "mode" in inspect.signature(self.page.aria_snapshot).parameters:
+            self.method = 'page.aria_snapshot(mode="ai")'
+        elif hasattr(self.page, "_snapshot_for_ai"):
+            self.method = "page._snapshot_for_ai()"
+        else:
+            self.method = 'page.locator("body").aria_snapshot()'
+
+    async def prepare(self, url: str) -> None:
+        """After a crash Playwright's Page stays dead even once the tab loads again: reconnect."""
+        if self.crashed or self.page is None or self.page.url != url:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.browser.close(), timeout=10)
+            await self._attach(url)
 
     async def _aria(self) -> str:
         timeout = CALL_TIMEOUT_S * 1000
@@ -579,8 +620,9 @@ class PlaywrightTool:
         return Sample(ms, text, names)
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.browser.close(), timeout=10)  # over CDP: disconnects only
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.browser.close(), timeout=10)  # over CDP: disconnects only
         await self.driver.stop()
 
 
@@ -604,15 +646,22 @@ async def bench_page(
     url: str,
     args: argparse.Namespace,
     logs: LogTally,
-) -> None:
+) -> bool:
+    """Measure every tool on one page; True when the tab's renderer crashed meanwhile."""
     print(f"== {page.name}: {url}", flush=True)
-    await asyncio.to_thread(bx.navigate, url)
+    try:
+        await asyncio.to_thread(bx.navigate, url)
+    except Exception as exc:  # once more, from scratch, before giving the page up
+        page.notes.append(f"first navigation failed ({short_error(exc)}); navigated again")
+        print(f"   navigation failed, retrying: {short_error(exc)}", flush=True)
+        await asyncio.to_thread(bx.navigate, url)
     page.doc_height, viewport = await asyncio.to_thread(bx.page_facts)
     if viewport and viewport != VIEWPORT:
         page.notes.append(f"viewport was {viewport[0]}x{viewport[1]}")
-    if "browser-use" in tools:
-        with contextlib.suppress(Exception):
-            await tools["browser-use"].focus(url)
+    for tool in tools.values():
+        if hasattr(tool, "prepare"):
+            with contextlib.suppress(Exception):  # a tool that cannot find the tab fails its runs
+                await tool.prepare(url)
     page.results = {name: Result(name) for name in tools}
     planned = dict.fromkeys(tools, args.runs)
     logs.clear()
@@ -625,13 +674,8 @@ async def bench_page(
                 page.results[name].error = f"warm-up failed: {short_error(exc)}"
                 print(f"   {name}: warm-up failed: {short_error(exc)}", flush=True)
                 continue
-            took = time.perf_counter() - t0
-            if took > SLOW_CALL_S and args.slow_runs < args.runs:
-                planned[name] = args.slow_runs
-                page.notes.append(
-                    f"{name}'s warm-up took {took:.0f} s (> {SLOW_CALL_S:.0f} s): {args.slow_runs} runs here"
-                )
-        for run in range(max(planned.values())):  # interleaved: browserx, browser-use, playwright, ...
+            page.results[name].warmup_ms = (time.perf_counter() - t0) * 1000
+        for run in range(args.runs):  # interleaved: browserx, browserx full, browser-use, playwright, ...
             for name, tool in tools.items():
                 result = page.results[name]
                 if result.error or run >= planned[name]:
@@ -642,6 +686,12 @@ async def bench_page(
                     result.failures.append(f"run {run + 1}: {short_error(exc)}")
                     if len(result.failures) >= MAX_FAILURES:
                         result.error = f"given up after {len(result.failures)} failed runs"
+                if run == 0 and (result.min or 0) > SLOW_CALL_S * 1000 and args.slow_runs < args.runs:
+                    planned[name] = args.slow_runs
+                    page.notes.append(
+                        f"{name} took {result.min / 1000:.0f} s (> {SLOW_CALL_S:.0f} s) a call: "
+                        f"{args.slow_runs} runs here"
+                    )
     page.notes += [f"logged during this page: {line}" for line in logs.summary()]
     page.rss_max_mb = rss.max_kb / 1024
     elements = page.results["browserx"].extra_median("elements") if "browserx" in page.results else None
@@ -659,12 +709,15 @@ async def bench_page(
                 f"{result.tokens} tokens, {result.interactive} interactive",
                 flush=True,
             )
+    problems = [f for r in page.results.values() for f in [*r.failures, r.error or ""]]
+    pw = tools.get("playwright")
+    return bool(pw and pw.crashed) or any("crash" in problem.lower() for problem in problems)
 
 
 async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, Any]) -> list[PageReport]:
     pages_dir = workdir / "pages"
     pages_dir.mkdir()
-    pages = write_pages(pages_dir, args.sizes)
+    pages = write_pages(pages_dir, args.fixtures, args.sizes)
     browser: Browser | None = None
     tools: dict[str, Any] = {}
     rss: RssSampler | None = None
@@ -683,12 +736,16 @@ async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, A
                 tools[full.name] = full
             else:
                 env_info["tool_errors"]["browserx full"] = "this browserx client has no max_tokens option"
+            if not pages:
+                raise SystemExit("no pages to measure (--fixtures and --sizes both empty)")
             first = f"{origin}/{pages[0].url}"
             await asyncio.to_thread(bx.navigate, first)
             for name, connect in (
                 ("browser-use", BrowserUseTool.connect),
                 ("playwright", PlaywrightTool.connect),
             ):
+                if name not in args.tools:
+                    continue
                 try:
                     tools[name] = await asyncio.wait_for(connect(browser.cdp_endpoint, first), timeout=60)
                 except Exception as exc:
@@ -700,7 +757,20 @@ async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, A
                 env_info["playwright_method"] = tools["playwright"].method
             for page in pages:
                 try:
-                    await bench_page(page, tools, bx, rss, f"{origin}/{page.url}", args, logs)
+                    url = f"{origin}/{page.url}"
+                    if await bench_page(page, tools, bx, rss, url, args, logs):
+                        print("   the tab crashed: measuring this page again", flush=True)
+                        crashed = [
+                            f"{n}: {'; '.join(r.failures) or r.error}"
+                            for n, r in page.results.items()
+                            if r.failures or r.error
+                        ]
+                        page.notes.append(
+                            "the tab's renderer crashed in a first attempt at this page, which was then "
+                            f"measured again from a fresh navigation (first attempt: {' | '.join(crashed)})"
+                        )
+                        if await bench_page(page, tools, bx, rss, url, args, logs):
+                            page.notes.append("the tab crashed again in the second attempt")
                 except Exception as exc:
                     page.notes.append(f"page failed: {short_error(exc)}")
                     print(f"   page failed: {short_error(exc)}", flush=True)
@@ -813,13 +883,11 @@ def split_line(res: Result) -> str:
         f"capture {fmt_ms(res.extra_median('capture_ms'))} ms (browser CDP + transfer)",
         f"build {fmt_ms(res.extra_median('build_ms'))} ms (host CPU + hit-test)",
     ]
-    accounted = (res.extra_median("capture_ms") or 0) + (res.extra_median("build_ms") or 0)
     for key, label in (("view_ms", "view (render, budget)"), ("stability_ms", "stability wait")):
         value = res.extra_median(key)
         if value is not None:
             parts.append(f"{label} {fmt_ms(value)} ms")
-            accounted += value
-    parts.append(f"rest {fmt_ms((res.median or 0) - accounted)} ms (socket, relay, token count)")
+    parts.append(f"rest {fmt_ms(res.extra_median('rest_ms'))} ms (socket, relay, token count)")
     return (
         f"{res.tool} split (medians): {', '.join(parts)}; host stats: "
         f"{int(res.extra_median('stats_interactive') or 0)} interactive."
@@ -995,8 +1063,8 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
         "# Benchmarks: browserx vs browser-use vs Playwright",
         "",
         "Generated by `bench/run.py`; do not edit by hand. Reproduce with `make bench` "
-        "(which pip-installs `bench/requirements.txt` into `.venv`, then runs "
-        f"`.venv/bin/python bench/run.py`). This run: `{env_info['command']}`.",
+        "(which installs browserx and `bench/requirements.txt` into `.venv-bench`, then runs "
+        f"`.venv-bench/bin/python bench/run.py`). This run: `{env_info['command']}`.",
         "",
         "## Setup",
         "",
@@ -1028,7 +1096,7 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
         "- Tokens: cl100k_base (`browserx.views.tokens.count_tokens`) of each tool's text output.",
         f"- Method: navigate, wait for load, one warm-up call per tool, then {args.runs} runs per tool "
         "interleaved (browserx, browserx full, browser-use, Playwright, browserx, …); median and min of wall-clock "
-        f"latency in ms. A tool whose warm-up on a page takes > {SLOW_CALL_S:.0f} s gets {args.slow_runs} runs there; "
+        f"latency in ms. A tool whose first measured run on a page takes > {SLOW_CALL_S:.0f} s gets {args.slow_runs} runs there; "
         f"a call is abandoned after {CALL_TIMEOUT_S:.0f} s and a tool after {MAX_FAILURES} failed runs on a page.",
         "- Host RSS: VmRSS of the browserx host process (`/proc/<pid>/status`), sampled every 5 ms during "
         "all of a page's calls.",
@@ -1046,7 +1114,8 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
     for page in pages:
         for name, res in page.results.items():
             if res.runs_ms:
-                lines.append(f"- {page.name} / {name}: {', '.join(f'{x:.0f}' for x in res.runs_ms)}")
+                warm = f" (warm-up {res.warmup_ms:.0f})" if res.warmup_ms is not None else ""
+                lines.append(f"- {page.name} / {name}: {', '.join(f'{x:.0f}' for x in res.runs_ms)}{warm}")
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"report written to {REPORT}", flush=True)
@@ -1061,17 +1130,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--runs", type=int, default=5, help="measured runs per tool and page (default 5)")
     parser.add_argument(
-        "--slow-runs", type=int, default=3, help="runs for a tool whose warm-up took > 30 s (default 3)"
+        "--slow-runs", type=int, default=3, help="runs for a tool whose first run took > 30 s (default 3)"
     )
     parser.add_argument(
         "--sizes",
-        type=lambda s: tuple(int(x) for x in s.split(",")),
+        type=lambda s: tuple(int(x) for x in s.split(",") if x),
         default=SIZES,
         help="generated page sizes, comma-separated (default 1000,5000,20000,50000)",
+    )
+    parser.add_argument(
+        "--fixtures",
+        type=lambda s: tuple(x for x in s.split(",") if x),
+        default=FIXTURE_PAGES,
+        help=f"fixture pages, comma-separated (default {','.join(FIXTURE_PAGES)})",
+    )
+    parser.add_argument(
+        "--tools",
+        type=lambda s: tuple(x for x in s.split(",") if x),
+        default=OTHERS,
+        help="comparison tools to run besides browserx (default browser-use,playwright)",
     )
     parser.add_argument("--dump", type=Path, help="write each tool's last output per page to this dir")
     parser.add_argument("--verbose", action="store_true", help="print tracebacks of tool failures")
     return parser.parse_args(argv)
+
+
+def _interpreter() -> str:
+    """The Python running this, as a path relative to the checkout when it lives inside it."""
+    here = Path(__file__).resolve().parents[1]
+    exe = Path(sys.executable)
+    try:
+        return str(exe.relative_to(here))
+    except ValueError:
+        return str(exe)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1093,9 +1184,7 @@ def main(argv: list[str] | None = None) -> int:
     env_info: dict[str, Any] = {
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine_info(),
-        "command": " ".join(
-            [".venv/bin/python", "bench/run.py", *(argv if argv is not None else sys.argv[1:])]
-        ),
+        "command": " ".join([_interpreter(), "bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
         "tool_errors": {},
         "load_start": os.getloadavg(),
     }
