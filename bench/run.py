@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
-import functools
 import importlib.metadata
 import inspect
 import logging
@@ -40,9 +39,8 @@ import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pages import generate
 
@@ -54,6 +52,9 @@ from browserx.views.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "pages"
+sys.path.insert(0, str(ROOT))  # the fixture servers are shared with the e2e tests
+from tests.e2e.servers import fixture_servers  # noqa: E402
+
 REPORT = ROOT / "docs" / "BENCHMARKS.md"
 FIXTURE_PAGES = ("snap-controls.html", "snap-js.html", "snap-layout.html")
 SIZES = (1000, 5000, 20000, 50000)
@@ -160,52 +161,6 @@ class PageReport:
 
 
 # -- pages and servers -------------------------------------------------------------------------------
-
-
-class _Handler(SimpleHTTPRequestHandler):
-    """Static files; ``__ORIGIN__``/``__XORIGIN__`` in .html replaced (as tests/e2e/harness.py does)."""
-
-    origins: ClassVar[dict[str, str]] = {}
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        path = self.translate_path(self.path.split("?", 1)[0])
-        if path.endswith(".html") and os.path.isfile(path):
-            text = Path(path).read_text(encoding="utf-8")
-            for key, value in self.origins.items():
-                text = text.replace(key, value)
-            body = text.encode("utf-8")
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
-
-
-@contextlib.contextmanager
-def page_servers(directory: Path) -> Iterator[tuple[str, str]]:
-    """Two servers on the same files: 127.0.0.1:P (the pages) and localhost:Q (cross-site frames)."""
-    handler = type("Handler", (_Handler,), {"origins": {}})
-    servers = [
-        ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
-        for _ in range(2)
-    ]
-    origin = f"http://127.0.0.1:{servers[0].server_address[1]}"
-    xorigin = f"http://localhost:{servers[1].server_address[1]}"
-    handler.origins.update({"__ORIGIN__": origin, "__XORIGIN__": xorigin})
-    for server in servers:
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield origin, xorigin
-    finally:
-        for server in servers:
-            server.shutdown()
-            server.server_close()
 
 
 def write_pages(directory: Path, fixtures: tuple[str, ...], sizes: tuple[int, ...]) -> list[PageReport]:
@@ -723,7 +678,8 @@ async def run_all(args: argparse.Namespace, workdir: Path, env_info: dict[str, A
     rss: RssSampler | None = None
     logs = LogTally()
     logs.attach()
-    with page_servers(pages_dir) as (origin, _xorigin):
+    with fixture_servers(pages_dir) as servers:
+        origin = servers.origin
         try:
             browser = start_browser(workdir)
             env_info["chromium"] = browser.version

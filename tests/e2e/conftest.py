@@ -10,6 +10,18 @@ import pytest
 from browserx import Client
 from tests.e2e.harness import Browser, Servers, browser_with_extension, fixture_servers
 
+# The snapshot fixture pages checked by both test_snapshot.py and test_ax_oracle.py.
+SNAPSHOT_PAGES = [
+    "snap-controls.html",
+    "snap-js.html",
+    "snap-shadow.html",
+    "snap-frames.html",
+    "snap-layout.html",
+    "snap-hidden.html",
+    "snap-rerender.html",
+    "snap-values.html",
+]
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:

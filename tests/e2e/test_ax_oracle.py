@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from browserx import Client
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import SNAPSHOT_PAGES, open_page
 from tests.e2e.harness import Browser, Servers
 
 REPORT_PATH = Path("/tmp/ax-oracle-report.txt")
@@ -25,16 +25,7 @@ ARIA_INTERACTIVE = frozenset(
     {"button", "link", "textbox", "checkbox", "radio", "combobox", "listbox", "searchbox", "spinbutton",
      "slider", "switch", "menuitem", "tab"}
 )  # fmt: skip
-PAGES = [
-    "snap-controls.html",
-    "snap-js.html",
-    "snap-shadow.html",
-    "snap-frames.html",
-    "snap-layout.html",
-    "snap-hidden.html",
-    "snap-rerender.html",
-    "snap-values.html",
-]
+PAGES = SNAPSHOT_PAGES
 
 
 def _collapse(text: str) -> str:

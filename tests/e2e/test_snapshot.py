@@ -29,7 +29,7 @@ from selenium.webdriver.support.ui import Select
 
 from browserx import Client
 from browserx.errors import BrowserxError, PageOptedOut
-from tests.e2e.conftest import open_page, run_cli
+from tests.e2e.conftest import SNAPSHOT_PAGES, open_page, run_cli
 from tests.e2e.harness import Browser, Servers
 
 REPORT_PATH = Path("/tmp/snapshot-fixture-report.txt")
@@ -46,16 +46,7 @@ CLOSED_SHADOW: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
-PAGES = [
-    "snap-controls.html",
-    "snap-js.html",
-    "snap-shadow.html",
-    "snap-frames.html",
-    "snap-layout.html",
-    "snap-hidden.html",
-    "snap-rerender.html",
-    "snap-values.html",
-]
+PAGES = SNAPSHOT_PAGES
 
 ID_RE = re.compile(r"\[(\d+)\]")
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 from browserx.actions.matching import normalise
 from browserx.actions.memory import remember
 from browserx.actions.pointer import click_target
-from browserx.actions.resolve import Target, resolve
+from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import NotInteractable, OptionNotFound
@@ -51,21 +50,11 @@ OPEN_SETTLE_S = 0.15
 STATE_POLL_S = 0.5
 
 
-async def _call(service: DomService, target: Target, js: str, *args: Any) -> Any:
-    reply = await service.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
-         "arguments": [{"value": a} for a in args]},
-        session_id=target.session_id,
-    )  # fmt: skip
-    return reply.get("result", {}).get("value")
-
-
 async def select(service: DomService, element_id: int, value: str) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
-        out = await _call(service, target, SELECT_JS, value)
+        out = await call_on(service, target, SELECT_JS, value)
         if not isinstance(out, dict):
             raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
         if out.get("native"):
@@ -125,7 +114,7 @@ async def check(service: DomService, element_id: int, checked: bool = True) -> A
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
-        state = await _call(service, target, STATE_JS)
+        state = await call_on(service, target, STATE_JS)
         if not isinstance(state, dict):
             raise NotInteractable(
                 f"{target.sentence()} has no checked state (not a checkbox, radio, switch or "
@@ -144,7 +133,7 @@ async def check(service: DomService, element_id: int, checked: bool = True) -> A
             await click_target(ctx, target)
             deadline = time.monotonic() + STATE_POLL_S  # frameworks may update the state a tick later
             while True:
-                state = await _call(service, target, STATE_JS)
+                state = await call_on(service, target, STATE_JS)
                 if (
                     not isinstance(state, dict)
                     or bool(state["checked"]) == checked

@@ -20,7 +20,7 @@ from browserx.actions.keys import (
     parse_combo,
 )
 from browserx.actions.pointer import click_target
-from browserx.actions.resolve import Target, resolve
+from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, NotInteractable
@@ -47,16 +47,6 @@ SELECT_ALL_JS = """function() {
   range.selectNodeContents(this); sel.removeAllRanges(); sel.addRange(range); return true;
 }"""
 FOCUS_JS = """function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }"""
-
-
-async def _call(ctx: ActionContext, target: Target, js: str, *args: Any) -> Any:
-    reply = await ctx.service.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
-         "arguments": [{"value": a} for a in args]},
-        session_id=target.session_id,
-    )  # fmt: skip
-    return reply.get("result", {}).get("value")
 
 
 async def press(service: DomService, p: KeyPress, up: bool = True) -> None:
@@ -101,7 +91,7 @@ async def focus(ctx: ActionContext, target: Target) -> None:
     """Focus without clicking (no side effects from click handlers); click if that fails."""
     try:
         await ctx.service.cdp("DOM.focus", {"objectId": target.object_id}, session_id=target.session_id)
-        if await _call(ctx, target, FOCUS_JS):
+        if await call_on(ctx.service, target, FOCUS_JS):
             return
     except CdpError:
         pass
@@ -119,7 +109,7 @@ async def type_text(
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
-        probe = await _call(ctx, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        probe = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         if not isinstance(probe, dict) or probe.get("kind") is None:
             tag = probe.get("tag") if isinstance(probe, dict) else "?"
             kind = (
@@ -143,7 +133,7 @@ async def type_text(
         before = probe.get("value")
         await focus(ctx, target)
         if clear and before:
-            await _call(ctx, target, SELECT_ALL_JS)
+            await call_on(ctx.service, target, SELECT_ALL_JS)
             await press(service, key_press("Backspace"))
         if per_char:
             for ch in text:
@@ -154,7 +144,7 @@ async def type_text(
                     await service.cdp("Input.insertText", {"text": ch})
         elif text:
             await service.cdp("Input.insertText", {"text": text})
-        after = await _call(ctx, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        after = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         value = after.get("value") if isinstance(after, dict) else None
         changes = ctx.result.changes
         changes.value_changed = value != before

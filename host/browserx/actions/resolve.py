@@ -9,6 +9,7 @@ the same tag. Otherwise the element is gone: take a fresh snapshot and self-heal
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from browserx.actions.matching import Fingerprint, best_match
 from browserx.actions.memory import recall, remember
@@ -67,6 +68,17 @@ def describe_id(element_id: int, fp: Fingerprint | None) -> str:
 def _description_tag(description: str) -> str:
     # RemoteObject.description of an element starts with its tag: "button#save.primary".
     return description.split("#", 1)[0].split(".", 1)[0].lower()
+
+
+async def call_on(service: DomService, target: Target, js: str, *args: Any) -> Any:
+    """Run a function on the resolved element (``this``) with JSON arguments; its value back."""
+    reply = await service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
+         "arguments": [{"value": a} for a in args]},
+        session_id=target.session_id,
+    )  # fmt: skip
+    return reply.get("result", {}).get("value")
 
 
 async def _lookup(
