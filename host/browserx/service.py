@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import structlog
 
 from browserx.errors import BrowserxError, DebuggerDetached
+from browserx.heap import snapshot_placed
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
 from browserx.snapshot.ids import IdAllocator
@@ -53,8 +54,10 @@ class DomService:
         self.key_bases: dict[str | None, int] = {}
         self._listeners: list[EventListener] = []
         self.ids = IdAllocator()
-        # The last snapshot, kept for resolving IDs until something invalidates it.
+        # The last snapshot, kept for resolving IDs until something invalidates it; replaced
+        # ones wait in _retired until the next one is placed (under the tab's lock).
         self.snapshot: DomSnapshot | None = None
+        self._retired: list[DomSnapshot] = []
         # What the last view served showed (for since_last deltas) and the page events seen so far.
         self.last_view: ViewState | None = None
         self.page_events: EventLog | None = None
@@ -72,7 +75,21 @@ class DomService:
     def invalidate(self, reason: str) -> None:
         if self.snapshot is not None:
             log.debug("snapshot_invalidated", tab=self.tab_id, reason=reason)
+            # Not released here: an operation holding the tab's lock may still be reading it.
+            self._retired.append(self.snapshot)
         self.snapshot = None
+
+    def place_snapshot(self, snap: DomSnapshot) -> None:
+        """Make ``snap`` the tab's snapshot. Call under the tab's lock: the snapshots it replaces
+        are torn down (nothing else of this tab runs meanwhile)."""
+        if self.snapshot is not None and self.snapshot is not snap:
+            self._retired.append(self.snapshot)
+        self.snapshot = snap
+        for old in self._retired:
+            if old is not snap:
+                old.release()
+        self._retired.clear()
+        snapshot_placed()
 
     @overload
     async def cdp(

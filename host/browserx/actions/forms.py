@@ -89,7 +89,7 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
         await click_target(ctx, target)
         await asyncio.sleep(OPEN_SETTLE_S)
     snap = await take_snapshot(service)
-    service.snapshot = snap
+    service.place_snapshot(snap)
     remember(service, snap)
     want = normalise(value)
     options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]

@@ -10,13 +10,12 @@ place (a re-render in place); two same-named items elsewhere make the match ambi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SAME_PLACE_PX = 4.0  # a re-rendered element at the same place moved by less than this
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
+class Fingerprint(NamedTuple):
     """What an ID named when it was issued: enough to recognise the element again."""
 
     element_id: int

@@ -8,6 +8,7 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 from browserx.actions.matching import Fingerprint
+from browserx.heap import paused_gc
 from browserx.service import DomService
 from browserx.snapshot.snapshot import DomSnapshot
 
@@ -16,18 +17,19 @@ _seen: WeakKeyDictionary[DomService, int] = WeakKeyDictionary()  # id() of the l
 
 
 def fingerprints(snap: DomSnapshot, service: DomService) -> dict[int, Fingerprint]:
+    """One per ID (tens of thousands on huge pages: plain tuples, no per-node lookups)."""
+    contexts: dict[str, int | None] = {}
+    for label in {f["frame"] for f in snap.frames}:
+        world = service.worlds.get(service.session_of(label))
+        contexts[label] = world[1] if world else None
     out: dict[int, Fingerprint] = {}
+    scroll = snap.scroll
     for element_id, node in snap.by_id.items():
-        world = service.worlds.get(service.session_of(node.ref.frame))
+        frame = node.ref.frame
+        box = node.box
+        center = (box.x + box.w / 2, box.y + box.h / 2) if box is not None else None
         out[element_id] = Fingerprint(
-            element_id=element_id,
-            frame=node.ref.frame,
-            context_id=world[1] if world else None,
-            tag=node.tag,
-            role=node.role,
-            name=node.name,
-            center=node.box.center if node.box else None,
-            scroll=snap.scroll,
+            element_id, frame, contexts.get(frame), node.tag, node.role, node.name, center, scroll
         )
     return out
 
@@ -39,7 +41,8 @@ def remember(service: DomService, snap: DomSnapshot | None = None) -> None:
     if snap is None or _seen.get(service) == id(snap):
         return
     _seen[service] = id(snap)
-    _memory.setdefault(service, {}).update(fingerprints(snap, service))
+    with paused_gc():
+        _memory.setdefault(service, {}).update(fingerprints(snap, service))
 
 
 def recall(service: DomService, element_id: int) -> Fingerprint | None:

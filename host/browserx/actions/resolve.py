@@ -139,7 +139,7 @@ async def resolve(service: DomService, element_id: int, heal: bool = True) -> Ta
 
 async def _heal(service: DomService, element_id: int, old: Fingerprint) -> Target | None:
     snap = await take_snapshot(service)
-    service.snapshot = snap
+    service.place_snapshot(snap)
     remember(service, snap)
     # The allocator may already have given the old ID back to the re-created node.
     candidates: list[Fingerprint] = []

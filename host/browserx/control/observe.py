@@ -8,6 +8,7 @@ from typing import Any
 
 from browserx.actions.memory import remember
 from browserx.control.schemas import SnapshotParams
+from browserx.heap import paused_gc
 from browserx.service import DomService
 from browserx.snapshot.css_filter import match_selector
 from browserx.snapshot.snapshot import take_snapshot
@@ -32,12 +33,15 @@ def view_options(p: SnapshotParams) -> ViewOptions:
 
 async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
     """Run under the tab's lock."""
+    started = time.perf_counter()
     settled = await settle(
         service, wait=p.wait_stable, quiet_ms=p.stability_ms, timeout_ms=p.stability_timeout_ms,
         network_idle=p.network_idle,
     )  # fmt: skip
+    settled_at = time.perf_counter()
     snap = await take_snapshot(service, include_values=p.include_values)
-    service.snapshot = snap
+    taken_at = time.perf_counter()
+    service.place_snapshot(snap)
     remember(service, snap)  # what each ID named, so actions can refuse a wrong element
     matched = await match_selector(service, snap, p.filter) if p.filter else None
     t0 = time.perf_counter()
@@ -47,9 +51,10 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
     log.add(e for raw, page_now in settled.events if (e := from_raw(raw, page_now, now)) is not None)
     events = summarise(log.since_last_view(now), snap, now)
     opts = view_options(p)
-    view = build_view(
-        snap, opts, events=events, previous=service.last_view, matched=matched, filter_text=p.filter
-    )
+    with paused_gc():
+        view = build_view(
+            snap, opts, events=events, previous=service.last_view, matched=matched, filter_text=p.filter
+        )
     service.last_view = view.state
     out: dict[str, Any] = {"tab": service.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
     out["semantic" if p.format == "semantic" else p.format] = view.payload
@@ -57,6 +62,8 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
         stats = snap.stats.to_dict()
         stats.update(view.stats)
         stats["view_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        stats["settle_ms"] = round((settled_at - started) * 1000, 1)
+        stats["after_snapshot_ms"] = round((t0 - taken_at) * 1000, 1)  # remembering IDs, filter
         stats["stability"] = {"waited_ms": round(settled.waited_ms, 1), "stable": settled.stable,
                               "enabled": p.wait_stable}  # fmt: skip
         stats["events"] = len(events.events)

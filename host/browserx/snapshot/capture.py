@@ -316,13 +316,27 @@ async def _capture_frame(
     t1 = time.perf_counter()
     problems: list[str] = []
     closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
+    timings = {"collect": t1 - t0}
     listeners, closed = await asyncio.gather(
-        _optional(_listeners(service, session_id, ctx), {}, "click listeners", problems),
-        _optional(closed_task, [], "closed shadow roots", problems),
+        _optional(
+            _timed(_listeners(service, session_id, ctx), timings, "listeners"),
+            {},
+            "click listeners",
+            problems,
+        ),
+        _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),
     )
     capture = FrameCapture(label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems)
-    capture.timings = {"collect": t1 - t0, "extras": time.perf_counter() - t1}
+    capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture
+
+
+async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:
+    start = time.perf_counter()
+    try:
+        return await coro
+    finally:
+        timings[what] = time.perf_counter() - start
 
 
 async def _bounded(coro: Awaitable[int | None]) -> int | None:

@@ -37,6 +37,8 @@ def is_interactive(node: Node) -> bool:
 
 
 def _hints(node: Node) -> tuple[str, ...]:
+    if not (node.listeners or node.attrs or node.state or node.flags & F_CURSOR_POINTER):
+        return ()  # the bulk of a page: nothing that could make it interactive
     hints: list[str] = []
     if node.listeners and node.tag not in GLOBAL_TAGS:
         hints.append("listener")

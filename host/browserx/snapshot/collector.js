@@ -254,8 +254,9 @@ function collect(root, opts) {
   }
 
   bx.suspects = suspects;
-  // Forget nodes that are gone so the key map does not grow without bound.
-  if (bx.refs.size > 4 * k.length + 1000) {
+  // Forget nodes that are gone so the key map does not grow without bound. Only on a document
+  // walk: a closed shadow root's walk is small, and sweeping the whole map for each is quadratic.
+  if (root.nodeType === 9 && bx.refs.size > 4 * k.length + 1000) {
     for (const [key, ref] of bx.refs) if (!ref.deref()) bx.refs.delete(key);
   }
   const view = (root.ownerDocument || root).defaultView || window;

@@ -116,6 +116,13 @@ _ASIDE_SCOPING_TAGS = frozenset({"article", "aside", "nav", "section"})
 _ASIDE_SCOPING_ROLES = frozenset({"article", "complementary", "navigation"})
 
 _TABLE_PART_TAGS = frozenset({"tr", "td", "th", "thead", "tbody", "tfoot", "caption"})
+_TABLE_PART_ROLES = {
+    "tr": "row",
+    "thead": "rowgroup",
+    "tbody": "rowgroup",
+    "tfoot": "rowgroup",
+    "caption": "caption",
+}
 _LIST_TAGS = frozenset({"ul", "ol", "menu"})
 _INTEGER = re.compile(r"\s*([+-]?\d+)")
 
@@ -163,7 +170,10 @@ def input_type(node: Node) -> str:
 
 def explicit_role(node: Node) -> str | None:
     """First recognised token of the role attribute (synonyms resolved), or None."""
-    for token in _attr(node, "role").lower().split():
+    value = node.attrs.get("role")
+    if not value:
+        return None
+    for token in value.lower().split():
         token = ROLE_SYNONYMS.get(token, token)
         if token in ARIA_ROLES:
             return token
@@ -252,8 +262,20 @@ def is_focusable(node: Node) -> bool:
 # ---------------------------------------------------------------------------- implicit roles
 
 
+class _Const:
+    """A rule whose role does not depend on the node (most tags): the hot path reads ``role``."""
+
+    __slots__ = ("role",)
+
+    def __init__(self, role: str) -> None:
+        self.role = role
+
+    def __call__(self, node: Node) -> str | None:
+        return self.role
+
+
 def _const(role: str) -> RoleRule:
-    return lambda node: role
+    return _Const(role)
 
 
 def _anchor(node: Node) -> str | None:
@@ -331,7 +353,16 @@ def _nearest(node: Node, tag: str) -> Node | None:
 
 
 def _table_of(node: Node) -> Node | None:
-    return _nearest(node, "table")
+    # Hot (every table part of every page): a plain loop over element ancestors.
+    parent = node.parent
+    while parent is not None:
+        tag = parent.tag
+        if tag == "table":
+            return parent
+        if tag[0] == "#" and tag != "#shadow-root":
+            return None  # a #document: the frame boundary
+        parent = parent.parent
+    return None
 
 
 def _table_part(role: str) -> RoleRule:
@@ -519,31 +550,43 @@ def implicit_role(node: Node) -> str | None:
     tag = node.tag
     if tag in UNEXPOSED_TAGS:
         return None
+    role: str | None
     if tag in _TABLE_PART_TAGS:
+        # Table parts are the bulk of big pages: find the table once.
         table = _table_of(node)
-        if table is not None and _is_presentational(table):
+        if table is None:
+            role = "generic"  # a table part outside a table
+        elif _is_presentational(table):
             return None  # required owned elements inherit presentation
-    rule = IMPLICIT_ROLE_BY_TAG.get(tag)
-    if rule is None:
-        # Plain HTML containers are the bulk of every page: skip the ancestor walk for them.
-        if tag not in GENERIC_HTML_TAGS and "-" not in tag and _nearest(node, "svg") is not None:
-            return None  # SVG internals (g, path, use, ...)
-        role: str | None = "generic"
+        elif tag == "td":
+            return "gridcell" if explicit_role(table) in ("grid", "treegrid") else "cell"
+        elif tag == "th":
+            return _th(node)
+        else:
+            return _TABLE_PART_ROLES[tag]
     else:
-        role = rule(node)
-    if role == "generic" and is_editing_host(node):
+        rule = IMPLICIT_ROLE_BY_TAG.get(tag)
+        if type(rule) is _Const:
+            role = rule.role
+        elif rule is None:
+            # Plain HTML containers are the bulk of every page: skip the ancestor walk for them.
+            if tag not in GENERIC_HTML_TAGS and "-" not in tag and _nearest(node, "svg") is not None:
+                return None  # SVG internals (g, path, use, ...)
+            role = "generic"
+        else:
+            role = rule(node)
+    if role == "generic" and (node.state or "contenteditable" in node.attrs) and is_editing_host(node):
         return "textbox"
     return role
 
 
 def role_of(node: Node) -> str | None:
     """The node's role as Chrome would report it; None when the node is not exposed."""
-    if node.is_text:
-        return "StaticText"
-    if node.tag == "#document":
-        return "RootWebArea"
-    if not node.is_element:
-        return None
+    tag = node.tag
+    if tag[0] == "#":
+        return "StaticText" if tag == "#text" else "RootWebArea" if tag == "#document" else None
+    if "role" not in node.attrs:
+        return implicit_role(node)
     role = explicit_role(node)
     if role is not None and role not in PRESENTATIONAL_ROLES:
         return role

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from browserx.heap import keep_alive, paused_gc
 from browserx.service import DomService
 from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
 from browserx.snapshot.capture import FrameCapture, capture_tab
@@ -146,6 +147,16 @@ class DomSnapshot:
                 if parent is not None and (n.index in below or (n.visible and n.ref in self.id_of)):
                     below.add(parent.index)
         return node.index in below
+
+    def release(self) -> None:
+        """Break the node tree's reference cycles so it is freed at once (see heap.py). Only for
+        a snapshot nobody reads any more."""
+        for node in self.nodes:
+            node.parent = None
+            node.scope = None
+            node.children = []
+        self.caches.facts.clear()
+        self.caches.with_ids_below = None
 
     def id_for(self, node: Node) -> int | None:
         return self.id_of.get(node.ref)
@@ -337,10 +348,13 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     t0 = time.perf_counter()
     frames = await capture_tab(service, include_values)
     t1 = time.perf_counter()
-    prepared = prepare(frames)
+    with paused_gc():
+        prepared = prepare(frames)
+    keep_alive()  # the hit test's round trip must not rescan the new tree
     targets = prepared.hit_test_targets()
     covered = await _hit_test(service, frames, prepared.tree, targets) if targets else {}
-    return finish(
-        prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
-        capture_ms=(t1 - t0) * 1000, started=t1,
-    )  # fmt: skip
+    with paused_gc():
+        return finish(
+            prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
+            capture_ms=(t1 - t0) * 1000, started=t1,
+        )  # fmt: skip

@@ -105,6 +105,17 @@ def choose(
     return kept
 
 
+def _fits_estimate(order: list[Unit], limit_chars: float) -> bool:
+    """Whether the units' estimated size stays within the limit (stops counting once it does not:
+    a unit's text is rendered on first use)."""
+    chars = 0
+    for unit in order:
+        chars += unit.chars
+        if chars > limit_chars:
+            return False
+    return True
+
+
 @dataclass
 class Fitted:
     output: str
@@ -125,9 +136,8 @@ def fit(
     if order is None:
         order = priority(units, opts.viewport_only)
     budget = opts.max_tokens
-    estimate = sum(u.chars for u in order) / CHARS_PER_TOKEN
     unlimited = not opts.limited and order is not None and len(order) == len(units)
-    if unlimited and (not budget or estimate <= 2 * budget):
+    if unlimited and (not budget or _fits_estimate(order, 2 * budget * CHARS_PER_TOKEN)):
         text = render(everything, Omitted())
         tokens = count_tokens(text)
         if not budget or tokens <= budget:

@@ -6,11 +6,10 @@ Budgets, viewport_only, max_elements, max_depth, filters, deltas and queries all
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.outline import Item
-from browserx.views.text import inline_line, item_lines
+from browserx.views.text import item_lines
 from browserx.views.viewport import ViewportIndex, Where
 
 ROLE_LABELS = {
@@ -28,17 +27,40 @@ KIND_LABELS = {
 }
 
 
-@dataclass(slots=True)
 class Unit:
-    item: Item
-    parents: tuple[Item, ...]  # containers around it, outermost first
-    order: int  # document order
-    where: Where
-    ids: tuple[int, ...]  # element IDs shown on its line
-    text: str  # its own line(s) in the text view
-    chars: int  # size of its own line(s)
-    label: str  # what it is, for summaries ("link", "table row", …)
-    container: bool  # it has children of its own (its line is their header)
+    """One unit of the outline. Its line(s) are rendered on first use: a budgeted view of a huge
+    page only ever looks at the units it keeps (and counts the rest by label)."""
+
+    __slots__ = ("_snap", "_text", "container", "ids", "item", "label", "order", "parents", "where")
+
+    def __init__(
+        self,
+        item: Item,
+        parents: tuple[Item, ...],  # containers around it, outermost first
+        order: int,  # document order
+        where: Where,
+        ids: tuple[int, ...],  # element IDs shown on its line
+        label: str,  # what it is, for summaries ("link", "table row", …)
+        container: bool,  # it has children of its own (its line is their header)
+        snap: DomSnapshot,
+        text: str | None = None,
+    ) -> None:
+        self.item, self.parents, self.order, self.where = item, parents, order, where
+        self.ids, self.label, self.container = ids, label, container
+        self._snap = snap
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """Its own line(s) in the text view."""
+        if self._text is None:
+            self._text = "\n".join(item_lines(self.item, self._snap))
+        return self._text
+
+    @property
+    def chars(self) -> int:
+        """Size of its own line(s), indentation included."""
+        return len(self.text) + 1 + 2 * len(self.parents)
 
     @property
     def depth(self) -> int:
@@ -52,8 +74,23 @@ def is_atomic(item: Item, snap: DomSnapshot) -> bool:
     if item.kind == "control":
         return not item.children
     if item.kind in ("row", "item"):
-        return inline_line(item, snap) is not None
+        return _inlinable(item)
     return False
+
+
+def _inlinable(item: Item) -> bool:
+    """Whether ``text.inline_line`` renders the row or list item on one line: decided by the kinds
+    of its children alone, so nothing is rendered to find out."""
+    for child in item.children:
+        kind = child.kind
+        if kind == "text" or kind == "image":
+            continue
+        if kind == "control" and not child.children and child.node is not None:
+            continue
+        if kind == "item" and item.kind == "row" and _inlinable(child):
+            continue
+        return False
+    return True
 
 
 def label_of(item: Item) -> str:
@@ -81,9 +118,8 @@ def units_of(items: list[Item], snap: DomSnapshot) -> list[Unit]:
         for item in level:
             atomic = is_atomic(item, snap)
             if atomic or item.kind == "control":
-                text = "\n".join(item_lines(item, snap))
-                out.append(Unit(item, parents, len(out), index.where(item.node), ids_of(item), text,
-                                len(text) + 1 + 2 * len(parents), label_of(item), not atomic))  # fmt: skip
+                out.append(Unit(item, parents, len(out), index.where(item.node), ids_of(item), label_of(item),
+                                not atomic, snap))  # fmt: skip
             if not atomic:
                 walk(item.children, (*parents, item))
 

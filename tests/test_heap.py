@@ -1,0 +1,45 @@
+"""The garbage-collector policy around snapshots: paused builds, released old snapshots."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from browserx.heap import paused_gc
+from browserx.service import DomService
+from tests.snapshot.test_pipeline import recorded, snapshot_of
+
+
+def test_paused_gc_nests_and_restores_the_collector() -> None:
+    assert gc.isenabled()
+    with paused_gc():
+        assert not gc.isenabled()
+        with paused_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def _service() -> DomService:
+    conn: Any = object()  # placing snapshots never talks to the browser
+    return DomService(1, conn)
+
+
+def test_placing_a_snapshot_releases_the_one_it_replaces_and_any_invalidated_one() -> None:
+    service = _service()
+    first, second, third = (snapshot_of(recorded("snap-controls")) for _ in range(3))
+    try:
+        service.place_snapshot(first)
+        assert first.nodes[1].parent is not None
+        service.place_snapshot(second)
+        assert service.snapshot is second
+        assert all(n.parent is None and not n.children for n in first.nodes)  # torn down
+        assert second.nodes[1].parent is not None  # the placed one is intact
+        service.invalidate("navigated")
+        assert service.snapshot is None
+        assert second.nodes[1].parent is not None  # still readable until the next placement
+        service.place_snapshot(third)
+        assert all(n.parent is None for n in second.nodes)
+        assert third.nodes[1].parent is not None
+    finally:
+        gc.unfreeze()

@@ -1,0 +1,38 @@
+"""Units on recorded payloads: deciding a unit's shape without rendering it must agree with what
+the text view renders."""
+
+from __future__ import annotations
+
+import pytest
+
+from browserx.views.outline import Item, outline
+from browserx.views.text import inline_line, item_lines
+from browserx.views.units import is_atomic, units_of
+from tests.snapshot.test_pipeline import RECORDINGS, recorded, snapshot_of
+
+
+def _rows(items: list[Item]) -> list[Item]:
+    out: list[Item] = []
+    for item in items:
+        if item.kind in ("row", "item"):
+            out.append(item)
+        out.extend(_rows(item.children))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in RECORDINGS.glob("*.json")))
+def test_atomic_rows_are_exactly_the_ones_rendered_inline(name: str) -> None:
+    snap = snapshot_of(recorded(name))
+    rows = _rows(outline(snap))
+    for row in rows:
+        assert is_atomic(row, snap) == (inline_line(row, snap) is not None), row
+
+
+@pytest.mark.parametrize("name", ["snap-controls", "snap-layout"])
+def test_unit_text_is_rendered_on_first_use_and_matches_the_item(name: str) -> None:
+    snap = snapshot_of(recorded(name))
+    units = units_of(outline(snap), snap)
+    assert units
+    for unit in units:
+        assert unit.text == "\n".join(item_lines(unit.item, snap))
+        assert unit.chars == len(unit.text) + 1 + 2 * unit.depth
