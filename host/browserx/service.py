@@ -52,6 +52,8 @@ class DomService:
         # Random start: a restarted host must not hand out a base the previous host already used.
         self.key_epoch = secrets.randbelow(1 << 27)
         self.key_bases: dict[str | None, int] = {}
+        # Per (session, isolated world): listening node's backendNodeId → collector key.
+        self.listener_keys: dict[tuple[str | None, int], dict[int, int]] = {}
         self._listeners: list[EventListener] = []
         self.ids = IdAllocator()
         # The last snapshot, kept for resolving IDs until something invalidates it; replaced
@@ -153,10 +155,7 @@ class DomService:
             self.session_parents[attached.sessionId] = msg.sessionId
         elif msg.method == "Target.detachedFromTarget":
             detached: DetachedFromTarget = decode_raw(msg.params, DetachedFromTarget)
-            self.sessions.pop(detached.sessionId, None)
-            self.session_parents.pop(detached.sessionId, None)
-            self.worlds.pop(detached.sessionId, None)
-            self.frame_ids.pop(detached.sessionId, None)
+            self.forget_session(detached.sessionId)
         if msg.method in INVALIDATING_EVENTS:
             self.invalidate(msg.method or "")
             self.frames_changed_at = time.monotonic()
@@ -169,6 +168,8 @@ class DomService:
         self.session_parents.pop(session_id, None)
         self.worlds.pop(session_id, None)
         self.frame_ids.pop(session_id, None)
+        for stale in [k for k in self.listener_keys if k[0] == session_id]:
+            del self.listener_keys[stale]
 
     def frame_label(self, session_id: str) -> str:
         """A short, never-reused label for a child session (node refs and IDs carry it)."""
@@ -191,5 +192,6 @@ class DomService:
         self.session_parents.clear()
         self.worlds.clear()
         self.frame_ids.clear()
+        self.listener_keys.clear()
         self.invalidate("debugger detached")
         log.info("detached", tab=self.tab_id, reason=reason)

@@ -175,6 +175,9 @@ def name_and_source(node: Node, ctx: NameContext) -> tuple[str, str]:
     role = ctx.role(node)
     if role is None:
         return "", ""  # presentational or not exposed: no name
+    quick = _text_only_content_name(node, ctx, role)
+    if quick:
+        return quick, "contents"
     walk = _Walk(root=node, visited={id(node)})
     steps: tuple[tuple[str, Callable[[], str]], ...] = (
         ("labelledby", lambda: _labelledby(node, ctx, walk)),
@@ -189,6 +192,33 @@ def name_and_source(node: Node, ctx: NameContext) -> tuple[str, str]:
         if text:
             return text, source
     return "", ""
+
+
+_NATIVE_NAME_TAGS = frozenset({"input", "img", "area", "optgroup", "option", "track", *NAME_CHILD_BY_TAG})
+
+
+def _text_only_content_name(node: Node, ctx: NameContext, role: str) -> str:
+    """The common case, without the general algorithm: a control named by its own text nodes
+    alone (a link or button with plain text), with no author or native name before content.
+    "" when the case does not apply (the general steps then decide)."""
+    attrs = node.attrs
+    if (
+        "aria-labelledby" in attrs
+        or "aria-label" in attrs
+        or node.tag in _NATIVE_NAME_TAGS
+        or not ctx.labels_complete
+        or "labels" in node.state
+        or role not in NAME_FROM_CONTENT_ROLES
+        or role == "row"
+    ):
+        return ""
+    parts: list[str] = []
+    for child in node.children:
+        if child.tag != "#text":
+            return ""
+        if child.visible:
+            parts.append(child.text)
+    return collapse("".join(parts))
 
 
 def description(node: Node, ctx: NameContext) -> str:

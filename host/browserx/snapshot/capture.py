@@ -120,6 +120,8 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
         service.key_epoch += 1
         service.key_bases[session_id] = service.key_epoch << KEY_BITS
         service.worlds[session_id] = context
+        for stale in [k for k in service.listener_keys if k[0] == session_id]:
+            del service.listener_keys[stale]
     return context
 
 
@@ -257,73 +259,96 @@ async def _closed_roots(
     return found
 
 
-async def _listeners(service: DomService, session_id: str | None, ctx: int) -> dict[int, frozenset[str]]:
-    """Click-like JS listeners of every node of the document (shadow roots included), by node key."""
+async def _listening_nodes(service: DomService, session_id: str | None) -> dict[int, set[str]]:
+    """Click-like JS listener types of every node of the document (shadow roots included), by
+    backendNodeId. Needs no collector run, so it is asked for while the collector runs."""
     # The document handle comes from the page's main world: getEventListeners(pierce) on a handle
     # from browserx's isolated world crashes the renderer (Chromium 156, after the collector ran).
     doc = await service.cdp(
-        "Runtime.evaluate", {"expression": "document", "objectGroup": "browserx-l"}, session_id=session_id
+        "Runtime.evaluate", {"expression": "document", "objectGroup": "browserx-d"}, session_id=session_id
     )
     listing = await service.cdp(
         "DOMDebugger.getEventListeners",
         {"objectId": doc["result"]["objectId"], "depth": -1, "pierce": True},
         session_id=session_id,
     )
+    await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx-d"}, session_id=session_id)
     types: dict[int, set[str]] = {}
     for listener in listing.get("listeners", []):
         if listener.get("type") in CLICK_EVENTS and listener.get("backendNodeId"):
             types.setdefault(listener["backendNodeId"], set()).add(listener["type"])
-    if not types:
-        return {}
-    backend_ids = list(types)
-    resolved = await service.cdp_batch(
-        [
-            ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"})
-            for b in backend_ids
-        ],
-        session_id,
-    )
-    pairs = [
-        (b, r["object"]["objectId"])
-        for b, r in zip(backend_ids, resolved, strict=True)
-        if isinstance(r, dict) and "object" in r
-    ]
-    if not pairs:
-        return {}
-    keys = await service.cdp(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": KEYS_OF_ARGS,
-            "objectId": pairs[0][1],
-            "arguments": [{"objectId": o} for _, o in pairs],
-            "returnByValue": True,
-        },
-        session_id=session_id,
-    )
-    await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id)
-    out: dict[int, frozenset[str]] = {}
-    for (backend_id, _), key in zip(pairs, keys["result"]["value"], strict=True):
-        if key:
-            out[int(key)] = frozenset(types[backend_id])
-    return out
+    return types
+
+
+async def _listener_keys(
+    service: DomService, session_id: str | None, ctx: int, types: dict[int, set[str]]
+) -> dict[int, frozenset[str]]:
+    """The listening nodes by collector key. A node's backendNodeId and its key both last as long
+    as the node, so the mapping is kept per document and only new listening nodes are looked up
+    (one DOM.resolveNode each: there is no bulk way from backendNodeId to a JS object)."""
+    known = service.listener_keys.setdefault((session_id, ctx), {})
+    new = [b for b in types if b not in known]
+    if new:
+        resolved = await service.cdp_batch(
+            [
+                (
+                    "DOM.resolveNode",
+                    {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"},
+                )
+                for b in new
+            ],
+            session_id,
+        )
+        pairs = [
+            (b, r["object"]["objectId"])
+            for b, r in zip(new, resolved, strict=True)
+            if isinstance(r, dict) and "object" in r
+        ]
+        if pairs:
+            keys = await service.cdp(
+                "Runtime.callFunctionOn",
+                {
+                    "functionDeclaration": KEYS_OF_ARGS,
+                    "objectId": pairs[0][1],
+                    "arguments": [{"objectId": o} for _, o in pairs],
+                    "returnByValue": True,
+                },
+                session_id=session_id,
+            )
+            for (backend_id, _), key in zip(pairs, keys["result"]["value"], strict=True):
+                if key:  # 0: the collector has not walked it (hidden); asked again next time
+                    known[backend_id] = int(key)
+        await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id)
+    for backend_id in [b for b in known if b not in types]:
+        del known[backend_id]  # stopped listening, or gone
+    return {known[b]: frozenset(t) for b, t in types.items() if b in known}
 
 
 async def _capture_frame(
     service: DomService, label: str, session_id: str | None, opts: dict[str, Any]
 ) -> FrameCapture:
     t0 = time.perf_counter()
-    frame_id, ctx, raw = await _collect_document(service, session_id, opts)
-    t1 = time.perf_counter()
     problems: list[str] = []
+    # Listeners are listed while the collector runs (the renderer answers one after the other,
+    # but the collector's large reply is in transit meanwhile).
+    listening = asyncio.ensure_future(
+        _optional(_listening_nodes(service, session_id), {}, "click listeners", problems)
+    )
+    try:
+        frame_id, ctx, raw = await _collect_document(service, session_id, opts)
+    except BaseException:
+        listening.cancel()
+        raise
+    t1 = time.perf_counter()
     closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
     timings = {"collect": t1 - t0}
+
+    async def listeners_by_key() -> dict[int, frozenset[str]]:
+        types = await listening
+        return await _listener_keys(service, session_id, ctx, types) if types else {}
+
     listeners, closed = await asyncio.gather(
-        _optional(
-            _timed(_listeners(service, session_id, ctx), timings, "listeners"),
-            {},
-            "click listeners",
-            problems,
-        ),
+        _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
         _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),
     )
     capture = FrameCapture(label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems)

@@ -82,7 +82,7 @@ def classify(tree: Tree) -> None:
     nodes = tree.nodes
     candidates: dict[int, tuple[str, ...]] = {}
     for node in nodes:
-        if not node.is_element:
+        if node.tag[0] == "#":
             node.role = role_of(node) if node.tag == "#document" else None
             node.tier = 3
             continue
@@ -123,7 +123,7 @@ def classify(tree: Tree) -> None:
             del candidates[index]
 
     # Inside an interactive ancestor, a weak candidate is part of it (a span in a button).
-    _drop_nested(tree.root, candidates)
+    _drop_nested(candidates, nodes)
     for index, hints in candidates.items():
         node = nodes[index]
         node.tier = 2 if node.tier == 3 else node.tier
@@ -132,14 +132,16 @@ def classify(tree: Tree) -> None:
         node.hints = hints
 
 
-def _drop_nested(root: Node, candidates: dict[int, tuple[str, ...]]) -> None:
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        node, inside = stack.pop()
-        here = node.index in candidates
-        if here and inside and not EXPLICIT_HINTS.intersection(candidates[node.index]):
-            del candidates[node.index]
-            here = False
-        below = inside or here or (node.role in INTERACTIVE_ROLES and node.is_element)
-        for child in node.children:
-            stack.append((child, below))
+def _drop_nested(candidates: dict[int, tuple[str, ...]], nodes: list[Node]) -> None:
+    """Drop weak candidates that sit inside another candidate or an interactive element. An
+    ancestor walk per candidate: candidates are few, the tree is big."""
+    marked = set(candidates)
+    for index in list(candidates):
+        if EXPLICIT_HINTS.intersection(candidates[index]):
+            continue
+        parent = nodes[index].parent
+        while parent is not None:
+            if parent.index in marked or (parent.role in INTERACTIVE_ROLES and parent.tag[0] != "#"):
+                del candidates[index]
+                break
+            parent = parent.parent
