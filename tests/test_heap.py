@@ -25,19 +25,21 @@ def _service() -> DomService:
     return DomService(1, conn)
 
 
-def test_placing_a_snapshot_releases_the_one_it_replaces_and_any_invalidated_one() -> None:
+def test_old_snapshots_are_torn_down_before_the_next_one_is_taken() -> None:
     service = _service()
     first, second, third = (snapshot_of(recorded("snap-controls")) for _ in range(3))
     try:
         service.place_snapshot(first)
         assert first.nodes[1].parent is not None
-        service.place_snapshot(second)
-        assert service.snapshot is second
+        service.discard_snapshots()
+        assert service.snapshot is None
         assert all(n.parent is None and not n.children for n in first.nodes)  # torn down
+        service.place_snapshot(second)
         assert second.nodes[1].parent is not None  # the placed one is intact
         service.invalidate("navigated")
         assert service.snapshot is None
-        assert second.nodes[1].parent is not None  # still readable until the next placement
+        assert second.nodes[1].parent is not None  # still readable until the next snapshot
+        service.discard_snapshots()
         service.place_snapshot(third)
         assert all(n.parent is None for n in second.nodes)
         assert third.nodes[1].parent is not None

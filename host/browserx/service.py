@@ -81,16 +81,23 @@ class DomService:
             self._retired.append(self.snapshot)
         self.snapshot = None
 
+    def discard_snapshots(self) -> None:
+        """Tear down the cached snapshot and any invalidated ones, before a new one is taken: on a
+        huge page, two trees at once would double the host's memory. Call under the tab's lock
+        (nothing else of this tab reads them meanwhile). IDs, fingerprints and the last view's
+        state live elsewhere and stay."""
+        if self.snapshot is not None:
+            self._retired.append(self.snapshot)
+            self.snapshot = None
+        for old in self._retired:
+            old.release()
+        self._retired.clear()
+
     def place_snapshot(self, snap: DomSnapshot) -> None:
-        """Make ``snap`` the tab's snapshot. Call under the tab's lock: the snapshots it replaces
-        are torn down (nothing else of this tab runs meanwhile)."""
+        """Make ``snap`` the tab's snapshot (under the tab's lock)."""
         if self.snapshot is not None and self.snapshot is not snap:
             self._retired.append(self.snapshot)
         self.snapshot = snap
-        for old in self._retired:
-            if old is not snap:
-                old.release()
-        self._retired.clear()
         snapshot_placed()
 
     @overload

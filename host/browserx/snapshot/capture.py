@@ -90,6 +90,13 @@ class FrameCapture:
     timings: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # extras that could not be captured
 
+    def drop_columns(self) -> None:
+        """Free the per-node columns once the nodes are built (the nodes keep the attribute and
+        state dicts): on a huge page they are tens of MB the rest of the build does not need."""
+        for raw in (self.raw, *(r for _, r in self.closed_roots)):
+            raw.key, raw.parent, raw.tag, raw.box, raw.flags = [], [], [], [], []
+            raw.text, raw.attrs, raw.state = {}, {}, {}
+
 
 class _EvalResult(msgspec.Struct):
     result: dict[str, Any]

@@ -18,15 +18,20 @@ log = structlog.get_logger("browserx.merge")
 
 
 _NO_FACTS: dict[str, Any] = {}  # shared by text nodes; never mutated
+_NO_CHILDREN: list[Node] = []  # shared by text nodes, which never have children
 
 
 def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> list[Node]:
     """Nodes of one collector result, parent-linked, boxes shifted by (dx, dy). Index 0 is the root.
-    Hot path (one pass over every node of the page): plain loops, no helper calls."""
+    Hot path (one pass over every node of the page): plain loops, no helper calls, and nothing
+    allocated per node that can be shared (text nodes share one ref and one empty child list;
+    main-frame boxes reuse the decoded numbers)."""
     nodes: list[Node] = []
     append = nodes.append
     # tuple.__new__ skips NamedTuple's Python-level constructor: measurably faster at 75k nodes.
     new_tuple = tuple.__new__
+    text_ref = new_tuple(NodeRef, (label, 0))
+    shift = bool(dx or dy)
     keys, parents, tags, texts, attrs, boxes, flags, states = (
         raw.key, raw.parent, raw.tag, raw.text, raw.attrs, raw.box, raw.flags, raw.state,
     )  # fmt: skip
@@ -34,27 +39,20 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
         parent_index = parents[i]
         parent = nodes[parent_index] if parent_index >= 0 else None
         if tag == "#text":
-            node = Node(
-                new_tuple(NodeRef, (label, 0)),
-                tag,
-                parent,
-                [],
-                _NO_FACTS,
-                texts.get(i, ""),
-                None,
-                0,
-                _NO_FACTS,
-            )
+            node = Node(text_ref, tag, parent, _NO_CHILDREN, _NO_FACTS, texts.get(i, ""), None, 0, _NO_FACTS)
         else:
             b = i * 4
-            box = (
-                None
-                if tag[0] == "#"
-                else new_tuple(Box, (boxes[b] + dx, boxes[b + 1] + dy, boxes[b + 2], boxes[b + 3]))
-            )
+            if tag[0] == "#":
+                box = None
+            elif shift:
+                box = new_tuple(Box, (boxes[b] + dx, boxes[b + 1] + dy, boxes[b + 2], boxes[b + 3]))
+            else:
+                box = new_tuple(Box, (boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3]))
             ref = new_tuple(NodeRef, (label, keys[i]))
             node = Node(ref, tag, parent, [], attrs.get(i) or {}, "", box, flags[i], states.get(i) or {})
         if parent is not None:
+            if parent.children is _NO_CHILDREN:  # a malformed payload: text never has children
+                parent.children = []
             parent.children.append(node)
         append(node)
     return nodes
@@ -69,6 +67,7 @@ class Tree:
         self.ids = ScopeIndex()
         self.nodes: list[Node] = []
         self.shadow_roots = 0
+        self.node_counts: dict[str, int] = {}  # per frame label, as captured
 
     def finish(self) -> None:
         """Number nodes in document order, set scopes, index ids; link labels to their controls."""
@@ -145,6 +144,8 @@ def merge(frames: list[FrameCapture]) -> Tree:
             node = by_key.get(key)
             if node is not None:
                 node.listeners = types
+        tree.node_counts[frame.label] = len(frame.raw.key) + sum(len(r.key) for _, r in frame.closed_roots)
+        frame.drop_columns()
     tree.finish()
     return tree
 

@@ -334,7 +334,7 @@ def finish(
             {
                 "frame": f.label,
                 "url": f.raw.url,
-                "nodes": len(f.raw.key),
+                "nodes": prepared.tree.node_counts.get(f.label, 0),
                 "closed_shadow_roots": len(f.closed_roots),
                 "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()},
                 **({"problems": f.problems} if f.problems else {}),
@@ -345,6 +345,8 @@ def finish(
 
 
 async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
+    """Capture and build a new snapshot of the tab. Call under the tab's lock."""
+    service.discard_snapshots()
     t0 = time.perf_counter()
     frames = await capture_tab(service, include_values)
     t1 = time.perf_counter()
