@@ -31,19 +31,31 @@ class Signature:
     position: tuple[str, int]  # (parent ref frame:key, index among same-tag siblings)
 
 
-def signature_of(node: Node, name: str, parent_id: int | None) -> Signature:
-    parent = node.parent
-    sibling_index = 0
-    if parent is not None:
+def sibling_positions(nodes: list[Node]) -> dict[int, int]:
+    """Index of each node among its same-tag siblings (by ``id(node)``), one pass per parent
+    (a scan per node would be quadratic in a long list)."""
+    positions: dict[int, int] = {}
+    done: set[int] = set()
+    for node in nodes:
+        parent = node.parent
+        if parent is None or id(parent) in done:
+            continue
+        done.add(id(parent))
+        seen: dict[str, int] = {}
         for sibling in parent.children:
-            if sibling is node:
-                break
-            if sibling.tag == node.tag:
-                sibling_index += 1
-    test_id = next((node.attrs[a] for a in TEST_ID_ATTRS if a in node.attrs), None)
+            index = seen.get(sibling.tag, 0)
+            seen[sibling.tag] = index + 1
+            positions[id(sibling)] = index
+    return positions
+
+
+def signature_of(node: Node, name: str, parent_id: int | None, sibling_index: int = 0) -> Signature:
+    parent = node.parent
+    attrs = node.attrs
+    test_id = next((attrs[a] for a in TEST_ID_ATTRS if a in attrs), None) if attrs else None
     parent_ref = f"{parent.ref.frame}:{parent.ref.key}" if parent is not None else ""
     return Signature(
-        node.ref.frame, node.tag, node.role, name, node.attrs.get("id") or None, test_id, parent_id,
+        node.ref.frame, node.tag, node.role, name, attrs.get("id") or None, test_id, parent_id,
         (parent_ref, sibling_index),
     )  # fmt: skip
 

@@ -18,7 +18,7 @@ from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
 from browserx.snapshot.capture import FrameCapture, capture_tab
 from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
-from browserx.snapshot.ids import IdAllocator, signature_of
+from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import Box, Node, NodeRef
 from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
@@ -283,6 +283,7 @@ def finish(
     main = frames[0].raw
     # Part of a node's identity is the ID of its nearest surviving ID'd ancestor.
     known = ids.by_ref
+    positions = sibling_positions(actionable)
     items = []
     for node in actionable:
         parent_id = None
@@ -290,7 +291,7 @@ def finish(
         while p is not None and parent_id is None:
             parent_id = known.get(p.ref)
             p = p.parent
-        items.append((node, signature_of(node, node.name, parent_id)))
+        items.append((node, signature_of(node, node.name, parent_id, positions.get(id(node), 0))))
     id_of = ids.assign(items)
     by_id = {id_of[node.ref]: node for node in actionable}
 

@@ -13,6 +13,7 @@ from browserx.views.tokens import count_tokens
 from browserx.views.units import Unit, describe
 
 CHARS_PER_TOKEN = 3.4  # a first guess for the outline; the result is then counted exactly
+SAMPLE_CHARS = 6000  # of the first units in priority order, to measure this page's chars per token
 MAX_TRIES = 8
 MAX_HEADINGS_LISTED = 5
 
@@ -82,8 +83,28 @@ def priority(units: list[Unit], viewport_only: bool) -> list[Unit]:
     return seen if viewport_only else seen + [u for u in units if not u.where.in_view]
 
 
+def chars_per_token(order: list[Unit]) -> float:
+    """This page's ratio, measured on the lines that will be shown first (IDs, numbers and
+    brackets make outlines denser than prose: 2–4 chars per token)."""
+    sample: list[str] = []
+    size = 0
+    for unit in order:
+        sample.append(unit.text)
+        size += len(unit.text) + 1
+        if size >= SAMPLE_CHARS:
+            break
+    text = "\n".join(sample)
+    tokens = count_tokens(text) if text else 0
+    return max(1.5, min(6.0, len(text) / tokens)) if tokens >= 50 else CHARS_PER_TOKEN
+
+
 def choose(
-    order: Iterable[Unit], *, token_target: int | None, max_elements: int | None, base_chars: int = 0
+    order: Iterable[Unit],
+    *,
+    token_target: int | None,
+    max_elements: int | None,
+    base_chars: int = 0,
+    ratio: float = CHARS_PER_TOKEN,
 ) -> set[int]:
     """Orders (``Unit.order``) of the units that fit: taken in the given order until the estimated
     tokens or the element count would run over. Containers around a unit cost their line too."""
@@ -91,7 +112,7 @@ def choose(
     headers: set[int] = set()
     chars = base_chars
     elements = 0
-    limit_chars = max(0, token_target) * CHARS_PER_TOKEN if token_target is not None else None
+    limit_chars = max(0, token_target) * ratio if token_target is not None else None
     for unit in order:
         extra = unit.chars + sum(40 for p in unit.parents if id(p) not in headers)
         if limit_chars is not None and chars + extra > limit_chars:
@@ -143,9 +164,10 @@ def fit(
         if not budget or tokens <= budget:
             return Fitted(text, tokens, everything, Omitted())
     target: int | None = budget or None
+    ratio = chars_per_token(order) if budget else CHARS_PER_TOKEN
     best: Fitted | None = None
     for attempt in range(MAX_TRIES):
-        kept = choose(order, token_target=target, max_elements=opts.max_elements)
+        kept = choose(order, token_target=target, max_elements=opts.max_elements, ratio=ratio)
         omitted = Omitted()
         for unit in units:
             if unit.order not in kept:
