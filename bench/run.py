@@ -48,6 +48,7 @@ from browserx import BrowserxError, Client
 from browserx.install import apply, default_plan
 from browserx.launch import browser_flags, find_browser
 from browserx.runtime import wait_for_new_host
+from browserx.views.text import parse_controls
 from browserx.views.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,8 +76,6 @@ PW_INTERACTIVE_ROLES = (
 CONTROL_TAGS = ("a", "button", "input", "select", "textarea", "summary")
 # An interactive aria line and its (escaped) name: ``- button "Buy 5-0" [ref=e12]``.
 PW_INTERACTIVE = re.compile(rf'^\s*- (?:{PW_INTERACTIVE_ROLES})\b(?: "((?:[^"\\]|\\.)*)")?', re.M)
-# A browserx control and its name: ``[12] button "Pay"``, also inside ``row: a | [7] link "x"``.
-BX_CONTROL = re.compile(r'(?:^|[\s|:(])\[(\d+)\] (?:[^"\n|\[]*?"([^"\n]*)")?', re.M)
 
 # Floors from the issue: page size → max browserx median seconds.
 LATENCY_FLOORS = {5000: 0.3, 20000: 1.0, 50000: 2.5}
@@ -415,8 +414,8 @@ class BrowserxTool:
             extra["stability_ms"] = float(stats["stability"].get("waited_ms", 0))
         parts = ("capture_ms", "build_ms", "view_ms", "stability_ms")
         extra["rest_ms"] = ms - sum(extra.get(key, 0.0) for key in parts)
-        names = dict(BX_CONTROL.findall(text))  # ID → name
-        return Sample(ms, text, list(names.values()), extra)
+        names = [name for _, name in parse_controls(text).values()]  # [12] button Pay, [7] Terms → /t
+        return Sample(ms, text, names, extra)
 
     async def snapshot(self) -> Sample:
         return await asyncio.to_thread(self._snapshot)  # the socket client blocks; keep the loop free

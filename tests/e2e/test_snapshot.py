@@ -29,6 +29,7 @@ from selenium.webdriver.support.ui import Select
 
 from browserx import Client
 from browserx.errors import BrowserxError, PageOptedOut
+from browserx.views.text import parse_controls
 from tests.e2e.conftest import SNAPSHOT_PAGES, open_page, run_cli
 from tests.e2e.harness import Browser, Servers
 
@@ -188,15 +189,27 @@ def _write_report() -> Iterator[None]:
 
 
 def line_of(text: str, control: dict[str, Any]) -> str:
-    """The text view line of a control: the one line with ``[N] role``."""
-    key = re.compile(rf"\[{control['id']}\] {re.escape(control['role'])}\b")
+    """The text view line of a control: the one line with ``[N] `` (and its role and name)."""
+    key = re.compile(rf"(?:^|[\s|])\[{control['id']}\] ")
     lines = [line for line in text.splitlines() if key.search(line)]
     assert len(lines) == 1, f"{key.pattern!r} should be on exactly one line: {lines}"
     return lines[0]
 
 
-def quoted(name: str) -> str:
-    return '"' + name.replace('"', "'") + '"'
+MARKER_RE = re.compile(r"^\s*-- ((?:above|below|left|right)\b[^-]*|in view) --$")
+
+
+def zone_of(text: str, control: dict[str, Any]) -> str:
+    """Where the text view says a control is: the last ``-- below the viewport --`` style marker
+    line before the control's line ("in view" when there is none)."""
+    zone = "in view"
+    for line in text.splitlines():
+        marker = MARKER_RE.match(line)
+        if marker:
+            zone = marker.group(1)
+        elif re.search(rf"(?:^|[\s|])\[{control['id']}\] ", line):
+            return zone
+    raise AssertionError(f"[{control['id']}] is not in the text view")
 
 
 # -- the checks every page gets ----------------------------------------------------------------
@@ -262,17 +275,21 @@ def test_page_lists_every_expected_control_and_nothing_hidden(
         if e["kind"] == "text":
             assert any(e["text"] in line and not ID_RE.search(line) for line in lines), (e["text"], text)
 
-    # Text view lines: an ID'd line starts with [N] (after indentation / a list bullet); each
-    # control's line carries its role and name; headings carry no IDs.
+    # Text view lines: an ID'd line starts with [N] (after indentation / a list bullet), except
+    # a table row's (cells separated by " | "); each control's line carries its role (a link its
+    # URL instead) and its name; headings carry no IDs.
+    listed = parse_controls(text)
     for control in controls:
         line = line_of(text, control)
         body = line.strip()
-        if not body.startswith("row: "):
+        if " | " not in body:
             assert body.removeprefix("- ").startswith(f"[{control['id']}] "), line
-        expected = f"[{control['id']}] {control['role']}"
-        assert expected in line, (expected, line)
-        if control.get("name"):
-            assert quoted(control["name"]) in line, (control, line)
+        if control["role"] == "link" and "href" in control:
+            assert " → " in line, line
+        else:
+            assert f"[{control['id']}] {control['role']}" in line, line
+        name = control.get("name", "").replace('"', "'")
+        assert listed[control["id"]] == (control["role"], name), (control, line)
     for line in lines[2:]:
         if line.lstrip().startswith("#"):
             assert not ID_RE.search(line), f"heading with an ID: {line}"
@@ -308,7 +325,7 @@ def test_controls_names_roles_and_states_match_the_dom(
         # the label hunt is used for label-less fields only, and said so
         if e["nearby"]:
             assert control.get("name_from") == "nearby text", control
-            assert "(name from nearby text)" in line_of(obs.text, control)
+            assert "name from nearby text" in line_of(obs.text, control)
         else:
             assert "name_from" not in control, control
         if e["checked"] is not None:
@@ -318,7 +335,7 @@ def test_controls_names_roles_and_states_match_the_dom(
         if e["href"]:
             assert control["href"] == urlsplit(e["href"]).path, control
     assert obs.by_name("Delete account")["disabled"] is True
-    assert " disabled" in line_of(obs.text, obs.by_name("Delete account"))
+    assert "(disabled)" in line_of(obs.text, obs.by_name("Delete account"))
 
     # Labelled fields by every labelling technique.
     for name, role in [
@@ -331,7 +348,7 @@ def test_controls_names_roles_and_states_match_the_dom(
         ("Close panel", "button"),  # icon button with aria-label
     ]:
         assert obs.by_name(name)["role"] == role
-        assert f"{role} {quoted(name)}" in obs.text
+        assert re.search(rf"\] {role} {re.escape(name)}(?: \(.*)?$", obs.text, re.M), (name, obs.text)
 
     # The select's options are the DOM's options, in order.
     select = Select(driver.find_element(By.ID, "country"))
@@ -459,11 +476,15 @@ def _check_layout(obs: Observation, driver: WebDriver) -> dict[str, dict[str, An
             continue
         if real["where"] is None:
             assert where is None, (name, real, control)
+            assert zone_of(obs.text, control) == "in view", (name, obs.text)
         else:
             assert where is not None and where["offscreen"] == real["where"], (name, real, control)
             assert where.get("scroll_container") == (scroller_id if real["within"] else None), (name, control)
-            where_text = f"({real['where']} in [{scroller_id}])" if real["within"] else f"({real['where']})"
-            assert where_text in line_of(obs.text, control)
+            zone = {"above": "above the", "below": "below the"}.get(real["where"], f"{real['where']} of the")
+            zone = (
+                f"{real['where']} in scroll container {scroller_id}" if real["within"] else f"{zone} viewport"
+            )
+            assert zone_of(obs.text, control) == zone, (name, obs.text)
         if real["covered"] is not None:
             assert ("covered" in control) is real["covered"], (name, real, control)
     return truth

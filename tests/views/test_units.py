@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browserx.views.outline import Item, outline
-from browserx.views.text import inline_line, item_lines
+from browserx.views.text import INDENT, inline_line, item_lines
 from browserx.views.units import is_atomic, units_of
 from tests.snapshot.test_pipeline import RECORDINGS, recorded, snapshot_of
 
@@ -35,4 +35,4 @@ def test_unit_text_is_rendered_on_first_use_and_matches_the_item(name: str) -> N
     assert units
     for unit in units:
         assert unit.text == "\n".join(item_lines(unit.item, snap))
-        assert unit.chars == len(unit.text) + 1 + 2 * unit.depth
+        assert unit.chars == len(unit.text) + 1 + len(INDENT) * unit.depth

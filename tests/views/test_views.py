@@ -117,7 +117,7 @@ def test_over_budget_keeps_the_viewport_first_and_summarises_the_rest() -> None:
     assert "scroll container 3 to see them" in view.payload  # rows of the scroll container
     # never cut mid-line: every line of the budgeted view is a line of the whole view or a note
     whole_lines = set(whole.payload.splitlines())
-    body = [line for line in view.payload.splitlines() if line.lstrip().startswith(("[", "- [", "row:"))]
+    body = [line for line in view.payload.splitlines() if re.search(r"\[\d+\] ", line)]
     assert all(line in whole_lines for line in body)
 
 
@@ -161,7 +161,7 @@ def test_max_depth_drops_nested_content() -> None:
     snap = _snap("snap-controls")
     flat = _view(snap, max_depth=0, max_tokens=0).payload
     assert "[1] textbox" not in flat  # inside the form
-    assert '[20] button "Save draft"' in flat
+    assert "\n[20] button Save draft\n" in flat
 
 
 def test_filter_keeps_only_matched_subtrees() -> None:
@@ -170,7 +170,7 @@ def test_filter_keeps_only_matched_subtrees() -> None:
     matched = expand(snap, {form.ref})
     assert all(n.ref in matched for n in form.walk() if not n.is_text)
     view = build_view(snap, ViewOptions(), events=summarise([], snap), matched=matched, filter_text="form")
-    assert '"Full name"' in view.payload and '"Save draft"' not in view.payload
+    assert "] textbox Full name\n" in view.payload and "Save draft" not in view.payload
     assert 'filter "form"' in view.payload
 
 
@@ -223,13 +223,13 @@ def test_query_chunks_by_container_and_ranks_with_bm25() -> None:
     assert any("Delete account" in u.text for u in best.units)
     view = _view(snap, query="Delete account", max_tokens=200)
     assert view.tokens <= 200
-    assert '"Delete account"' in view.payload and "filtered out" in view.payload
+    assert "[22] button Delete account (disabled)" in view.payload and "filtered out" in view.payload
     assert view.payload.startswith("# Snapshot controls")
 
 
 def test_query_that_matches_nothing_falls_back_to_the_page() -> None:
     view = _view(_snap("snap-controls"), query="zebra xylophone")
-    assert "nothing matched" in view.payload and '"Full name"' in view.payload
+    assert "nothing matched" in view.payload and "[1] textbox Full name" in view.payload
 
 
 # -- events and scroll ---------------------------------------------------------------------------
@@ -270,7 +270,8 @@ def test_scroll_context_of_page_and_containers() -> None:
     found = dict(containers(snap))
     assert found and all(s.more_below for s in found.values())
     text = _view(snap).payload
-    assert "page: 0% down, more below" in text and "scroll containers (by ID): 3: 0% down" in text
+    assert "scrolled 0,0 of 1265x2692 (0% down, more below);" in text.splitlines()[1]
+    assert "scroll containers: 3 (0% down, more below)" in text
     doc = _view(snap, format="semantic").payload
     assert doc["scroll_position"] == "0%" and doc["scrollable_containers"][0]["hasMore"] is True
     scr = [e for e in doc["interactive_tree"] if "scr" in e]

@@ -81,9 +81,9 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
 
 
 def cmd_legend(args: argparse.Namespace) -> int:
-    from browserx.views.semantic import LEGEND
+    from browserx.views import semantic, text
 
-    print(LEGEND)
+    print(semantic.LEGEND if args.format == "semantic" else text.LEGEND)
     return 0
 
 
@@ -289,7 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--query", metavar="TEXT", help="only the sections most relevant to TEXT")
     p.add_argument("--no-wait", action="store_true", help="do not wait for the DOM to be stable first")
     p.add_argument("--network-idle", action="store_true", help="stability also waits for network idle")
-    command("legend", cmd_legend, "Print the semantic view's legend (for a system prompt).")
+    p = command("legend", cmd_legend, "Print how to read a view (for a system prompt).")
+    p.add_argument("--format", choices=("text", "semantic"), default="text", help="which view (default text)")
 
     p = command("cdp", cmd_cdp, "Run one allowlisted CDP command (debugging aid).")
     connects(p, tab=True)

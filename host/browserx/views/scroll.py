@@ -66,11 +66,12 @@ def container_dicts(snap: DomSnapshot) -> list[dict[str, Any]]:
 
 
 def scroll_lines(snap: DomSnapshot) -> list[str]:
-    lines = [f"page: {page_scroll(snap).words()}"]
+    """The scroll containers, under the text view's header (whose second line has the page's own
+    scroll state: text.header_lines)."""
     found = containers(snap)
-    if found:
-        # IDs without brackets here: an element's bracketed ID starts exactly one line (its own).
-        listed = "; ".join(f"{i}: {s.words()}" for i, s in found[:MAX_LISTED])
-        more = f"; … {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
-        lines.append(f"scroll containers (by ID): {listed}{more}")
-    return lines
+    if not found:
+        return []
+    # IDs without brackets here: an element's bracketed ID starts exactly one line (its own).
+    listed = "; ".join(f"{i} ({s.words()})" for i, s in found[:MAX_LISTED])
+    more = f"; … {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+    return [f"scroll containers: {listed}{more}"]

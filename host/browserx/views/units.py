@@ -9,7 +9,7 @@ from collections import Counter
 
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.outline import Item
-from browserx.views.text import item_lines
+from browserx.views.text import INDENT, item_lines
 from browserx.views.viewport import ViewportIndex, Where
 
 ROLE_LABELS = {
@@ -60,7 +60,7 @@ class Unit:
     @property
     def chars(self) -> int:
         """Size of its own line(s), indentation included."""
-        return len(self.text) + 1 + 2 * len(self.parents)
+        return len(self.text) + 1 + len(INDENT) * len(self.parents)
 
     @property
     def depth(self) -> int:
