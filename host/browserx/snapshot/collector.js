@@ -6,6 +6,14 @@
 // (closed roots are handed in by the host through CDP). Output is columnar to keep it compact.
 // Subtrees nobody can see are not descended into: display:none, opacity:0, aria-hidden="true",
 // inert, <template>/<script>/<style>, closed <details> content, unslotted light children.
+//
+// It runs over every node of the page, so it is written for speed. Calls into the engine are most
+// of the cost (a computed-style read, and getBoundingClientRect above all), so each is made once
+// per element at most: the walk reads what it needs to prune, then one pass takes every box and
+// one every other style flag (the engine answers the same call over many elements markedly
+// faster than mixed calls). Attributes are read by name (no Attr objects), comments and blank
+// text are dropped when a parent lists its children, and the walk keeps flat stacks instead of
+// an array per node.
 function collect(root, opts) {
   opts = opts || {};
   // One registry per document. Keys start at a base the host picks per document (and past any
@@ -38,6 +46,7 @@ function collect(root, opts) {
     "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
+  const ODD_SPACE = /[^\S ]| {2}/; // whitespace the collapsing below would change
   const MAX_CUSTOM_SUSPECTS = 500; // CDP asks per suspect; bound the cost on huge component trees
   const SPACED = new Set(["a", "button", "label", "summary", "option", "legend", "h1", "h2", "h3", "h4", "h5",
     "h6", "p", "li", "td", "th", "span", "caption", "figcaption", "dt", "dd"]);
@@ -47,36 +56,52 @@ function collect(root, opts) {
   let pruned = 0;
   const withValues = !!opts.values;
   const frameOwners = [];
+  const keys = bx.keys, refs = bx.refs;
 
   function keyOf(node) {
-    let key = bx.keys.get(node);
+    let key = keys.get(node);
     if (key === undefined) {
       key = bx.next++;
-      bx.keys.set(node, key);
-      bx.refs.set(key, new WeakRef(node));
+      keys.set(node, key);
+      refs.set(key, new WeakRef(node));
     }
     return key;
   }
 
-  function push(node, parent, tag) {
-    const i = k.length;
-    k.push(tag === "#text" ? 0 : keyOf(node)); // text is never acted on: no key
-    p.push(parent);
-    t.push(tag);
-    bx4.push(0, 0, 0, 0);
-    fl.push(0);
-    return i;
-  }
+  // Per element, filled by scanAttrs: the attributes sent, and the few the walk itself reads.
+  let ariaHidden = false, inert = false, labelledby = null, describedby = null;
 
-  function attrsOf(el) {
+  // One pass over the attribute names (getAttributeNames makes no Attr objects). Values as
+  // getAttribute gives them: the first attribute of that name (an element may hold two of one
+  // qualified name in different namespaces, and a name set through setAttributeNS keeps its
+  // case, which getAttribute would lowercase away: both read by position instead).
+  function scanAttrs(el) {
+    ariaHidden = inert = false;
+    labelledby = describedby = null;
+    if (!el.hasAttributes()) return null;
+    const names = el.getAttributeNames();
     let out = null;
-    for (const a of el.attributes) {
-      const n = a.name;
-      if (ATTRS.has(n) || n.startsWith("aria-")) {
-        (out || (out = {}))[n] = n === "onclick" || n === "onmousedown" || n === "onpointerdown"
-          ? "1"
-          : a.value.length > 200 ? a.value.slice(0, 200) : a.value;
+    for (let j = 0; j < names.length; j++) {
+      const n = names[j];
+      const aria = n.startsWith("aria-");
+      if (!aria && !ATTRS.has(n)) {
+        if (n === "inert") inert = true;
+        continue;
       }
+      if (out === null) out = {};
+      const again = out[n] !== undefined;
+      // getAttribute lowercases its argument on HTML elements: a mixed-case aria-* name (only
+      // setAttributeNS makes one) is read by position too.
+      let v = again || (aria && n !== n.toLowerCase()) ? null : el.getAttribute(n);
+      if (v === null) v = el.attributes[j].value;
+      if (aria && !again) {
+        if (n === "aria-hidden") ariaHidden = v === "true";
+        else if (n === "aria-labelledby") labelledby = v;
+        else if (n === "aria-describedby") describedby = v;
+      }
+      out[n] = n === "onclick" || n === "onmousedown" || n === "onpointerdown"
+        ? "1"
+        : v.length > 200 ? v.slice(0, 200) : v;
     }
     return out;
   }
@@ -91,8 +116,18 @@ function collect(root, opts) {
     return s.replace(/\s+/g, " ").trim().slice(0, MAX_TEXT);
   }
 
-  function stateOf(el, tag, scope) {
-    let s = null;
+  // What a text node contributes, or null: text with its whitespace runs collapsed; whitespace
+  // only between inline children is a word break in names ("Buy" "now"); elsewhere it is layout
+  // noise and is not sent.
+  function textFor(node, spaced) {
+    const raw = node.data;
+    if (!raw) return null;
+    if (!raw.trim()) return spaced && node.previousSibling && node.nextSibling ? " " : null;
+    const text = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
+    return ODD_SPACE.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
+  }
+
+  function formState(el, tag, s) {
     const set = (name, v) => { (s || (s = {}))[name] = v; };
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON") {
       if (el.matches(":disabled")) set("disabled", true);
@@ -121,14 +156,6 @@ function collect(root, opts) {
     } else if (tag === "OPTION") {
       if (el.selected) set("selected", true);
     }
-    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) {
-      set("editable", true);
-      if (withValues) set("value", (el.innerText || "").slice(0, MAX_TEXT));
-    }
-    const lb = el.getAttribute("aria-labelledby");
-    if (lb) set("labelledbyText", textOf(lb, scope));
-    const db = el.getAttribute("aria-describedby");
-    if (db) set("describedbyText", textOf(db, scope));
     return s;
   }
 
@@ -138,126 +165,222 @@ function collect(root, opts) {
     return a;
   })();
 
-  // Iterative walk of the flat tree (shadow roots, slots, same-origin frames).
-  // Stack entries: [node, parentIndex, scope, offsetX, offsetY].
-  const stack = [[root, -1, root, 0, 0]];
-  while (stack.length) {
-    const [node, parent, scope, ox, oy] = stack.pop();
-    const type = node.nodeType;
+  // The layout flags of one element (bits 1-64; display's bits are set by the walk).
+  function layoutFlags(cs) {
+    let f = 0;
+    if (cs.visibility !== "visible") f |= 1;
+    if (cs.cursor === "pointer") f |= 2;
+    if (cs.pointerEvents === "none") f |= 4;
+    // One read for both axes: the shorthand serializes as "x" when they agree, else "x y".
+    const ov = cs.overflow, sp = ov.indexOf(" ");
+    const ovx = sp < 0 ? ov : ov.slice(0, sp), ovy = sp < 0 ? ov : ov.slice(sp + 1);
+    if (ovx === "auto" || ovx === "scroll") f |= 8;
+    if (ovy === "auto" || ovy === "scroll") f |= 16;
+    if (ovx === "hidden" || ovx === "clip" || ovy === "hidden" || ovy === "clip") f |= 32;
+    const position = cs.position;
+    if (position === "fixed" || position === "sticky") f |= 64;
+    return f;
+  }
+
+  // A scroll container's state when it has something to scroll, else s unchanged.
+  function scrollState(node, s) {
+    if (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1) {
+      (s || (s = {})).scroll = [node.scrollLeft, node.scrollTop, node.scrollWidth, node.scrollHeight,
+        node.clientWidth, node.clientHeight];
+    }
+    return s;
+  }
+
+  // Elements kept by the walk, for the passes after it (boxes, then layout flags): node, its
+  // index, its computed style, its frame's offset. Frames are done by the walk itself.
+  const eNode = [], eIdx = [], eCs = [], eX = [], eY = [];
+  // Possible closed-shadow hosts in walk order (positions in eNode); custom or built-in.
+  const cand = [], candCustom = [];
+
+  // Iterative walk of the flat tree (shadow roots, slots, same-origin frames), on parallel
+  // stacks: node, type, parent index, scope (document or shadow root) and the frame's offset.
+  const sNode = [root], sType = [root.nodeType], sParent = [-1], sScope = [root], sX = [0], sY = [0];
+  let n = 0, top = 1;
+  while (top > 0) {
+    top--;
+    const node = sNode[top], parent = sParent[top];
+    sNode[top] = null; // let go of nodes as we pass them
+    const type = sType[top];
     if (type === 3) {
-      const raw = node.data;
-      if (!raw) continue;
-      if (!raw.trim()) {
-        // Whitespace between inline children is a word break in names ("Buy" "now"); elsewhere
-        // it is layout noise and is not sent.
-        if (parent >= 0 && SPACED.has(t[parent]) && node.previousSibling && node.nextSibling) {
-          tx[push(node, parent, "#text")] = " ";
-        }
-        continue;
-      }
-      const i = push(node, parent, "#text");
-      const text = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
-      tx[i] = text.replace(/\s+/g, " ").trim();
+      // Text is never acted on: no key. Children lists hand over their text already cleaned.
+      k.push(0); p.push(parent); t.push("#text"); bx4.push(0, 0, 0, 0); fl.push(0);
+      tx[n++] = node;
       continue;
     }
-    let i, kids, childScope = scope, cox = ox, coy = oy;
-    if (type === 9 || type === 11) {
-      // Document (root or same-origin iframe content) or ShadowRoot.
-      i = push(node, parent, type === 9 ? "#document" : "#shadow-root");
-      if (type === 11) at[i] = { mode: node.mode };
-      if (type === 9) {
-        const view = node.defaultView;
-        at[i] = { url: node.URL, title: node.title };
-        if (view) st[i] = { scroll: [view.scrollX, view.scrollY], viewport: [view.innerWidth, view.innerHeight] };
-      }
-      childScope = node;
-      kids = type === 9 ? (node.body ? [node.body] : node.documentElement ? [node.documentElement] : []) : node.childNodes;
-    } else if (type === 1) {
+    const scope = sScope[top], ox = sX[top], oy = sY[top];
+    let i, childScope = scope, maybeHost = false;
+    if (type === 1) {
       const tag = node.tagName;
       if (SKIP.has(tag)) continue;
       const cs = getComputedStyle(node);
       const display = cs.display;
-      if (display === "none" || node.getAttribute("aria-hidden") === "true" || node.hasAttribute("inert") ||
-          cs.opacity === "0" || cs.contentVisibility === "hidden") {
-        pruned++;
-        continue;
+      if (display === "none") { pruned++; continue; }
+      const a = scanAttrs(node);
+      if (ariaHidden || inert || cs.opacity === "0" || cs.contentVisibility === "hidden") { pruned++; continue; }
+      i = n++;
+      k.push(keyOf(node)); p.push(parent); t.push(node.localName);
+      if (a !== null) at[i] = a;
+      // The box and the other layout flags come in the passes below; frames need theirs now.
+      bx4.push(0, 0, 0, 0);
+      fl.push(display === "contents" ? 128 : display.startsWith("inline") ? 256 : 0);
+      const frame = tag === "IFRAME" || tag === "FRAME";
+      if (!frame) {
+        eNode.push(node); eIdx.push(i); eCs.push(cs); eX.push(ox); eY.push(oy);
       }
-      i = push(node, parent, node.localName);
-      const a = attrsOf(node);
-      if (a) at[i] = a;
-      const r = node.getBoundingClientRect();
-      const b = i * 4;
-      // Whole CSS pixels: plenty for seeing; actions re-measure precisely before acting.
-      bx4[b] = Math.round(r.left + ox);
-      bx4[b + 1] = Math.round(r.top + oy);
-      bx4[b + 2] = Math.round(r.width);
-      bx4[b + 3] = Math.round(r.height);
-      let f = 0;
-      if (cs.visibility !== "visible") f |= 1;
-      if (cs.cursor === "pointer") f |= 2;
-      if (cs.pointerEvents === "none") f |= 4;
-      const ovx = cs.overflowX, ovy = cs.overflowY;
-      if (ovx === "auto" || ovx === "scroll") f |= 8;
-      if (ovy === "auto" || ovy === "scroll") f |= 16;
-      if (ovx === "hidden" || ovx === "clip" || ovy === "hidden" || ovy === "clip") f |= 32;
-      if (cs.position === "fixed" || cs.position === "sticky") f |= 64;
-      if (display === "contents") f |= 128;
-      if (display.startsWith("inline")) f |= 256;
-      fl[i] = f;
-      let s = stateOf(node, tag, scope);
+      // Live state: form controls, labels' controls, editing, names by reference, focus (and
+      // scroll, with the flags).
+      let s = null;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON" || tag === "LABEL" ||
+          tag === "OPTION") {
+        s = formState(node, tag, s);
+      }
+      if (node.isContentEditable && !(node.parentElement && node.parentElement.isContentEditable)) {
+        (s || (s = {})).editable = true;
+        if (withValues) s.value = (node.innerText || "").slice(0, MAX_TEXT);
+      }
+      if (labelledby) (s || (s = {})).labelledbyText = textOf(labelledby, scope);
+      if (describedby) (s || (s = {})).describedbyText = textOf(describedby, scope);
       if (node === deepActive) (s || (s = {})).focused = true;
-      if ((f & 24) && (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1)) {
-        (s || (s = {})).scroll = [node.scrollLeft, node.scrollTop, node.scrollWidth, node.scrollHeight,
-          node.clientWidth, node.clientHeight];
-      }
-      if (s) st[i] = s;
-      // Options are summarised in state; a textarea's text child is its value (private).
-      if (tag === "SELECT" || tag === "TEXTAREA") continue;
-      if (tag === "IFRAME" || tag === "FRAME") {
+      if (frame) {
+        const r = node.getBoundingClientRect();
+        const b = i * 4;
+        bx4[b] = Math.round(r.left + ox);
+        bx4[b + 1] = Math.round(r.top + oy);
+        bx4[b + 2] = Math.round(r.width);
+        bx4[b + 3] = Math.round(r.height);
+        const f = fl[i] |= layoutFlags(cs);
+        if (f & 24) s = scrollState(node, s);
         let doc = null;
         try { doc = node.contentDocument; } catch (e) { doc = null; }
         // Content box origin of the frame in this frame's viewport coordinates.
         const fx = r.left + ox + node.clientLeft + parseFloat(cs.paddingLeft || "0");
         const fy = r.top + oy + node.clientTop + parseFloat(cs.paddingTop || "0");
-        (st[i] || (st[i] = {})).frameOrigin = [fx, fy];
+        (s || (s = {})).frameOrigin = [fx, fy];
+        st[i] = s;
         if (doc && doc.documentElement) {
-          stack.push([doc, i, doc, fx, fy]);
+          sNode[top] = doc; sType[top] = 9; sParent[top] = i; sScope[top] = doc; sX[top] = fx; sY[top] = fy; top++;
         } else {
           frameOwners.push(k[i]);
         }
         continue;
       }
+      if (s !== null) st[i] = s;
+      // Options are summarised in state; a textarea's text child is its value (private).
+      if (tag === "SELECT" || tag === "TEXTAREA") continue;
       const sr = node.shadowRoot;
       if (sr) {
-        kids = [sr];
-      } else if (tag === "SLOT") {
+        sNode[top] = sr; sType[top] = 11; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
+        continue;
+      }
+      if (tag === "SLOT") {
         const assigned = node.assignedNodes({ flatten: true });
-        kids = assigned.length ? assigned : node.childNodes;
-      } else if (tag === "DETAILS" && !node.open) {
-        kids = Array.prototype.filter.call(node.children, (c) => c.tagName === "SUMMARY");
-      } else {
-        kids = node.childNodes;
-        // A host with a closed shadow root is invisible to page JS; the host asks CDP about
-        // elements whose own content cannot explain their rendered box.
-        // Every custom element without an open root (a closed root may slot its light children,
-        // so they render either way), and built-in hosts whose content cannot explain their box.
-        const custom = node.localName.includes("-");
-        if (custom ? suspects.length < MAX_CUSTOM_SUSPECTS :
-            SHADOW_HOSTS.has(tag) && r.width > 0 && r.height > 0 && !node.firstElementChild && !node.textContent.trim()) {
-          suspects.push(node);
+        if (assigned.length) {
+          for (let c = assigned.length - 1; c >= 0; c--) {
+            const kid = assigned[c], kt = kid.nodeType;
+            if (kt === 1) {
+              sNode[top] = kid; sType[top] = 1; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
+            } else if (kt === 3) {
+              const text = textFor(kid, false);
+              if (text !== null) { sNode[top] = text; sType[top] = 3; sParent[top] = i; top++; }
+            }
+          }
+          continue;
         }
+      } else if (tag === "DETAILS" && !node.open) {
+        for (let c = node.lastElementChild; c; c = c.previousElementSibling) {
+          if (c.tagName !== "SUMMARY") continue;
+          sNode[top] = c; sType[top] = 1; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
+        }
+        continue;
+      } else if (tag.includes("-") && node.localName.includes("-")) {
+        // A host with a closed shadow root is invisible to page JS; the host asks CDP about
+        // elements whose own content cannot explain their rendered box: every custom element
+        // without an open root (a closed root may slot its light children, so they render
+        // either way), and built-in hosts without content (seen while their children are
+        // listed, below) whose box is not empty (seen in the box pass).
+        cand.push(eNode.length - 1); candCustom.push(true);
+      } else {
+        maybeHost = SHADOW_HOSTS.has(tag);
+      }
+    } else if (type === 9 || type === 11) {
+      // Document (root or same-origin iframe content) or ShadowRoot.
+      i = n++;
+      k.push(keyOf(node)); p.push(parent); t.push(type === 9 ? "#document" : "#shadow-root");
+      bx4.push(0, 0, 0, 0); fl.push(0);
+      childScope = node;
+      if (type === 11) {
+        at[i] = { mode: node.mode };
+      } else {
+        const view = node.defaultView;
+        at[i] = { url: node.URL, title: node.title };
+        if (view) st[i] = { scroll: [view.scrollX, view.scrollY], viewport: [view.innerWidth, view.innerHeight] };
+        const only = node.body || node.documentElement;
+        if (only) { sNode[top] = only; sType[top] = 1; sParent[top] = i; sScope[top] = node; sX[top] = ox; sY[top] = oy; top++; }
+        continue;
       }
     } else {
       continue;
     }
-    for (let c = kids.length - 1; c >= 0; c--) stack.push([kids[c], i, childScope, cox, coy]);
+    // Children in reverse so they come off the stack in document order; only elements and text
+    // (comments and processing instructions say nothing).
+    const spaced = type === 1 && SPACED.has(t[i]);
+    let content = false; // an element child or text that is not whitespace
+    for (let c = node.lastChild; c; c = c.previousSibling) {
+      const kt = c.nodeType;
+      if (kt === 1) {
+        sNode[top] = c; sType[top] = 1; sParent[top] = i; sScope[top] = childScope; sX[top] = ox; sY[top] = oy; top++;
+        content = true;
+      } else if (kt === 3) {
+        const text = textFor(c, spaced);
+        if (text !== null) {
+          sNode[top] = text; sType[top] = 3; sParent[top] = i; top++;
+          if (text !== " ") content = true;
+        }
+      } else if (kt === 4 && maybeHost && c.data.trim()) {
+        content = true; // CDATA is not walked but is text content
+      }
+    }
+    if (maybeHost && !content) { cand.push(eNode.length - 1); candCustom.push(false); }
+  }
+
+  // Boxes, in whole CSS pixels: plenty for seeing; actions re-measure precisely before acting.
+  const ne = eNode.length, candBox = [];
+  let nextCand = cand.length ? cand[0] : -1, ci = 0;
+  for (let j = 0; j < ne; j++) {
+    const r = eNode[j].getBoundingClientRect();
+    const b = eIdx[j] * 4, width = r.width, height = r.height;
+    bx4[b] = Math.round(r.left + eX[j]);
+    bx4[b + 1] = Math.round(r.top + eY[j]);
+    bx4[b + 2] = Math.round(width);
+    bx4[b + 3] = Math.round(height);
+    while (j === nextCand) {
+      candBox.push(width > 0 && height > 0);
+      nextCand = ++ci < cand.length ? cand[ci] : -1;
+    }
+  }
+  // Layout flags, and the state of scroll containers.
+  for (let j = 0; j < ne; j++) {
+    const i = eIdx[j];
+    const f = fl[i] |= layoutFlags(eCs[j]);
+    if (f & 24) {
+      const s = scrollState(eNode[j], st[i] || null);
+      if (s) st[i] = s;
+    }
+  }
+  for (let c = 0; c < cand.length; c++) {
+    if (candCustom[c] ? suspects.length < MAX_CUSTOM_SUSPECTS : candBox[c]) suspects.push(eNode[cand[c]]);
   }
 
   bx.suspects = suspects;
   // Forget nodes that are gone so the key map does not grow without bound. Only on a document
   // walk: a closed shadow root's walk is small, and sweeping the whole map for each is quadratic.
-  if (root.nodeType === 9 && bx.refs.size > 4 * k.length + 1000) {
-    for (const [key, ref] of bx.refs) if (!ref.deref()) bx.refs.delete(key);
+  if (root.nodeType === 9 && refs.size > 4 * k.length + 1000) {
+    for (const [key, ref] of refs) if (!ref.deref()) refs.delete(key);
   }
   const view = (root.ownerDocument || root).defaultView || window;
   // A JSON string crosses CDP and the extension far faster than a deep protocol value.
