@@ -175,6 +175,10 @@ class DomService:
         self.session_parents.pop(session_id, None)
         self.worlds.pop(session_id, None)
         self.frame_ids.pop(session_id, None)
+        self.forget_listener_keys(session_id)
+
+    def forget_listener_keys(self, session_id: str | None) -> None:
+        """Drop the session's listener-key caches (its document changed or it went away)."""
         for stale in [k for k in self.listener_keys if k[0] == session_id]:
             del self.listener_keys[stale]
 

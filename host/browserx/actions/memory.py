@@ -26,8 +26,7 @@ def fingerprints(snap: DomSnapshot, service: DomService) -> dict[int, Fingerprin
     scroll = snap.scroll
     for element_id, node in snap.by_id.items():
         frame = node.ref.frame
-        box = node.box
-        center = (box.x + box.w / 2, box.y + box.h / 2) if box is not None else None
+        center = node.box.center if node.box is not None else None
         out[element_id] = Fingerprint(
             element_id, frame, contexts.get(frame), node.tag, node.role, node.name, center, scroll
         )

@@ -127,8 +127,7 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
         service.key_epoch += 1
         service.key_bases[session_id] = service.key_epoch << KEY_BITS
         service.worlds[session_id] = context
-        for stale in [k for k in service.listener_keys if k[0] == session_id]:
-            del service.listener_keys[stale]
+        service.forget_listener_keys(session_id)
     return context
 
 

@@ -43,12 +43,11 @@ class Unit:
         label: str,  # what it is, for summaries ("link", "table row", …)
         container: bool,  # it has children of its own (its line is their header)
         snap: DomSnapshot,
-        text: str | None = None,
     ) -> None:
         self.item, self.parents, self.order, self.where = item, parents, order, where
         self.ids, self.label, self.container = ids, label, container
         self._snap = snap
-        self._text = text
+        self._text: str | None = None
 
     @property
     def text(self) -> str:
