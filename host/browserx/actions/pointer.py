@@ -1,15 +1,18 @@
 """Pointer actions: click (any button, single/double, with modifiers) and hover.
 
-Path: resolve the ID → DOM.scrollIntoViewIfNeeded → DOM.getContentQuads → center of the largest
-visible quad → translate to top-level coordinates through OOPIF owners → hit-test at that very
-point in the element's own frame (and each owning iframe in its parent) → Input.dispatchMouseEvent
-on the tab's root session: input always enters at the top-level page, and the browser routes it
-to the right frame like a real mouse.
+Path: resolve the ID → DOM.scrollIntoViewIfNeeded → two animation frames (so the browser routes
+input by the new layout) → DOM.getContentQuads → center of the largest visible quad → translate
+to top-level coordinates through OOPIF owners → hit-test at that very point in the element's own
+frame (and each owning iframe in its parent) → Input.dispatchMouseEvent on the tab's root
+session: input always enters at the top-level page, and the browser routes it to the right frame
+like a real mouse.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Sequence
 from typing import Any, Literal
 
 from browserx.actions.effects import ripple
@@ -57,6 +60,32 @@ HIT_JS = """function(x, y) {
   if (el.labels && Array.prototype.some.call(el.labels, l => inside(l, hit))) return null;
   return desc(hit);
 }"""
+
+
+# After a scroll the browser routes input by the compositor's hit-test data, which trails the
+# page by a frame or so: an event sent at once can be delivered to the iframe that *was* at that
+# point (CI saw a same-origin frame's click go to a cross-origin frame). Waiting two animation
+# frames lets a new compositor frame land. Capped: rAF does not run in hidden tabs.
+FRAMES_JS = """function() {
+  return new Promise(done => {
+    const cap = setTimeout(done, 250);
+    requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(cap); done(); }));
+  });
+}"""
+
+
+async def _await_frames(service: DomService, target: Target) -> None:
+    def frames(session_id: str | None = None, **where: Any) -> Awaitable[dict[str, Any]]:
+        params = {"functionDeclaration": FRAMES_JS, "awaitPromise": True, **where}
+        return service.cdp("Runtime.callFunctionOn", params, session_id=session_id)
+
+    # Best effort: if the element vanished, the quads that follow say so properly.
+    with contextlib.suppress(CdpError):
+        calls = [frames(objectId=target.object_id, session_id=target.session_id)]
+        if target.session_id is not None:  # the top-level renderer places the iframe's surface
+            _, ctx = await isolated_world(service, None)
+            calls.append(frames(executionContextId=ctx))
+        await asyncio.gather(*calls)
 
 
 async def _viewport(service: DomService, session_id: str | None) -> tuple[float, float]:
@@ -111,6 +140,7 @@ async def locate(service: DomService, target: Target, force: bool = False) -> Po
     sid = target.session_id
     try:
         await service.cdp("DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid)
+        await _await_frames(service, target)
         quads = (
             await service.cdp("DOM.getContentQuads", {"objectId": target.object_id}, session_id=sid)
         ).get("quads", [])
