@@ -404,6 +404,11 @@ def test_shadow_roots_open_closed_nested_and_slotted(browser: Browser, bx: Clien
     # A slotted light-DOM button is listed once, where it renders.
     assert sum(1 for c in obs.controls if c.get("name") == "Slotted light button") == 1
     assert obs.view["page"]["context"]["stats"]["shadow_roots"] >= 6
+    # Closed roots are found through CDP once; later snapshots walk them in the page, and see
+    # exactly the same thing under the same IDs.
+    again = bx.snapshot(tab=tab, stats=True)
+    assert again["text"] == obs.text
+    assert [f["closed_shadow_roots"] for f in again["stats"]["frames_detail"]] == [0]
 
 
 def test_frames_same_origin_cross_origin_and_nested(browser: Browser, bx: Client, servers: Servers) -> None:

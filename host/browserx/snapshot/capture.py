@@ -197,6 +197,7 @@ CLOSED_ROOTS_JS = """function(opts, ...objs) {
     // The root must belong to the host we asked about, on this page: nodes of another document
     // of the same frame (seen after repeated navigations) must never get keys here.
     if (objs[n + i].host !== objs[i] || !B.ours(objs[i])) continue;
+    B.closed.set(objs[i], objs[n + i]);  // the next collector run walks it inline
     const data = collect(objs[n + i], opts);
     for (const s of B.suspects) suspects.push(s);
     parts.push("[" + (B.keys.get(objs[i]) || 0) + "," + data + "]");

@@ -3,7 +3,7 @@
 // form state). Classification, naming, flattening and IDs happen in Python.
 //
 // Called as a function declaration: collect(root, opts). `root` is a Document or a ShadowRoot
-// (closed roots are handed in by the host through CDP). Output is columnar to keep it compact.
+// (closed roots are handed in by the host through CDP once, then remembered). Output is columnar to keep it compact.
 // Subtrees nobody can see are not descended into: display:none, opacity:0, aria-hidden="true",
 // inert, <template>/<script>/<style>, closed <details> content, unslotted light children.
 //
@@ -23,6 +23,7 @@ function collect(root, opts) {
     const next = Math.max(bx ? bx.next : 0, opts.keyBase || 0) + 1;
     bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), next };
   }
+  bx.closed = bx.closed || new WeakMap(); // closed shadow roots handed in by the host: host → root
   // Is a node part of this frame's current page (through shadow roots and same-origin frames)?
   bx.ours = bx.ours || function (n) {
     let d = n.getRootNode({ composed: true });
@@ -56,7 +57,7 @@ function collect(root, opts) {
   let pruned = 0;
   const withValues = !!opts.values;
   const frameOwners = [];
-  const keys = bx.keys, refs = bx.refs;
+  const keys = bx.keys, refs = bx.refs, closedRoots = bx.closed;
 
   function keyOf(node) {
     let key = keys.get(node);
@@ -272,7 +273,9 @@ function collect(root, opts) {
       if (s !== null) st[i] = s;
       // Options are summarised in state; a textarea's text child is its value (private).
       if (tag === "SELECT" || tag === "TEXTAREA") continue;
-      const sr = node.shadowRoot;
+      // Closed roots the host handed in before (host → root) are walked like open ones: page JS
+      // cannot see them, but this world keeps them, so repeat snapshots need no CDP for them.
+      const sr = node.shadowRoot || closedRoots.get(node);
       if (sr) {
         sNode[top] = sr; sType[top] = 11; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
         continue;

@@ -62,19 +62,80 @@ def _group_kind(node: Node) -> Kind | None:
 
 
 def outline(snapshot: DomSnapshot) -> list[Item]:
-    """The kept items of the snapshot, nested."""
+    """The kept items of the snapshot, nested. One recursive pass over every node of the page,
+    so the walk is a closure over hoisted lookups (a method or property call per node shows)."""
+    id_of = snapshot.id_of.get
+    has_id_below = snapshot.has_id_below
+
+    def walk_children(node: Node, out: list[Item]) -> None:
+        start = len(out)
+        run: list[Node] = []
+        for child in node.children:
+            visit(child, out, run)
+        if run:
+            _flush(run, out)
+        _drop_echoes(node, out, start)
+
+    def visit(node: Node, out: list[Item], run: list[Node]) -> None:
+        tag = node.tag
+        if tag == "#text":
+            if node.visible and node.text and node.text != " ":
+                run.append(node)
+            return
+        visible = node.visible
+        if visible and id_of(node.ref) is not None:
+            if run:
+                _flush(run, out)
+            item = Item("control", node)
+            if is_scroll_container(node) or has_id_below(node):
+                walk_children(node, item.children)
+            out.append(item)
+            return
+        if tag == "#document" and node.parent is not None:
+            if run:
+                _flush(run, out)
+            item = Item("frame", node)
+            walk_children(node, item.children)
+            if item.children:
+                out.append(item)
+            return
+        if not visible:
+            # An invisible box can still hold visible descendants (zero-size wrappers, overrides).
+            for child in node.children:
+                visit(child, out, run)
+            return
+        role = node.role
+        if role is not None:
+            if role == "heading":
+                if run:
+                    _flush(run, out)
+                out.append(Item("heading", node, text=node.name or _own_text(node)))
+                return
+            if role == "img" and node.name:
+                if run:
+                    _flush(run, out)
+                out.append(Item("image", node, text=node.name))
+                return
+        kind = _group_kind(node)
+        if kind is not None:
+            if run:
+                _flush(run, out)
+            item = Item(kind, node)
+            walk_children(node, item.children)
+            if item.children or kind == "row":
+                out.append(item)
+            return
+        block = not node.flags & F_INLINE
+        if block and run:
+            _flush(run, out)
+        for child in node.children:
+            visit(child, out, run)
+        if block and run:
+            _flush(run, out)
+
     top: list[Item] = []
-    _walk_children(snapshot.root, snapshot, top)
+    walk_children(snapshot.root, top)
     return top
-
-
-def _walk_children(node: Node, snap: DomSnapshot, out: list[Item]) -> None:
-    start = len(out)
-    run: list[Node] = []
-    for child in node.children:
-        _visit(child, snap, out, run)
-    _flush(run, out)
-    _drop_echoes(node, out, start)
 
 
 def _norm(text: str) -> str:
@@ -93,6 +154,8 @@ def _names(item: Item | None, text: str) -> bool:
 def _drop_echoes(container: Node, items: list[Item], start: int) -> None:
     """Text that only repeats a name shown anyway costs tokens and says nothing: a legend echoing
     its group's name, a label's text right before the control it names."""
+    if not any(items[i].kind == "text" for i in range(start, len(items))):
+        return
     keep: list[Item] = []
     group_name = _norm(container.name) if container.name else None
     for i in range(start, len(items)):
@@ -109,63 +172,12 @@ def _drop_echoes(container: Node, items: list[Item], start: int) -> None:
 
 
 def _flush(run: list[Node], out: list[Item]) -> None:
-    if run:
-        text = " ".join(n.text for n in run)
-        if len(text) > MAX_TEXT_LINE:
-            text = text[: MAX_TEXT_LINE - 1] + "…"
-        # A text item's node is the element holding its first text (where it is on screen).
-        out.append(Item("text", node=run[0].parent, text=text))
-        run.clear()
-
-
-def _visit(node: Node, snap: DomSnapshot, out: list[Item], run: list[Node]) -> None:
-    if node.is_text:
-        if node.visible and node.text and node.text != " ":
-            run.append(node)
-        return
-    element_id = snap.id_of.get(node.ref) if node.visible else None
-    if element_id is not None:
-        _flush(run, out)
-        item = Item("control", node)
-        if is_scroll_container(node) or snap.has_id_below(node):
-            _walk_children(node, snap, item.children)
-        out.append(item)
-        return
-    if node.tag == "#document" and node.parent is not None:
-        _flush(run, out)
-        item = Item("frame", node)
-        _walk_children(node, snap, item.children)
-        if item.children:
-            out.append(item)
-        return
-    if not node.visible:
-        # An invisible box can still hold visible descendants (zero-size wrappers, overrides).
-        for child in node.children:
-            _visit(child, snap, out, run)
-        return
-    if node.role == "heading":
-        _flush(run, out)
-        out.append(Item("heading", node, text=node.name or _own_text(node)))
-        return
-    if node.role == "img" and node.name:
-        _flush(run, out)
-        out.append(Item("image", node, text=node.name))
-        return
-    kind = _group_kind(node)
-    if kind is not None:
-        _flush(run, out)
-        item = Item(kind, node)
-        _walk_children(node, snap, item.children)
-        if item.children or kind == "row":
-            out.append(item)
-        return
-    block = not node.flags & F_INLINE
-    if block:
-        _flush(run, out)
-    for child in node.children:
-        _visit(child, snap, out, run)
-    if block:
-        _flush(run, out)
+    text = " ".join(n.text for n in run)
+    if len(text) > MAX_TEXT_LINE:
+        text = text[: MAX_TEXT_LINE - 1] + "…"
+    # A text item's node is the element holding its first text (where it is on screen).
+    out.append(Item("text", node=run[0].parent, text=text))
+    run.clear()
 
 
 def _own_text(node: Node) -> str:
