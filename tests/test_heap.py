@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+import pytest
+
 from browserx.heap import paused_gc
 from browserx.service import DomService
 from tests.snapshot.test_pipeline import recorded, snapshot_of
@@ -18,6 +20,19 @@ def test_paused_gc_nests_and_restores_the_collector() -> None:
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_what_a_paused_build_leaves_alive_is_frozen_before_the_collector_resumes() -> None:
+    # Otherwise the first collection after it resumes rescans everything the build made.
+    before = gc.get_freeze_count()
+    try:
+        with paused_gc():
+            built = [[i] for i in range(5000)]
+        assert gc.get_freeze_count() >= before + len(built)
+        young = {id(o) for o in gc.get_objects(0)}
+        assert not any(id(x) in young for x in built)
+    finally:
+        gc.unfreeze()
 
 
 def _service() -> DomService:
@@ -45,3 +60,30 @@ def test_old_snapshots_are_torn_down_before_the_next_one_is_taken() -> None:
         assert third.nodes[1].parent is not None
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "semantic"])
+def test_a_released_snapshot_and_its_views_leave_no_reference_cycles(fmt: str) -> None:
+    # Builds run with the collector paused and their survivors frozen, so any cycle they leave
+    # (a recursive closure over the snapshot, say) would keep a whole page's tree alive.
+    from browserx.views.build import build_view
+    from browserx.views.events import EventSummary
+    from browserx.views.options import ViewOptions
+
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        snap = snapshot_of(recorded("snap-layout"))
+        for opts in (
+            ViewOptions(format=fmt),
+            ViewOptions(format=fmt, max_tokens=40),
+            ViewOptions(format=fmt, query="cookies"),
+        ):
+            build_view(snap, opts, events=EventSummary((), False, False, 0.0))
+        snap.release()
+        del snap
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from browserx.heap import keep_alive, paused_gc
+from browserx.heap import paused_gc
 from browserx.service import DomService
 from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
 from browserx.snapshot.capture import FrameCapture, capture_tab
@@ -353,7 +353,6 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     t1 = time.perf_counter()
     with paused_gc():
         prepared = prepare(frames)
-    keep_alive()  # the hit test's round trip must not rescan the new tree
     targets = prepared.hit_test_targets()
     covered = await _hit_test(service, frames, prepared.tree, targets) if targets else {}
     with paused_gc():

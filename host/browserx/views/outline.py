@@ -62,43 +62,57 @@ def _group_kind(node: Node) -> Kind | None:
 
 
 def outline(snapshot: DomSnapshot) -> list[Item]:
-    """The kept items of the snapshot, nested. One recursive pass over every node of the page,
-    so the walk is a closure over hoisted lookups (a method or property call per node shows)."""
-    id_of = snapshot.id_of.get
-    has_id_below = snapshot.has_id_below
+    """The kept items of the snapshot, nested."""
+    top: list[Item] = []
+    _Outliner(snapshot).walk_children(snapshot.root, top)
+    return top
 
-    def walk_children(node: Node, out: list[Item]) -> None:
+
+class _Outliner:
+    """One recursive pass over every node of the page: lookups are hoisted (a method or property
+    call per node shows). A class, not closures: a recursive closure is a reference cycle, and
+    this one would hold the snapshot until the next full collection."""
+
+    __slots__ = ("has_id_below", "id_of")
+
+    def __init__(self, snapshot: DomSnapshot) -> None:
+        self.id_of = snapshot.id_of.get
+        self.has_id_below = snapshot.has_id_below
+
+    def walk_children(self, node: Node, out: list[Item]) -> None:
         start = len(out)
         run: list[Node] = []
+        visit = self.visit
         for child in node.children:
             visit(child, out, run)
         if run:
             _flush(run, out)
         _drop_echoes(node, out, start)
 
-    def visit(node: Node, out: list[Item], run: list[Node]) -> None:
+    def visit(self, node: Node, out: list[Item], run: list[Node]) -> None:
         tag = node.tag
         if tag == "#text":
             if node.visible and node.text and node.text != " ":
                 run.append(node)
             return
         visible = node.visible
-        if visible and id_of(node.ref) is not None:
+        if visible and self.id_of(node.ref) is not None:
             if run:
                 _flush(run, out)
             item = Item("control", node)
-            if is_scroll_container(node) or has_id_below(node):
-                walk_children(node, item.children)
+            if is_scroll_container(node) or self.has_id_below(node):
+                self.walk_children(node, item.children)
             out.append(item)
             return
         if tag == "#document" and node.parent is not None:
             if run:
                 _flush(run, out)
             item = Item("frame", node)
-            walk_children(node, item.children)
+            self.walk_children(node, item.children)
             if item.children:
                 out.append(item)
             return
+        visit = self.visit
         if not visible:
             # An invisible box can still hold visible descendants (zero-size wrappers, overrides).
             for child in node.children:
@@ -121,7 +135,7 @@ def outline(snapshot: DomSnapshot) -> list[Item]:
             if run:
                 _flush(run, out)
             item = Item(kind, node)
-            walk_children(node, item.children)
+            self.walk_children(node, item.children)
             if item.children or kind == "row":
                 out.append(item)
             return
@@ -132,10 +146,6 @@ def outline(snapshot: DomSnapshot) -> list[Item]:
             visit(child, out, run)
         if block and run:
             _flush(run, out)
-
-    top: list[Item] = []
-    walk_children(snapshot.root, top)
-    return top
 
 
 def _norm(text: str) -> str:

@@ -6,6 +6,7 @@ Budgets, viewport_only, max_elements, max_depth, filters, deltas and queries all
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.outline import Item
@@ -99,31 +100,33 @@ def label_of(item: Item) -> str:
 
 
 def units_of(items: list[Item], snap: DomSnapshot) -> list[Unit]:
+    """The units in document order (a container's own unit before its content's)."""
     index = ViewportIndex(snap)
     out: list[Unit] = []
-
-    def ids_of(item: Item) -> tuple[int, ...]:
-        if item.kind == "control" and item.node is not None:
-            return (snap.id_of[item.node.ref],)
-        if item.kind in ("row", "item"):
-            return tuple(
-                snap.id_of[c.node.ref]
-                for c in _flat(item.children)
-                if c.kind == "control" and c.node is not None
-            )
-        return ()
-
-    def walk(level: list[Item], parents: tuple[Item, ...]) -> None:
-        for item in level:
-            atomic = is_atomic(item, snap)
-            if atomic or item.kind == "control":
-                out.append(Unit(item, parents, len(out), index.where(item.node), ids_of(item), label_of(item),
-                                not atomic, snap))  # fmt: skip
-            if not atomic:
-                walk(item.children, (*parents, item))
-
-    walk(items, ())
+    stack: list[tuple[Iterator[Item], tuple[Item, ...]]] = [(iter(items), ())]
+    while stack:
+        level, parents = stack[-1]
+        item = next(level, None)
+        if item is None:
+            stack.pop()
+            continue
+        atomic = is_atomic(item, snap)
+        if atomic or item.kind == "control":
+            out.append(Unit(item, parents, len(out), index.where(item.node), _ids_of(item, snap), label_of(item),
+                            not atomic, snap))  # fmt: skip
+        if not atomic:
+            stack.append((iter(item.children), (*parents, item)))
     return out
+
+
+def _ids_of(item: Item, snap: DomSnapshot) -> tuple[int, ...]:
+    if item.kind == "control" and item.node is not None:
+        return (snap.id_of[item.node.ref],)
+    if item.kind in ("row", "item"):
+        return tuple(
+            snap.id_of[c.node.ref] for c in _flat(item.children) if c.kind == "control" and c.node is not None
+        )
+    return ()
 
 
 def _flat(items: list[Item]) -> list[Item]:
@@ -137,30 +140,32 @@ def _flat(items: list[Item]) -> list[Item]:
 def prune(items: list[Item], keep: set[int], by_item: dict[int, Unit], notes: bool = True) -> list[Item]:
     """The outline with only the kept units (by ``id(item)``) and the containers around them.
     A kept container that lost some of its content says so in a note line."""
+    return _rebuild(items, keep, by_item, notes)[0]
 
-    def rebuild(level: list[Item]) -> tuple[list[Item], Counter[str]]:
-        out: list[Item] = []
-        dropped: Counter[str] = Counter()
-        for item in level:
-            unit = by_item.get(id(item))
-            if unit is not None and not unit.container:
-                if id(item) in keep:
-                    out.append(item)
-                else:
-                    dropped[unit.label] += 1
-                continue
-            children, inner = rebuild(item.children)
-            if children or id(item) in keep:
-                if inner and notes:
-                    children.append(Item("text", text=f"… not shown here: {describe(inner)}"))
-                out.append(Item(item.kind, item.node, item.text, children))
+
+def _rebuild(
+    level: list[Item], keep: set[int], by_item: dict[int, Unit], notes: bool
+) -> tuple[list[Item], Counter[str]]:
+    out: list[Item] = []
+    dropped: Counter[str] = Counter()
+    for item in level:
+        unit = by_item.get(id(item))
+        if unit is not None and not unit.container:
+            if id(item) in keep:
+                out.append(item)
             else:
-                dropped += inner
-                if unit is not None:
-                    dropped[unit.label] += 1
-        return out, dropped
-
-    return rebuild(items)[0]
+                dropped[unit.label] += 1
+            continue
+        children, inner = _rebuild(item.children, keep, by_item, notes)
+        if children or id(item) in keep:
+            if inner and notes:
+                children.append(Item("text", text=f"… not shown here: {describe(inner)}"))
+            out.append(Item(item.kind, item.node, item.text, children))
+        else:
+            dropped += inner
+            if unit is not None:
+                dropped[unit.label] += 1
+    return out, dropped
 
 
 def describe(counts: Counter[str], limit: int = 4) -> str:
