@@ -21,8 +21,8 @@ from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import take_snapshot
 
 RESOLVE_JS = (
-    "function(key){const B=globalThis.__browserx;const r=B&&B.refs.get(key);"
-    "const el=r&&r.deref();return el&&el.isConnected&&B.ours(el)?el:null}"
+    "function(key){const B=globalThis.__browserx;"
+    "const el=B&&B.nodeOf(key);return el&&el.isConnected&&B.ours(el)?el:null}"
 )
 OBJECT_GROUP = "browserx-act"
 

@@ -49,8 +49,8 @@ KEY_BITS = 24  # keys per document before they would run into the next document'
 LATE_FRAME_WINDOW = 3.0  # seconds after attaching during which frames may still be announcing
 LATE_FRAME_WAIT = 1.0
 MAX_FRAME_DEPTH = 4
-KEY_OF_THIS = "function(){return globalThis.__browserx.keys.get(this) || 0}"
-KEYS_OF_ARGS = "function(...els){const k=globalThis.__browserx.keys;return els.map(e=>k.get(e)||0)}"
+KEY_OF_THIS = "function(){return globalThis.__browserx.keyOf(this)}"
+KEYS_OF_ARGS = "function(...els){const B=globalThis.__browserx;return els.map(e=>B.keyOf(e))}"
 
 
 class RawFrame(msgspec.Struct):
@@ -74,6 +74,21 @@ class RawFrame(msgspec.Struct):
     suspects: int
     frameOwners: list[int]
     pruned: int
+    pageMs: float = 0.0  # the walk's time in the page (the rest of "collect" is transfer)
+    keyBase: int = 0  # keys arrive relative to it (small numbers): see absolute_keys
+
+    def absolute_keys(self) -> RawFrame:
+        """Whole keys everywhere a key is held: the key column, frame owners, label targets."""
+        base = self.keyBase
+        if base:
+            self.key = [k + base if k else 0 for k in self.key]
+            self.frameOwners = [k + base for k in self.frameOwners]
+            for state in self.state.values():
+                control = state.get("control")
+                if control:
+                    state["control"] = control + base
+            self.keyBase = 0
+        return self
 
 
 @dataclass
@@ -166,7 +181,7 @@ async def _collect_document(
             if attempt == 0 and "context" in exc.message.lower():
                 continue
             raise
-        return frame_id, ctx, msgspec.json.decode(_unwrap(reply, "document"), type=RawFrame)
+        return frame_id, ctx, msgspec.json.decode(_unwrap(reply, "document"), type=RawFrame).absolute_keys()
     raise AssertionError("unreachable")
 
 
@@ -200,7 +215,7 @@ CLOSED_ROOTS_JS = """function(opts, ...objs) {
     B.closed.set(objs[i], objs[n + i]);  // the next collector run walks it inline
     const data = collect(objs[n + i], opts);
     for (const s of B.suspects) suspects.push(s);
-    parts.push("[" + (B.keys.get(objs[i]) || 0) + "," + data + "]");
+    parts.push("[" + B.keyOf(objs[i]) + "," + data + "]");
   }
   B.suspects = suspects;
   return "[" + parts.join(",") + "]";
@@ -258,7 +273,12 @@ async def _closed_roots(
             session_id=session_id,
             result_type=_EvalResult,
         )
-        batch = msgspec.json.decode(_unwrap(reply, "closed shadow roots"), type=list[tuple[int, RawFrame]])
+        batch = [
+            (host, raw.absolute_keys())
+            for host, raw in msgspec.json.decode(
+                _unwrap(reply, "closed shadow roots"), type=list[tuple[int, RawFrame]]
+            )
+        ]
         found.extend(batch)
         if not any(raw.suspects for _, raw in batch):
             break
@@ -405,7 +425,7 @@ async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -
         key = await service.cdp(
             "Runtime.callFunctionOn",
             {
-                "functionDeclaration": "function(){return globalThis.__browserx.keys.get(this) || 0}",
+                "functionDeclaration": KEY_OF_THIS,
                 "objectId": resolved["object"]["objectId"],
                 "returnByValue": True,
             },

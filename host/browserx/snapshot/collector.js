@@ -15,13 +15,18 @@
 // text are dropped when a parent lists its children, and the walk keeps flat stacks instead of
 // an array per node.
 function collect(root, opts) {
+  const started = performance.now();
   opts = opts || {};
-  // One registry per document. Keys start at a base the host picks per document (and past any
-  // key this global handed out before), so a key never names two nodes of a tab.
+  // One registry per document. A node's key is the base the host picks for this world plus a
+  // small number counted here (past any this global handed out before), so a key never names two
+  // nodes of a tab. The registry holds only the small part: small integers are much cheaper for
+  // the engine than numbers past 2^31 (and for the transfer). keyOf/nodeOf speak whole keys.
   let bx = globalThis.__browserx;
   if (!bx || bx.doc !== document) {
-    const next = Math.max(bx ? bx.next : 0, opts.keyBase || 0) + 1;
-    bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), next };
+    const base = bx ? bx.base : opts.keyBase || 0, next = bx ? bx.next : 1;
+    bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), base, next };
+    bx.keyOf = function (n) { const k = this.keys.get(n); return k ? this.base + k : 0; };
+    bx.nodeOf = function (key) { const r = this.refs.get(key - this.base); return r ? r.deref() || null : null; };
   }
   bx.closed = bx.closed || new WeakMap(); // closed shadow roots handed in by the host: host → root
   // Is a node part of this frame's current page (through shadow roots and same-origin frames)?
@@ -396,6 +401,6 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     key: k, parent: p, tag: t, text: tx, attrs: at, box: bx4, flags: fl, state: st,
-    suspects: suspects.length, frameOwners, pruned,
+    suspects: suspects.length, frameOwners, pruned, keyBase: bx.base, pageMs: performance.now() - started,
   });
 }

@@ -17,10 +17,10 @@ MATCH_JS = """function(selector, rootKeys) {
   const B = globalThis.__browserx;
   if (!B) return JSON.stringify({keys: []});
   const roots = new Set([document]);
-  for (const key of rootKeys) { const ref = B.refs.get(key), root = ref && ref.deref(); if (root) roots.add(root); }
+  for (const key of rootKeys) { const root = B.nodeOf(key); if (root) roots.add(root); }
   const keys = [];
   try {
-    for (const root of roots) for (const el of root.querySelectorAll(selector)) { const k = B.keys.get(el); if (k) keys.push(k); }
+    for (const root of roots) for (const el of root.querySelectorAll(selector)) { const k = B.keyOf(el); if (k) keys.push(k); }
   } catch (e) { return JSON.stringify({error: String(e && e.message || e)}); }
   return JSON.stringify({keys});
 }"""

@@ -34,7 +34,7 @@ HIT_TEST_JS = """function(keys){
   const B = globalThis.__browserx, out = [];
   const pts = [[.5,.5],[.2,.2],[.8,.2],[.2,.8],[.8,.8]];
   for (const key of keys) {
-    const ref = B.refs.get(key), el = ref && ref.deref();
+    const el = B.nodeOf(key);
     if (!el || !el.isConnected) { out.push(null); continue; }
     const root = el.getRootNode(), view = el.ownerDocument.defaultView;
     const doc = root.elementFromPoint ? root : el.ownerDocument;
@@ -61,7 +61,7 @@ HIT_TEST_JS = """function(keys){
       if (!cover) cover = hit;
     }
     if (clear || !tested || !cover) { out.push(null); continue; }
-    const key2 = B.keys.get(cover);
+    const key2 = B.keyOf(cover);
     const desc = cover.localName + (cover.id ? '#' + cover.id : '') +
       (typeof cover.className === 'string' && cover.className ? '.' + cover.className.trim().split(/\\s+/)[0] : '');
     out.push([key2 || 0, desc]);
@@ -337,7 +337,8 @@ def finish(
                 "url": f.raw.url,
                 "nodes": prepared.tree.node_counts.get(f.label, 0),
                 "closed_shadow_roots": len(f.closed_roots),
-                "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()},
+                "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()}
+                | {"collect_in_page": round(f.raw.pageMs, 1)},
                 **({"problems": f.problems} if f.problems else {}),
             }
             for f in frames
