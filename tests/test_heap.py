@@ -87,3 +87,19 @@ def test_a_released_snapshot_and_its_views_leave_no_reference_cycles(fmt: str) -
     finally:
         if was:
             gc.enable()
+
+
+def test_the_last_view_state_lets_go_of_its_snapshot_when_that_is_torn_down() -> None:
+    from browserx.views.delta import state_of
+
+    service = _service()
+    first = snapshot_of(recorded("snap-layout"))
+    expected = state_of(first).elements  # computed on the intact tree
+    try:
+        service.place_snapshot(first)
+        service.last_view = state_of(first)
+        service.discard_snapshots()
+        assert not service.last_view.holds(first)
+        assert service.last_view.elements == expected  # a later delta compares against these
+    finally:
+        gc.unfreeze()

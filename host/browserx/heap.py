@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 FULL_COLLECT_EVERY = 32  # snapshots
 COLLECT_DELAY = 0.05  # seconds after a snapshot was placed: its reply is on its way by then
@@ -68,3 +70,20 @@ def full_collect() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+
+
+def _libc_trim() -> Callable[[int], int] | None:
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+    return trim
+
+
+_trim = _libc_trim()
+
+
+def return_freed_memory() -> None:
+    """Hand memory freed by a torn-down snapshot back to the OS (glibc keeps it otherwise)."""
+    if _trim is not None:
+        _trim(0)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import structlog
 
 from browserx.errors import BrowserxError, DebuggerDetached
-from browserx.heap import snapshot_placed
+from browserx.heap import return_freed_memory, snapshot_placed
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
 from browserx.snapshot.ids import IdAllocator
@@ -90,8 +90,12 @@ class DomService:
             self._retired.append(self.snapshot)
             self.snapshot = None
         for old in self._retired:
+            if self.last_view is not None and self.last_view.holds(old):
+                self.last_view.detach()  # a later delta still compares against that view
             old.release()
-        self._retired.clear()
+        if self._retired:
+            self._retired.clear()
+            return_freed_memory()
 
     def place_snapshot(self, snap: DomSnapshot) -> None:
         """Make ``snap`` the tab's snapshot (under the tab's lock)."""

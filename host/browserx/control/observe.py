@@ -39,6 +39,11 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
         network_idle=p.network_idle,
     )  # fmt: skip
     settled_at = time.perf_counter()
+    if service.last_view is not None:
+        if p.since_last:
+            service.last_view.detach()  # what this delta compares against, before its tree goes
+        else:
+            service.last_view = None  # replaced by this view's state: let its tree go now
     snap = await take_snapshot(service, include_values=p.include_values)
     taken_at = time.perf_counter()
     service.place_snapshot(snap)

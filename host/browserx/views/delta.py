@@ -24,14 +24,26 @@ class ViewState:
     most views are never diffed, and the facts of every element cost real time on big pages."""
 
     def __init__(self, snap: DomSnapshot) -> None:
-        self._snap = snap
+        self._snap: DomSnapshot | None = snap
         self.url = snap.url
         self.include_values = snap.include_values
         self.at = snap.created_at
 
+    def holds(self, snap: DomSnapshot) -> bool:
+        return self._snap is snap
+
+    def detach(self) -> None:
+        """Compute what a delta needs now and let go of the snapshot (before it is torn down: a
+        whole page's tree must not outlive its use for one cached view state)."""
+        if self._snap is not None:
+            self.tree_hash  # noqa: B018 (computes and caches elements too)
+            self._snap = None
+
     @cached_property
     def elements(self) -> dict[int, Facts]:
-        return {i: _facts(self._snap, i) for i in self._snap.by_id}
+        snap = self._snap
+        assert snap is not None, "detach() computes elements first"
+        return {i: _facts(snap, i) for i in snap.by_id}
 
     @cached_property
     def tree_hash(self) -> str:
