@@ -86,16 +86,27 @@ class DomService:
         huge page, two trees at once would double the host's memory. Call under the tab's lock
         (nothing else of this tab reads them meanwhile). IDs, fingerprints and the last view's
         state live elsewhere and stay."""
+        for old in self._retire_all():
+            old.release()
+        return_freed_memory()
+
+    async def discard_snapshots_async(self) -> None:
+        """``discard_snapshots`` in slices, yielding to the event loop between them (to run while
+        a capture waits on the page)."""
+        for old in self._retire_all():
+            for _ in old.release_steps():
+                await asyncio.sleep(0)
+        return_freed_memory()
+
+    def _retire_all(self) -> list[DomSnapshot]:
         if self.snapshot is not None:
             self._retired.append(self.snapshot)
             self.snapshot = None
-        for old in self._retired:
+        retired, self._retired = self._retired, []
+        for old in retired:
             if self.last_view is not None and self.last_view.holds(old):
                 self.last_view.detach()  # a later delta still compares against that view
-            old.release()
-        if self._retired:
-            self._retired.clear()
-            return_freed_memory()
+        return retired
 
     def place_snapshot(self, snap: DomSnapshot) -> None:
         """Make ``snap`` the tab's snapshot (under the tab's lock)."""

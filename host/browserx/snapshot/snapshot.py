@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -29,6 +29,9 @@ NAMED_GROUP_ROLES = frozenset(
      "complementary", "region", "search", "group", "table", "figure", "tabpanel", "article", "alert", "status"}
 )  # fmt: skip
 MAX_NAME = 120
+# What a released node holds instead of its links and dicts (never read again).
+_NONE: list[Node] = []
+_NO_ATTRS: dict[str, Any] = {}
 
 HIT_TEST_JS = """function(keys){
   const B = globalThis.__browserx, out = [];
@@ -151,10 +154,23 @@ class DomSnapshot:
     def release(self) -> None:
         """Break the node tree's reference cycles so it is freed at once (see heap.py). Only for
         a snapshot nobody reads any more."""
-        for node in self.nodes:
-            node.parent = None
-            node.scope = None
-            node.children = []
+        for _ in self.release_steps():
+            pass
+
+    def release_steps(self, step: int = 4096) -> Iterator[None]:
+        """``release`` in slices (pausing after each): a huge tree takes a good part of a second
+        to tear down and free, and this lets it happen while the next capture waits on the page.
+        Each node's own dicts go with its slice; the nodes themselves go with the last reference."""
+        nodes = self.nodes
+        for start in range(0, len(nodes), step):
+            for i in range(start, min(start + step, len(nodes))):
+                node = nodes[i]
+                node.parent = None
+                node.scope = None
+                node.children = _NONE
+                node.attrs = _NO_ATTRS
+                node.state = _NO_ATTRS
+            yield
         self.caches.facts.clear()
         self.caches.with_ids_below = None
 
@@ -347,17 +363,27 @@ def finish(
 
 
 async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
-    """Capture and build a new snapshot of the tab. Call under the tab's lock."""
-    service.discard_snapshots()
+    """Capture and build a new snapshot of the tab. Call under the tab's lock.
+
+    Host work overlaps the page's where it can: the old snapshot is torn down while the page
+    runs the collector, and IDs are assigned while it hit-tests."""
     t0 = time.perf_counter()
-    frames = await capture_tab(service, include_values)
+    frames, _ = await asyncio.gather(capture_tab(service, include_values), service.discard_snapshots_async())
     t1 = time.perf_counter()
     with paused_gc():
         prepared = prepare(frames)
     targets = prepared.hit_test_targets()
-    covered = await _hit_test(service, frames, prepared.tree, targets) if targets else {}
+    covered: dict[int, Cover] = {}
+    hit_test = asyncio.ensure_future(_hit_test(service, frames, prepared.tree, targets)) if targets else None
+    if hit_test is not None:
+        for _ in range(3):  # until its requests are written (it gathers one task per frame)
+            await asyncio.sleep(0)
     with paused_gc():
-        return finish(
+        snap = finish(
             prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
             capture_ms=(t1 - t0) * 1000, started=t1,
         )  # fmt: skip
+    if hit_test is not None:
+        covered.update(await hit_test)  # snap.covered is a live view of this dict
+        snap = replace(snap, stats=replace(snap.stats, build_ms=(time.perf_counter() - t1) * 1000))
+    return snap
