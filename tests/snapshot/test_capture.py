@@ -6,27 +6,38 @@ import msgspec
 
 from browserx.snapshot.capture import RawFrame
 
-# Shape of a collector.js reply for: <label for=x>Name</label><input id=x> and an OOPIF owner.
-PAYLOAD = {
+# A collector.js reply as sent, for: <div><label for=x>Name</label><input id=x></div><iframe>,
+# where the label and input were keyed before the div (keys need not rise in document order).
+COMMON = {
     "url": "http://a.test/", "title": "t", "viewport": [800, 600], "scroll": [0, 0], "dpr": 1,
-    "docSize": [800, 600], "noAi": False, "key": [1, 2, 0, 3, 4], "parent": [-1, 0, 1, 0, 0],
-    "tag": ["#document", "label", "#text", "input", "iframe"], "box": [0] * 20, "flags": [0] * 5,
-    "text": {"2": "Name"}, "attrs": {}, "state": {"1": {"control": 3}, "3": {"inputType": "text"}},
-    "suspects": 0, "frameOwners": [4], "pruned": 0, "keyBase": 5 << 24, "pageMs": 1.5,
+    "docSize": [800, 600], "noAi": False, "box": [0] * 24, "flags": [0] * 6,
+    "text": {"3": "Name"}, "attrs": {}, "state": {"2": {"control": 3}, "4": {"inputType": "text"}},
+    "suspects": 0, "frameOwners": [5], "pruned": 0,
+}  # fmt: skip
+SENT = COMMON | {
+    "keyBase": 5 << 24, "pageMs": 1.5,
+    "keyDeltas": [1, 3, -2, 0, 1, 2], "parentDeltas": [1, 1, 1, 1, 3, 5],
+    "tagIds": [0, 1, 2, 3, 4, 5], "tagNames": ["#document", "div", "label", "#text", "input", "iframe"],
+}  # fmt: skip
+EXPANDED = COMMON | {
+    "key": [1, 4, 2, 0, 3, 5], "parent": [-1, 0, 1, 2, 1, 0],
+    "tag": ["#document", "div", "label", "#text", "input", "iframe"],
 }  # fmt: skip
 
 
-def test_keys_arrive_small_and_become_whole_keys_everywhere_a_key_is_held() -> None:
-    raw = msgspec.json.decode(msgspec.json.encode(PAYLOAD), type=RawFrame).absolute_keys()
+def test_compact_columns_are_expanded_and_keys_made_whole_everywhere_a_key_is_held() -> None:
+    raw = msgspec.json.decode(msgspec.json.encode(SENT), type=RawFrame).normalized()
     base = 5 << 24
-    assert raw.key == [base + 1, base + 2, 0, base + 3, base + 4]  # text nodes keep 0 (no key)
-    assert raw.frameOwners == [base + 4]
-    assert raw.state[1]["control"] == base + 3
-    assert raw.absolute_keys().key[0] == base + 1  # applied once only
+    assert raw.tag == EXPANDED["tag"]
+    assert raw.parent == EXPANDED["parent"]
+    assert raw.key == [k + base if k else 0 for k in EXPANDED["key"]]  # text nodes keep 0 (no key)
+    assert raw.frameOwners == [base + 5]
+    assert raw.state[2]["control"] == base + 3
+    assert raw.normalized().key[0] == base + 1  # applied once only
 
 
-def test_recorded_payloads_without_a_base_are_taken_as_they_are() -> None:
-    legacy = {k: v for k, v in PAYLOAD.items() if k not in ("keyBase", "pageMs")}
-    raw = msgspec.json.decode(msgspec.json.encode(legacy), type=RawFrame).absolute_keys()
-    assert raw.key == [1, 2, 0, 3, 4]
-    assert raw.frameOwners == [4]
+def test_recorded_payloads_with_expanded_columns_and_no_base_are_taken_as_they_are() -> None:
+    raw = msgspec.json.decode(msgspec.json.encode(EXPANDED), type=RawFrame).normalized()
+    assert raw.key == EXPANDED["key"]
+    assert raw.parent == EXPANDED["parent"]
+    assert raw.frameOwners == [5]

@@ -53,8 +53,10 @@ KEY_OF_THIS = "function(){return globalThis.__browserx.keyOf(this)}"
 KEYS_OF_ARGS = "function(...els){const B=globalThis.__browserx;return els.map(e=>B.keyOf(e))}"
 
 
-class RawFrame(msgspec.Struct):
-    """What collector.js returns for one document (or one closed shadow root)."""
+class RawFrame(msgspec.Struct, kw_only=True):
+    """What collector.js returns for one document (or one closed shadow root). The collector
+    sends the key, parent and tag columns compactly; ``normalized`` expands them (recorded
+    payloads hold them expanded already)."""
 
     url: str
     title: str
@@ -63,9 +65,9 @@ class RawFrame(msgspec.Struct):
     dpr: float
     docSize: list[float]
     noAi: bool
-    key: list[int]
-    parent: list[int]
-    tag: list[str]
+    key: list[int] = []
+    parent: list[int] = []
+    tag: list[str] = []
     box: list[float]
     flags: list[int]
     text: dict[int, str]  # sparse: node index → text
@@ -75,13 +77,35 @@ class RawFrame(msgspec.Struct):
     frameOwners: list[int]
     pruned: int
     pageMs: float = 0.0  # the walk's time in the page (the rest of "collect" is transfer)
-    keyBase: int = 0  # keys arrive relative to it (small numbers): see absolute_keys
+    # compact columns, as sent
+    keyBase: int = 0  # keys count from it: the page keeps small numbers
+    keyDeltas: list[int] = []  # step from the previous key; 0 = no key (text)
+    parentDeltas: list[int] = []  # distance back to the parent (the root's points at -1)
+    tagIds: list[int] = []
+    tagNames: list[str] = []
 
-    def absolute_keys(self) -> RawFrame:
-        """Whole keys everywhere a key is held: the key column, frame owners, label targets."""
+    def normalized(self) -> RawFrame:
+        """Expanded columns and whole keys everywhere a key is held (key column, frame owners,
+        label targets)."""
         base = self.keyBase
-        if base:
+        if self.tagNames:
+            names = self.tagNames
+            self.tag = [names[i] for i in self.tagIds]
+            self.parent = [i - d for i, d in enumerate(self.parentDeltas)]
+            keys: list[int] = []
+            append = keys.append
+            key = base
+            for d in self.keyDeltas:
+                if d:
+                    key += d
+                    append(key)
+                else:
+                    append(0)
+            self.key = keys
+            self.tagIds, self.tagNames, self.parentDeltas, self.keyDeltas = [], [], [], []
+        elif base:
             self.key = [k + base if k else 0 for k in self.key]
+        if base:
             self.frameOwners = [k + base for k in self.frameOwners]
             for state in self.state.values():
                 control = state.get("control")
@@ -181,7 +205,7 @@ async def _collect_document(
             if attempt == 0 and "context" in exc.message.lower():
                 continue
             raise
-        return frame_id, ctx, msgspec.json.decode(_unwrap(reply, "document"), type=RawFrame).absolute_keys()
+        return frame_id, ctx, msgspec.json.decode(_unwrap(reply, "document"), type=RawFrame).normalized()
     raise AssertionError("unreachable")
 
 
@@ -274,7 +298,7 @@ async def _closed_roots(
             result_type=_EvalResult,
         )
         batch = [
-            (host, raw.absolute_keys())
+            (host, raw.normalized())
             for host, raw in msgspec.json.decode(
                 _unwrap(reply, "closed shadow roots"), type=list[tuple[int, RawFrame]]
             )

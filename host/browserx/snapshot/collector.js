@@ -390,6 +390,19 @@ function collect(root, opts) {
   if (root.nodeType === 9 && refs.size > 4 * k.length + 1000) {
     for (const [key, ref] of refs) if (!ref.deref()) refs.delete(key);
   }
+  // Compact columns (a quarter less to send; the host expands them): tags as indexes into a
+  // table, parents as the distance back to the parent, keys as the step from the previous key.
+  const nn = k.length, tagIds = new Array(nn), tagNames = [], tagIndex = new Map();
+  const parentDeltas = new Array(nn), keyDeltas = new Array(nn);
+  for (let i = 0, prev = 0; i < nn; i++) {
+    const tag = t[i];
+    let id = tagIndex.get(tag);
+    if (id === undefined) { id = tagNames.length; tagNames.push(tag); tagIndex.set(tag, id); }
+    tagIds[i] = id;
+    parentDeltas[i] = i - p[i];
+    const key = k[i];
+    if (key) { keyDeltas[i] = key - prev; prev = key; } else keyDeltas[i] = 0;
+  }
   const view = (root.ownerDocument || root).defaultView || window;
   // A JSON string crosses CDP and the extension far faster than a deep protocol value.
   return JSON.stringify({
@@ -400,7 +413,7 @@ function collect(root, opts) {
     dpr: view.devicePixelRatio,
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
-    key: k, parent: p, tag: t, text: tx, attrs: at, box: bx4, flags: fl, state: st,
+    keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, flags: fl, state: st,
     suspects: suspects.length, frameOwners, pruned, keyBase: bx.base, pageMs: performance.now() - started,
   });
 }
