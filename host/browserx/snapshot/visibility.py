@@ -24,10 +24,14 @@ from browserx.snapshot.model import (
 )
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     offscreen: str | None = None  # above | below | left | right (of the viewport or its scroller)
     scroller: Node | None = None  # nearest scroll container the node lies outside of
+
+
+# Most of a huge page lies outside the viewport itself: those nodes share four placements.
+_OUTSIDE_VIEWPORT = {d: Placement(d, None) for d in ("above", "below", "left", "right")}
 
 
 def is_scroll_container(node: Node) -> bool:
@@ -98,7 +102,7 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
             else:
                 where = _direction(x, y, right, bottom, vx, vy, vr, vb)
                 if where is not None:
-                    placements[i] = Placement(where, None)
+                    placements[i] = _OUTSIDE_VIEWPORT[where]
         if flags & (F_SCROLL_X | F_SCROLL_Y) and "scroll" in node.state:
             scroller = node
         elif flags & F_CLIPS:

@@ -21,6 +21,11 @@ class Where:
     scroller: int | None = None  # ID of the scroll container to scroll in, if not the page
 
 
+IN_VIEW = Where(True)
+# Most units of a huge page are simply above or below the viewport: those share one Where each.
+_OUTSIDE_PAGE = {d: Where(False, d, None) for d in ("above", "below", "left", "right")}
+
+
 class ViewportIndex:
     """Answers ``where(node)`` for nodes of one snapshot; clip rects are memoised per parent."""
 
@@ -52,16 +57,16 @@ class ViewportIndex:
 
     def where(self, node: Node | None) -> Where:
         if node is None:
-            return Where(True)
+            return IN_VIEW
         element = node
         while element.box is None and element.parent is not None:
             element = element.parent
         box = element.box
         if box is None:
-            return Where(True)
+            return IN_VIEW
         rect, scroller = self._clip(element.parent)
         if _fraction(box, rect, self.viewport) >= MIN_VISIBLE:
-            return Where(True)
+            return IN_VIEW
         scroller_id = None
         if (
             scroller is not None
@@ -71,7 +76,7 @@ class ViewportIndex:
             scroller_id = self.snap.id_of.get(scroller.ref)
             rect = (scroller.box.x, scroller.box.y, scroller.box.right, scroller.box.bottom)
         else:
-            rect = self.viewport
+            return _OUTSIDE_PAGE[_direction(box, self.viewport)]
         return Where(False, _direction(box, rect), scroller_id)
 
     def _page_rect(self, scroller: Node) -> Rect:
