@@ -98,6 +98,11 @@ def test_a_page_that_fits_is_listed_whole() -> None:
     assert view.stats["shown_lines"] == view.stats["total_lines"]
     assert "not shown" not in view.payload
     assert set(_ids(view.payload)) == set(snap.by_id)
+    # A budget the page meets exactly still lists it whole (the size estimate only skips
+    # rendering the whole page when it clearly cannot fit).
+    whole = _view(snap, max_tokens=0)
+    exact = _view(snap, max_tokens=whole.tokens)
+    assert exact.payload == whole.payload
 
 
 def test_over_budget_keeps_the_viewport_first_and_summarises_the_rest() -> None:

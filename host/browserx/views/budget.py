@@ -13,6 +13,8 @@ from browserx.views.tokens import count_tokens
 from browserx.views.units import Unit, describe
 
 CHARS_PER_TOKEN = 3.4  # a first guess for the outline; the result is then counted exactly
+FIT_MARGIN = 1.3  # how far over the budget a page's estimate may be and still be tried whole
+PROSE_RATIO = 4.0  # chars per token of plain English text in cl100k
 SAMPLE_CHARS = 6000  # of the first units in priority order, to measure this page's chars per token
 MAX_TRIES = 8
 MAX_HEADINGS_LISTED = 5
@@ -126,13 +128,22 @@ def choose(
     return kept
 
 
+MIN_SAMPLE = 50  # units counted before the rest is extrapolated
+
+
 def _fits_estimate(order: list[Unit], limit_chars: float) -> bool:
-    """Whether the units' estimated size stays within the limit (stops counting once it does not:
-    a unit's text is rendered on first use)."""
+    """Whether the units' estimated size stays within the limit. Stops as soon as it clearly
+    does not: a unit's text is rendered on first use, and on a big page rendering every unit
+    just to learn that it is big costs more than the view itself. "Clearly": what is counted
+    plus the rest at half the average so far is over. (A wrong "no" only costs time: the
+    budgeted path then keeps everything that fits.)"""
     chars = 0
-    for unit in order:
+    total = len(order)
+    for n, unit in enumerate(order, 1):
         chars += unit.chars
         if chars > limit_chars:
+            return False
+        if n >= MIN_SAMPLE and chars + (total - n) * (chars / n) / 2 > limit_chars:
             return False
     return True
 
@@ -158,13 +169,15 @@ def fit(
         order = priority(units, opts.viewport_only)
     budget = opts.max_tokens
     unlimited = not opts.limited and order is not None and len(order) == len(units)
-    if unlimited and (not budget or _fits_estimate(order, 2 * budget * CHARS_PER_TOKEN)):
+    ratio = chars_per_token(order) if budget else CHARS_PER_TOKEN
+    # Whole if it may fit: units' own lines leave out indentation and headers, hence the margin;
+    # and the sample may be denser than the rest (prose runs ~4 chars per token).
+    if unlimited and (not budget or _fits_estimate(order, FIT_MARGIN * budget * max(ratio, PROSE_RATIO))):
         text = render(everything, Omitted())
         tokens = count_tokens(text)
         if not budget or tokens <= budget:
             return Fitted(text, tokens, everything, Omitted())
     target: int | None = budget or None
-    ratio = chars_per_token(order) if budget else CHARS_PER_TOKEN
     best: Fitted | None = None
     for attempt in range(MAX_TRIES):
         kept = choose(order, token_target=target, max_elements=opts.max_elements, ratio=ratio)
