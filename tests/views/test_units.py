@@ -36,3 +36,14 @@ def test_unit_text_is_rendered_on_first_use_and_matches_the_item(name: str) -> N
     for unit in units:
         assert unit.text == "\n".join(item_lines(unit.item, snap))
         assert unit.chars == len(unit.text) + 1 + len(INDENT) * unit.depth
+
+
+def test_summaries_count_a_list_item_holding_one_control_as_that_control() -> None:
+    from browserx.snapshot.model import Node, NodeRef
+    from browserx.views.units import label_of
+
+    link = Node(NodeRef("m", 2), "a", role="link", name="Docs")
+    text = Item("text", text="Docs")
+    assert label_of(Item("item", children=[Item("control", link)])) == "link"
+    assert label_of(Item("item", children=[text, Item("control", link)])) == "list item"
+    assert label_of(Item("row", children=[Item("control", link)])) == "table row"
