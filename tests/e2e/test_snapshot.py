@@ -29,7 +29,7 @@ from selenium.webdriver.support.ui import Select
 
 from browserx import Client
 from browserx.errors import BrowserxError, PageOptedOut
-from browserx.views.text import parse_controls
+from browserx.views.text import TEXT_ROLES, parse_controls
 from tests.e2e.conftest import SNAPSHOT_PAGES, open_page, run_cli
 from tests.e2e.harness import Browser, Servers
 
@@ -287,7 +287,7 @@ def test_page_lists_every_expected_control_and_nothing_hidden(
         if control["role"] == "link" and "href" in control:
             assert " → " in line, line
         else:
-            assert f"[{control['id']}] {control['role']}" in line, line
+            assert f"[{control['id']}] {TEXT_ROLES.get(control['role'], control['role'])}" in line, line
         name = control.get("name", "").replace('"', "'")
         assert listed[control["id"]] == (control["role"], name), (control, line)
     for line in lines[2:]:

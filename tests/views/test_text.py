@@ -15,6 +15,7 @@ from browserx.views.outline import Item, control_facts
 from browserx.views.scroll import scroll_lines
 from browserx.views.text import (
     LEGEND,
+    TEXT_ROLES,
     control_line,
     header_lines,
     inline_line,
@@ -76,7 +77,8 @@ def test_parse_controls_reads_back_every_control_of_every_recorded_page() -> Non
         assert set(listed) == set(snap.by_id), path.stem
         for element_id, node in snap.by_id.items():
             facts = control_facts(node, snap)
-            assert listed[element_id] == (facts["role"], facts.get("name", "").replace('"', "'")), (
+            role = TEXT_ROLES.get(facts["role"], facts["role"])
+            assert listed[element_id] == (role, facts.get("name", "").replace('"', "'")), (
                 path.stem,
                 element_id,
                 text,

@@ -47,6 +47,11 @@ IMPLIED_TYPES = frozenset(
         ("time", "InputTime"),
     }
 )
+# Chromium's own names for roles ARIA has no word for, as a reader knows them.
+TEXT_ROLES = {
+    "DisclosureTriangle": "summary", "Date": "date", "DateTime": "datetime", "InputTime": "time",
+    "ColorWell": "color", "LabelText": "label", "Iframe": "iframe", "RootWebArea": "document",
+}  # fmt: skip
 # A name needs quotes when it could be read as part of the line's syntax: it holds a delimiter,
 # starts like facts or a box, or has outer spaces.
 _NEEDS_QUOTES = re.compile(r' \(|→|\||\[|"|\n|^[(@\s]|\s$')
@@ -64,7 +69,8 @@ LEGEND = """LEGEND for the browserx text view:
   [5] button Save, [6] textbox Email (required, type=email), [7] checkbox Gift wrap (checked).
   The name ends at " (", " →", " |" or the line's end; it is "quoted" when it contains one of
   those or text follows it. [N] name → /path is a link (same-site links as a path).
-- clickable: no role but reacts to clicks; scrollable: a scroll container (scroll 0%, more below).
+- clickable: no role but reacts to clicks; scrollable: a scroll container (scroll 0%, more below);
+  summary: the toggle of a <details> section (expanded / collapsed).
 - facts: states (disabled, checked, checked=mixed, selected, pressed, required, readonly, invalid,
   focused, expanded / collapsed), level=N, type=…, value="…" (if values were asked for; never
   passwords), options=[…, …] ("…" = more), name from nearby text (a label-less field),
@@ -109,7 +115,7 @@ def control_line(element_id: int, facts: dict[str, Any], quote: bool = False) ->
     role = facts["role"]
     href = facts.get("href") if role == "link" else None
     bits = [] if _SHOWN_FACTS.isdisjoint(facts) else _facts(facts, role)
-    parts = [f"[{element_id}]"] if href else [f"[{element_id}]", role]
+    parts = [f"[{element_id}]"] if href else [f"[{element_id}]", TEXT_ROLES.get(role, role)]
     name = facts.get("name")
     if name:
         parts.append(_name(name, quote and not bits and not href))
