@@ -17,15 +17,16 @@ from browserx.snapshot.model import Box, Node, NodeRef, ScopeIndex
 log = structlog.get_logger("browserx.merge")
 
 
-_NO_FACTS: dict[str, Any] = {}  # shared by text nodes; never mutated
+_NO_FACTS: dict[str, Any] = {}  # shared by every node without attributes or state; never mutated
 _NO_CHILDREN: list[Node] = []  # shared by text nodes, which never have children
 
 
 def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> list[Node]:
     """Nodes of one collector result, parent-linked, boxes shifted by (dx, dy). Index 0 is the root.
     Hot path (one pass over every node of the page): plain loops, no helper calls, and nothing
-    allocated per node that can be shared (text nodes share one ref and one empty child list;
-    main-frame boxes reuse the decoded numbers)."""
+    allocated per node that can be shared (text nodes share one ref and one empty child list,
+    nodes without attributes or state one empty dict; main-frame boxes reuse the decoded
+    numbers)."""
     nodes: list[Node] = []
     append = nodes.append
     # tuple.__new__ skips NamedTuple's Python-level constructor: measurably faster at 75k nodes.
@@ -49,7 +50,9 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
             else:
                 box = new_tuple(Box, (boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3]))
             ref = new_tuple(NodeRef, (label, keys[i]))
-            node = Node(ref, tag, parent, [], attrs.get(i) or {}, "", box, flags[i], states.get(i) or {})
+            node = Node(
+                ref, tag, parent, [], attrs.get(i) or _NO_FACTS, "", box, flags[i], states.get(i) or _NO_FACTS
+            )
         if parent is not None:
             if parent.children is _NO_CHILDREN:  # a malformed payload: text never has children
                 parent.children = []
@@ -100,6 +103,8 @@ class Tree:
             if control_key:
                 control = by_ref.get(NodeRef(label.ref.frame, int(control_key)))
                 if control is not None:
+                    if control.state is _NO_FACTS:  # shared: never written to
+                        control.state = {}
                     control.state.setdefault("labels", []).append(label.ref.key)
 
 
