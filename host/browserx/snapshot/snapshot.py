@@ -20,8 +20,9 @@ from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
-from browserx.snapshot.model import Box, Node, NodeRef
-from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
+from browserx.snapshot.model import F_SCROLL_X, F_SCROLL_Y, Box, Node, NodeRef
+from browserx.snapshot.roles import INTERACTIVE_ROLES
+from browserx.snapshot.visibility import Placement, compute_visibility
 
 # Roles whose names the views show even though they are not acted on.
 NAMED_GROUP_ROLES = frozenset(
@@ -272,13 +273,18 @@ def prepare(frames: list[FrameCapture]) -> Prepared:
     classify_tree(tree)
     actionable: list[Node] = []
     named: list[Node] = []
-    for node in tree.nodes:
-        if not node.is_element or not node.visible:
+    for node in tree.nodes:  # every node: the checks are inlined
+        if not node.visible or node.tag[0] == "#":
             continue
-        if is_interactive(node) or is_scroll_container(node):
+        role = node.role
+        if (
+            node.tier == 2
+            or role in INTERACTIVE_ROLES
+            or (node.flags & (F_SCROLL_X | F_SCROLL_Y) and "scroll" in node.state)
+        ):
             actionable.append(node)
             named.append(node)
-        elif node.role in NAMED_GROUP_ROLES:
+        elif role in NAMED_GROUP_ROLES:
             named.append(node)
     hunted = _name_nodes(tree, named)
     return Prepared(frames, tree, placements, actionable, hunted)
