@@ -26,6 +26,7 @@ const CDP_ALLOWLIST = [
   "Input.insertText",
   "Network.disable",
   "Network.enable",
+  "Page.addScriptToEvaluateOnNewDocument",
   "Page.createIsolatedWorld",
   "Page.disable",
   "Page.enable",

@@ -63,12 +63,15 @@ class DomService:
         # What the last view served showed (for since_last deltas) and the page events seen so far.
         self.last_view: ViewState | None = None
         self.page_events: EventLog | None = None
+        # Sessions whose new documents get the page watcher from their first moment (stability.py).
+        self.watched_sessions: set[str | None] = set()
 
     async def ensure_attached(self) -> None:
         if not self.attached:
             await self.conn.request("attach", tabId=self.tab_id)
             self.attached = True
             self.attached_at = time.monotonic()
+            self.watched_sessions.clear()  # scripts registered on a former attachment are gone
             # Page events tell us when a cached snapshot went stale. (Not DOM.enable: the DOM
             # agent's node bookkeeping is not needed for anything browserx does.)
             await self.conn.cdp(self.tab_id, "Page.enable")

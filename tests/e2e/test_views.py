@@ -56,6 +56,21 @@ def test_a_toast_that_came_and_went_between_two_views_is_reported(
     assert "events since last view" not in bx.snapshot(tab=tab)["text"]
 
 
+def test_the_watcher_runs_from_a_documents_first_moment(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    bx.snapshot(tab=tab)  # observing a tab once puts the watcher into each of its new documents
+    tab = open_page(browser, bx, servers.url("view-toast.html"))
+    browser.driver.find_element(By.ID, "save").click()
+    time.sleep(0.8)  # the toast came and went before browserx first looked at this document
+    first = bx.snapshot(tab=tab, format="semantic", stats=True)
+    events = " | ".join(first["semantic"]["recent_events"])
+    assert 'success appeared: "Saved successfully"' in events, events
+    # The DOM has been quiet for ~0.8 s, and the watcher knows it: no 300 ms of watching first.
+    assert first["stats"]["stability"]["waited_ms"] < 150, first["stats"]["stability"]
+
+
 def test_delta_after_typing_shows_the_changed_value_and_new_elements(
     browser: Browser, bx: Client, servers: Servers
 ) -> None:

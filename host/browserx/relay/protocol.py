@@ -47,6 +47,7 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Input.insertText",
         "Network.disable",
         "Network.enable",
+        "Page.addScriptToEvaluateOnNewDocument",
         "Page.createIsolatedWorld",
         "Page.disable",
         "Page.enable",

@@ -1,5 +1,6 @@
-"""A watcher in browserx's isolated world of a document, installed the first time the tab is
-observed: one MutationObserver that remembers when the DOM last changed (for the stability wait)
+"""A watcher in browserx's isolated world of a document, installed as each new document of an
+observed tab starts (or at the first snapshot of a document that was already there): one
+MutationObserver that remembers when the DOM last changed (for the stability wait)
 and records text that appears in or disappears from alert/status/aria-live/toast-like elements
 into a bounded ring buffer (``globalThis.__bxWatch.events``), drained at every snapshot."""
 
@@ -64,6 +65,15 @@ WATCH_JS = """(() => {
     attributeFilter: ["class", "style", "hidden", "aria-hidden", "open", "aria-busy", "disabled"]});
   return globalThis.__bxWatch = w;
 })()""".replace("__SELECTOR__", '"' + EVENT_SELECTOR + '"').replace("__MAX__", str(MAX_BUFFERED))
+
+# What runs at the start of each new document of an observed tab: the watcher, from the end of
+# parsing on (the parser's own insertions are many and none is an event; checking them slowed
+# the load of a 50k-element page by seconds). Until then the document is still loading anyway.
+EARLY_WATCH_JS = """if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => __WATCH__, {once: true});
+} else {
+  __WATCH__;
+}""".replace("__WATCH__", WATCH_JS)
 
 # Resolves (awaitPromise) once the DOM has been quiet for `quiet` ms (and, optionally, no
 # resource finished loading in the last 500 ms), or at `timeout`; drains the event buffer.

@@ -15,8 +15,8 @@ import structlog
 
 from browserx.errors import BrowserxError
 from browserx.service import DomService
-from browserx.snapshot.capture import isolated_world
-from browserx.snapshot.page_watch import SETTLE_JS
+from browserx.snapshot.capture import WORLD_NAME, isolated_world
+from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
 
 log = structlog.get_logger("browserx.stability")
 
@@ -29,9 +29,26 @@ class Settled:
     problems: list[str] = field(default_factory=list)
 
 
+async def _watch_new_documents(service: DomService, session_id: str | None) -> None:
+    """From now on, run the page watcher in browserx's world of every new document of this
+    session as it starts (the world is shared by name with the one captures use): the first
+    snapshot after a navigation then knows when the DOM last changed, instead of watching for
+    ``quiet_ms`` first, and page events from the document's first moment are kept. The
+    current document gets the watcher at its first settle, as before."""
+    if session_id in service.watched_sessions:
+        return
+    await service.cdp(
+        "Page.addScriptToEvaluateOnNewDocument",
+        {"source": EARLY_WATCH_JS, "worldName": WORLD_NAME},
+        session_id=session_id,
+    )
+    service.watched_sessions.add(session_id)
+
+
 async def _settle_frame(
     service: DomService, session_id: str | None, quiet_ms: int, timeout_ms: int, network_idle: bool
 ) -> dict[str, Any]:
+    await _watch_new_documents(service, session_id)
     _, ctx = await isolated_world(service, session_id)
     reply = await service.cdp(
         "Runtime.callFunctionOn",
