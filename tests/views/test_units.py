@@ -47,3 +47,35 @@ def test_summaries_count_a_list_item_holding_one_control_as_that_control() -> No
     assert label_of(Item("item", children=[Item("control", link)])) == "link"
     assert label_of(Item("item", children=[text, Item("control", link)])) == "list item"
     assert label_of(Item("row", children=[Item("control", link)])) == "table row"
+
+
+def test_a_page_that_fits_is_whole_even_when_its_first_lines_are_denser_than_the_rest() -> None:
+    # Dense lines in view (IDs, numbers) make the measured chars-per-token low; the prose below
+    # is cheaper per char. The size estimate may then say "too big" for a page that fits: the
+    # budgeted path must still end up keeping everything.
+    from typing import Any, cast
+
+    from browserx.views.budget import fit
+    from browserx.views.options import ViewOptions
+    from browserx.views.tokens import count_tokens
+    from browserx.views.units import Unit
+    from browserx.views.viewport import Where
+
+    def unit(i: int, text: str, in_view: bool) -> Unit:
+        u = Unit(Item("text", text=text), (), i, Where(in_view, None if in_view else "below"), (), "text line",
+                 False, cast(Any, None))  # fmt: skip
+        u._text = text
+        return u
+
+    dense = [unit(i, f"[{1000 + i}] 7{i}|{i * 37}|x{i}", True) for i in range(50)]
+    words = "international organizations responsibilities understanding communication "  # ~10 chars a token
+    prose = [unit(50 + i, words * 3, False) for i in range(600)]
+    units = dense + prose
+
+    def render(kept: set[int], omitted: object) -> str:
+        return "\n".join(u.text for u in units if u.order in kept) + "\n"
+
+    whole = count_tokens(render({u.order for u in units}, None))
+    fitted = fit(units, render, ViewOptions(format="text", max_tokens=whole + 50))
+    assert fitted.kept == {u.order for u in units}, (len(fitted.kept), len(units))
+    assert fitted.tokens <= whole + 50

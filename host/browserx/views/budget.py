@@ -15,6 +15,7 @@ from browserx.views.units import Unit, describe
 CHARS_PER_TOKEN = 3.4  # a first guess for the outline; the result is then counted exactly
 FIT_MARGIN = 1.3  # how far over the budget a page's estimate may be and still be tried whole
 PROSE_RATIO = 4.0  # chars per token of plain English text in cl100k
+GROW_BELOW = 0.85  # a budgeted view using less of its budget than this takes more, if it can
 SAMPLE_CHARS = 6000  # of the first units in priority order, to measure this page's chars per token
 MAX_TRIES = 8
 MAX_HEADINGS_LISTED = 5
@@ -178,7 +179,8 @@ def fit(
         if not budget or tokens <= budget:
             return Fitted(text, tokens, everything, Omitted())
     target: int | None = budget or None
-    best: Fitted | None = None
+    best: Fitted | None = None  # the smallest, should nothing fit
+    fitting: Fitted | None = None  # the one that keeps the most within the budget
     for attempt in range(MAX_TRIES):
         kept = choose(order, token_target=target, max_elements=opts.max_elements, ratio=ratio)
         omitted = Omitted()
@@ -189,9 +191,36 @@ def fit(
         tokens = count_tokens(text)
         if best is None or tokens < best.tokens:
             best = Fitted(text, tokens, kept, omitted)
-        if not budget or tokens <= budget or not kept:
+        if not budget or not kept:
             return best  # (with nothing kept, the page context alone is over the budget)
         assert target is not None
-        target = int(target * budget / tokens * (0.95 if attempt < 2 else 0.8))
+        if tokens <= budget:
+            if fitting is None or len(kept) > len(fitting.kept):
+                fitting = Fitted(text, tokens, kept, omitted)
+            # Well under the budget with units left out (the ratio was measured on denser lines
+            # than the rest): take more. Otherwise done.
+            if len(kept) == len(order) or tokens >= budget * GROW_BELOW or opts.max_elements is not None:
+                return _whole_if_it_fits(fitting, unlimited, everything, render, budget)
+            target = int(target * budget / tokens * 0.97)
+        else:
+            target = int(target * budget / tokens * (0.95 if attempt < 2 else 0.8))
+    if fitting is not None:
+        return _whole_if_it_fits(fitting, unlimited, everything, render, budget)
     assert best is not None
     return best
+
+
+def _whole_if_it_fits(
+    fitting: Fitted,
+    unlimited: bool,
+    everything: set[int],
+    render: Callable[[set[int], Omitted], str],
+    budget: int,
+) -> Fitted:
+    """A page the size estimate misjudged (its first lines denser than the rest) and of which
+    most already fits: it may fit whole, so count it. (A big page keeps a small share: skipped.)"""
+    if not unlimited or len(fitting.kept) == len(everything) or 2 * len(fitting.kept) < len(everything):
+        return fitting
+    text = render(everything, Omitted())
+    tokens = count_tokens(text)
+    return Fitted(text, tokens, everything, Omitted()) if tokens <= budget else fitting
