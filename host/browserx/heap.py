@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import ctypes.util
 import gc
 from collections.abc import Callable, Iterator
 
@@ -74,7 +73,7 @@ def full_collect() -> None:
 
 def _libc_trim() -> Callable[[int], int] | None:
     try:
-        trim: Callable[[int], int] = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim  # glibc's name on Linux
     except (OSError, AttributeError):  # not glibc
         return None
     return trim

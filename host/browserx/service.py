@@ -89,17 +89,21 @@ class DomService:
         huge page, two trees at once would double the host's memory. Call under the tab's lock
         (nothing else of this tab reads them meanwhile). IDs, fingerprints and the last view's
         state live elsewhere and stay."""
-        for old in self._retire_all():
+        retired = self._retire_all()
+        for old in retired:
             old.release()
-        return_freed_memory()
+        if retired:
+            return_freed_memory()
 
     async def discard_snapshots_async(self) -> None:
         """``discard_snapshots`` in slices, yielding to the event loop between them (to run while
         a capture waits on the page)."""
-        for old in self._retire_all():
+        retired = self._retire_all()
+        for old in retired:
             for _ in old.release_steps():
                 await asyncio.sleep(0)
-        return_freed_memory()
+        if retired:
+            return_freed_memory()
 
     def _retire_all(self) -> list[DomSnapshot]:
         if self.snapshot is not None:

@@ -45,6 +45,7 @@ CLOSED_SHADOW: dict[str, list[tuple[str, str]]] = {
         ("Closed inside open button", "button"),
         ("Closed root next to slot", "button"),
     ],
+    "snap-frames.html": [("Closed in same-origin frame", "button")],
 }
 
 PAGES = SNAPSHOT_PAGES
@@ -440,6 +441,24 @@ def test_frames_same_origin_cross_origin_and_nested(browser: Browser, bx: Client
     for control in obs.controls:
         assert "position" not in control and "covered" not in control, control
     assert "iframe" in obs.text and "Cross-site frame text" in obs.text
+    # A closed shadow root inside the same-origin frame: found through CDP the first time, walked
+    # in the page after that; both times at the same place, inside that frame.
+    tab = open_page(browser, bx, servers.url(page))  # a new document: its closed roots are unknown
+    boxes = []
+    for _ in range(2):
+        body = bx.snapshot(tab=tab, format="json", boxes=True)["json"]["page"]["body"]
+        found = [n for n, _ in walk_json(body) if n.get("name") == "Closed in same-origin frame"]
+        assert len(found) == 1, found
+        boxes.append(found[0]["box"])
+    assert boxes[0] == boxes[1], boxes
+    frame = driver.execute_script(
+        "const r = document.getElementById('same').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]"
+    )
+    x, y, w, h = boxes[0]
+    assert frame[0] <= x and frame[1] <= y and x + w <= frame[2] + 1 and y + h <= frame[3] + 1, (
+        boxes[0],
+        frame,
+    )
 
 
 PLACEMENT_JS = r"""

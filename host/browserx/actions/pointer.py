@@ -22,7 +22,7 @@ from browserx.actions.keys import modifiers_mask
 from browserx.actions.resolve import OBJECT_GROUP, Target, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import BadRequest, CdpError, NotInteractable, Occluded
+from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 
@@ -67,20 +67,22 @@ HIT_JS = """function(x, y) {
 # point (CI saw a same-origin frame's click go to a cross-origin frame). Waiting two animation
 # frames lets a new compositor frame land. Capped: rAF does not run in hidden tabs.
 FRAMES_JS = """function() {
+  if (document.visibilityState !== "visible") return;  // no frames are drawn: nothing to wait for
   return new Promise(done => {
     const cap = setTimeout(done, 250);
     requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(cap); done(); }));
   });
 }"""
+FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
 async def _await_frames(service: DomService, target: Target) -> None:
     def frames(session_id: str | None = None, **where: Any) -> Awaitable[dict[str, Any]]:
         params = {"functionDeclaration": FRAMES_JS, "awaitPromise": True, **where}
-        return service.cdp("Runtime.callFunctionOn", params, session_id=session_id)
+        return service.cdp("Runtime.callFunctionOn", params, session_id=session_id, timeout=FRAMES_TIMEOUT)
 
     # Best effort: if the element vanished, the quads that follow say so properly.
-    with contextlib.suppress(CdpError):
+    with contextlib.suppress(CdpError, CdpTimeout):
         calls = [frames(objectId=target.object_id, session_id=target.session_id)]
         if target.session_id is not None:  # the top-level renderer places the iframe's surface
             _, ctx = await isolated_world(service, None)

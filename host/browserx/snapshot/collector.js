@@ -209,7 +209,10 @@ function collect(root, opts) {
 
   // Iterative walk of the flat tree (shadow roots, slots, same-origin frames), on parallel
   // stacks: node, type, parent index, scope (document or shadow root) and the frame's offset.
-  const sNode = [root], sType = [root.nodeType], sParent = [-1], sScope = [root], sX = [0], sY = [0];
+  // A closed shadow root handed in on its own starts at its document's offset in the frame
+  // (non-zero inside a same-origin iframe); a document walk starts at 0.
+  const origin = opts.origin || [0, 0];
+  const sNode = [root], sType = [root.nodeType], sParent = [-1], sScope = [root], sX = [origin[0]], sY = [origin[1]];
   let n = 0, top = 1;
   while (top > 0) {
     top--;

@@ -384,11 +384,16 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     if hit_test is not None:
         for _ in range(3):  # until its requests are written (it gathers one task per frame)
             await asyncio.sleep(0)
-    with paused_gc():
-        snap = finish(
-            prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
-            capture_ms=(t1 - t0) * 1000, started=t1,
-        )  # fmt: skip
+    try:
+        with paused_gc():
+            snap = finish(
+                prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
+                capture_ms=(t1 - t0) * 1000, started=t1,
+            )  # fmt: skip
+    except BaseException:
+        if hit_test is not None:
+            hit_test.cancel()
+        raise
     if hit_test is not None:
         covered.update(await hit_test)  # snap.covered is a live view of this dict
         snap = replace(snap, stats=replace(snap.stats, build_ms=(time.perf_counter() - t1) * 1000))

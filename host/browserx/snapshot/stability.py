@@ -37,12 +37,15 @@ async def _watch_new_documents(service: DomService, session_id: str | None) -> N
     current document gets the watcher at its first settle, as before."""
     if session_id in service.watched_sessions:
         return
-    await service.cdp(
-        "Page.addScriptToEvaluateOnNewDocument",
-        {"source": EARLY_WATCH_JS, "worldName": WORLD_NAME},
-        session_id=session_id,
-    )
-    service.watched_sessions.add(session_id)
+    service.watched_sessions.add(session_id)  # tried once per attachment, whatever the outcome
+    try:
+        await service.cdp(
+            "Page.addScriptToEvaluateOnNewDocument",
+            {"source": EARLY_WATCH_JS, "worldName": WORLD_NAME},
+            session_id=session_id,
+        )
+    except BrowserxError as exc:  # e.g. an older extension that does not allow it: watch as before
+        log.warning("watch_new_documents_failed", session=session_id, error=str(exc))
 
 
 async def _settle_frame(

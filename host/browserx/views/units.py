@@ -94,8 +94,10 @@ def _inlinable(item: Item) -> bool:
 
 
 def label_of(item: Item) -> str:
-    if item.kind == "item" and len(item.children) == 1 and item.children[0].kind == "control":
-        item = item.children[0]  # a list item holding one link is, to the reader, a link
+    if item.kind == "item" and len(item.children) == 1:
+        only = item.children[0]
+        if only.kind == "control" and only.node is not None and only.node.role in ROLE_LABELS:
+            item = only  # a list item holding one link is, to the reader, a link
     if item.kind == "control" and item.node is not None:
         return ROLE_LABELS.get(item.node.role or "", "element")
     return KIND_LABELS.get(item.kind, "element")
