@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from typing import Any
 
@@ -46,7 +47,7 @@ def test_old_snapshots_are_torn_down_before_the_next_one_is_taken() -> None:
     try:
         service.place_snapshot(first)
         assert first.nodes[1].parent is not None
-        service.discard_snapshots()
+        asyncio.run(service.discard_snapshots())
         assert service.snapshot is None
         assert all(n.parent is None and not n.children for n in first.nodes)  # torn down
         service.place_snapshot(second)
@@ -54,7 +55,7 @@ def test_old_snapshots_are_torn_down_before_the_next_one_is_taken() -> None:
         service.invalidate("navigated")
         assert service.snapshot is None
         assert second.nodes[1].parent is not None  # still readable until the next snapshot
-        service.discard_snapshots()
+        asyncio.run(service.discard_snapshots())
         service.place_snapshot(third)
         assert all(n.parent is None for n in second.nodes)
         assert third.nodes[1].parent is not None
@@ -98,7 +99,7 @@ def test_the_last_view_state_lets_go_of_its_snapshot_when_that_is_torn_down() ->
     try:
         service.place_snapshot(first)
         service.last_view = state_of(first)
-        service.discard_snapshots()
+        asyncio.run(service.discard_snapshots())
         assert not service.last_view.holds(first)
         assert service.last_view.elements == expected  # a later delta compares against these
     finally:

@@ -84,20 +84,13 @@ class DomService:
             self._retired.append(self.snapshot)
         self.snapshot = None
 
-    def discard_snapshots(self) -> None:
+    async def discard_snapshots(self) -> None:
         """Tear down the cached snapshot and any invalidated ones, before a new one is taken: on a
         huge page, two trees at once would double the host's memory. Call under the tab's lock
         (nothing else of this tab reads them meanwhile). IDs, fingerprints and the last view's
-        state live elsewhere and stay."""
-        retired = self._retire_all()
-        for old in retired:
-            old.release()
-        if retired:
-            return_freed_memory()
-
-    async def discard_snapshots_async(self) -> None:
-        """``discard_snapshots`` in slices, yielding to the event loop between them (to run while
-        a capture waits on the page)."""
+        state live elsewhere and stay.
+        The teardown goes in slices, yielding to the event loop between them: it runs while the
+        next capture waits on the page."""
         retired = self._retire_all()
         for old in retired:
             for _ in old.release_steps():

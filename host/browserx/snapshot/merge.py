@@ -7,18 +7,13 @@ Closed shadow roots go under their host; out-of-process frame documents go under
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import structlog
 
 from browserx.snapshot.capture import FrameCapture, RawFrame
-from browserx.snapshot.model import Box, Node, NodeRef, ScopeIndex
+from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, ScopeIndex
 
 log = structlog.get_logger("browserx.merge")
-
-
-_NO_FACTS: dict[str, Any] = {}  # shared by every node without attributes or state; never mutated
-_NO_CHILDREN: list[Node] = []  # shared by text nodes, which never have children
 
 
 def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> list[Node]:
@@ -40,7 +35,7 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
         parent_index = parents[i]
         parent = nodes[parent_index] if parent_index >= 0 else None
         if tag == "#text":
-            node = Node(text_ref, tag, parent, _NO_CHILDREN, _NO_FACTS, texts.get(i, ""), None, 0, _NO_FACTS)
+            node = Node(text_ref, tag, parent, NO_CHILDREN, NO_FACTS, texts.get(i, ""), None, 0, NO_FACTS)
         else:
             b = i * 4
             if tag[0] == "#":
@@ -51,10 +46,10 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
                 box = new_tuple(Box, (boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3]))
             ref = new_tuple(NodeRef, (label, keys[i]))
             node = Node(
-                ref, tag, parent, [], attrs.get(i) or _NO_FACTS, "", box, flags[i], states.get(i) or _NO_FACTS
+                ref, tag, parent, [], attrs.get(i) or NO_FACTS, "", box, flags[i], states.get(i) or NO_FACTS
             )
         if parent is not None:
-            if parent.children is _NO_CHILDREN:  # a malformed payload: text never has children
+            if parent.children is NO_CHILDREN:  # a malformed payload: text never has children
                 parent.children = []
             parent.children.append(node)
         append(node)
@@ -112,7 +107,7 @@ class Tree:
             if control_key:
                 control = by_ref.get(NodeRef(label.ref.frame, int(control_key)))
                 if control is not None:
-                    if control.state is _NO_FACTS:  # shared: never written to
+                    if control.state is NO_FACTS:  # shared: never written to
                         control.state = {}
                     control.state.setdefault("labels", []).append(label.ref.key)
 

@@ -109,6 +109,12 @@ class Node:
         return f"Node({self.tag} {self.ref.frame}:{self.ref.key} role={self.role} name={self.name!r})"
 
 
+# Shared empties, never mutated: the children of every text node, the attributes and state of
+# every node without any, and what a released node holds instead.
+NO_CHILDREN: list[Node] = []
+NO_FACTS: dict[str, Any] = {}
+
+
 @dataclass(slots=True)
 class ScopeIndex:
     """``id`` → element per tree scope (document or shadow root), for aria-labelledby and label[for]."""

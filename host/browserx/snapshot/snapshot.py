@@ -20,9 +20,8 @@ from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
-from browserx.snapshot.model import F_SCROLL_X, F_SCROLL_Y, Box, Node, NodeRef
-from browserx.snapshot.roles import INTERACTIVE_ROLES
-from browserx.snapshot.visibility import Placement, compute_visibility
+from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef
+from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
 
 # Roles whose names the views show even though they are not acted on.
 NAMED_GROUP_ROLES = frozenset(
@@ -30,9 +29,6 @@ NAMED_GROUP_ROLES = frozenset(
      "complementary", "region", "search", "group", "table", "figure", "tabpanel", "article", "alert", "status"}
 )  # fmt: skip
 MAX_NAME = 120
-# What a released node holds instead of its links and dicts (never read again).
-_NONE: list[Node] = []
-_NO_ATTRS: dict[str, Any] = {}
 
 HIT_TEST_JS = """function(keys){
   const B = globalThis.__browserx, out = [];
@@ -168,9 +164,9 @@ class DomSnapshot:
                 node = nodes[i]
                 node.parent = None
                 node.scope = None
-                node.children = _NONE
-                node.attrs = _NO_ATTRS
-                node.state = _NO_ATTRS
+                node.children = NO_CHILDREN
+                node.attrs = NO_FACTS
+                node.state = NO_FACTS
             yield
         self.caches.facts.clear()
         self.caches.with_ids_below = None
@@ -273,18 +269,13 @@ def prepare(frames: list[FrameCapture]) -> Prepared:
     classify_tree(tree)
     actionable: list[Node] = []
     named: list[Node] = []
-    for node in tree.nodes:  # every node: the checks are inlined
-        if not node.visible or node.tag[0] == "#":
+    for node in tree.nodes:
+        if not node.is_element or not node.visible:
             continue
-        role = node.role
-        if (
-            node.tier == 2
-            or role in INTERACTIVE_ROLES
-            or (node.flags & (F_SCROLL_X | F_SCROLL_Y) and "scroll" in node.state)
-        ):
+        if is_interactive(node) or is_scroll_container(node):
             actionable.append(node)
             named.append(node)
-        elif role in NAMED_GROUP_ROLES:
+        elif node.role in NAMED_GROUP_ROLES:
             named.append(node)
     hunted = _name_nodes(tree, named)
     return Prepared(frames, tree, placements, actionable, hunted)
@@ -374,7 +365,7 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     Host work overlaps the page's where it can: the old snapshot is torn down while the page
     runs the collector, and IDs are assigned while it hit-tests."""
     t0 = time.perf_counter()
-    frames, _ = await asyncio.gather(capture_tab(service, include_values), service.discard_snapshots_async())
+    frames, _ = await asyncio.gather(capture_tab(service, include_values), service.discard_snapshots())
     t1 = time.perf_counter()
     with paused_gc():
         prepared = prepare(frames)

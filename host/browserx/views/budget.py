@@ -16,6 +16,7 @@ CHARS_PER_TOKEN = 3.4  # a first guess for the outline; the result is then count
 FIT_MARGIN = 1.3  # how far over the budget a page's estimate may be and still be tried whole
 PROSE_RATIO = 4.0  # chars per token of plain English text in cl100k
 GROW_BELOW = 0.85  # a budgeted view using less of its budget than this takes more, if it can
+MIN_SAMPLE = 50  # units counted before a page's size is extrapolated
 SAMPLE_CHARS = 6000  # of the first units in priority order, to measure this page's chars per token
 MAX_TRIES = 8
 MAX_HEADINGS_LISTED = 5
@@ -127,9 +128,6 @@ def choose(
         chars += extra
         elements += len(unit.ids)
     return kept
-
-
-MIN_SAMPLE = 50  # units counted before the rest is extrapolated
 
 
 def _fits_estimate(order: list[Unit], limit_chars: float) -> bool:
