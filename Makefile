@@ -4,9 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv install-host uninstall-host demo test test-unit test-e2e lint bench clean
+.PHONY: setup system venv native install-host uninstall-host demo test test-unit test-e2e lint bench clean
 
-setup: system venv
+setup: system venv native
 
 system:
 	sh scripts/setup-system.sh
@@ -19,7 +19,15 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
-install-host: venv
+# The snapshot and view passes compiled with mypyc (scripts/build_native.py), rebuilt when a source
+# changes; until then the host imports every one of them from source (host/browserx/_native.py).
+native: $(VENV)/.native
+
+$(VENV)/.native: $(VENV)/.installed scripts/build_native.py $(wildcard host/browserx/snapshot/*.py host/browserx/views/*.py)
+	$(PY) scripts/build_native.py
+	touch $@
+
+install-host: venv native
 	$(BX) install-host
 
 uninstall-host: venv
@@ -31,7 +39,7 @@ demo: setup
 test: setup
 	$(PY) -m pytest -q
 
-test-unit: venv
+test-unit: venv native
 	$(PY) -m pytest -q -m "not e2e"
 
 test-e2e: setup
@@ -54,4 +62,5 @@ lint: venv
 	$(VENV)/bin/mypy
 
 clean:
+	test ! -x $(PY) || $(PY) scripts/build_native.py --clean
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,110 @@
+"""The compiled build of the hot modules (scripts/build_native.py) and the guard that uses it only
+while it matches the sources (host/browserx/_native.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from browserx import _native
+
+RECORDINGS = Path(__file__).parent / "snapshot" / "recordings"
+
+# Renders every recording in every format and budget path, then prints a digest of all of it and
+# which build ran.
+RENDER_ALL = """
+import hashlib, json, sys
+from pathlib import Path
+import browserx._native as native
+import browserx.snapshot.merge as merge
+from browserx.snapshot.capture import load_recording
+from browserx.snapshot.ids import IdAllocator
+from browserx.snapshot.snapshot import finish, prepare
+from browserx.views.build import build_view
+from browserx.views.events import EventSummary
+from browserx.views.options import ViewOptions
+
+digest = hashlib.sha256()
+none = EventSummary((), False, False, 0.0)
+for path in sorted(Path(sys.argv[1]).glob("*.json")):
+    snap = finish(prepare(load_recording(path)), IdAllocator(), {}, tab_id=1, include_values=False)
+    for opts in (ViewOptions(), ViewOptions(format="json"), ViewOptions(format="semantic"),
+                 ViewOptions(max_tokens=120), ViewOptions(viewport_only=True, boxes=True), ViewOptions(max_depth=3)):
+        view = build_view(snap, opts, events=none)
+        digest.update(json.dumps([path.name, view.payload, view.tokens], sort_keys=True, default=str).encode())
+print(json.dumps({"digest": digest.hexdigest(), "compiled": native.ACTIVE, "merge": merge.__file__}))
+"""
+
+
+def _render_all(**env: str) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-c", RENDER_ALL, str(RECORDINGS)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+def test_compiled_and_source_builds_render_every_recording_the_same() -> None:
+    compiled = _render_all(BROWSERX_PURE="0")
+    source = _render_all(BROWSERX_PURE="1")
+    assert source["compiled"] is False
+    assert str(source["merge"]).endswith("merge.py")
+    if _native.MANIFEST.exists():
+        # `make test` builds first: a build that is not used here means the guard or the build broke.
+        assert compiled["compiled"] is True, "the compiled build is stale or unusable: run `make native`"
+        assert not str(compiled["merge"]).endswith(".py")
+    assert compiled["digest"] == source["digest"]
+
+
+def _fake_build(root: Path, source_text: str = "X = 1\n") -> Path:
+    package = root / "browserx"
+    package.mkdir(parents=True)
+    (package / "hot.py").write_text(source_text)
+    (root / "browserx_native__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    manifest = package / "native.json"
+    manifest.write_text(
+        json.dumps(
+            {
+                "python": sys.implementation.cache_tag,
+                "library": "browserx_native__mypyc",
+                "modules": {"browserx.hot": hashlib.sha256(source_text.encode()).hexdigest()},
+            }
+        )
+    )
+    return manifest
+
+
+def test_a_build_is_current_only_while_every_source_matches(tmp_path: Path) -> None:
+    manifest = _fake_build(tmp_path)
+    package = manifest.parent
+    assert _native.compiled_modules(package, manifest) == {"browserx.hot": package / "hot.py"}
+    assert _native.up_to_date(package, manifest)
+    (package / "hot.py").write_text("X = 2\n")
+    assert not _native.up_to_date(package, manifest)
+
+
+def test_a_build_for_another_python_or_without_its_library_is_not_used(tmp_path: Path) -> None:
+    manifest = _fake_build(tmp_path)
+    package = manifest.parent
+    recorded = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**recorded, "python": "cpython-30"}))
+    assert not _native.up_to_date(package, manifest)
+    manifest.write_text(json.dumps(recorded))
+    next(tmp_path.glob("browserx_native__mypyc*")).unlink()
+    assert not _native.up_to_date(package, manifest)
+
+
+def test_no_or_broken_manifest_means_plain_python(tmp_path: Path) -> None:
+    assert _native.compiled_modules(tmp_path, tmp_path / "native.json") == {}
+    (tmp_path / "native.json").write_text("{not json")
+    assert _native.compiled_modules(tmp_path, tmp_path / "native.json") == {}
+    assert not _native.up_to_date(tmp_path, tmp_path / "native.json")
