@@ -8,7 +8,7 @@ package fill the derived fields (role, name, visibility, tier).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -62,27 +62,67 @@ class Box(NamedTuple):
         return self.w * self.h
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Node:
     ref: NodeRef
     tag: str  # lowercase element tag, or "#text", "#shadow-root", "#document"
-    parent: Node | None = None
-    children: list[Node] = field(default_factory=list)
-    attrs: dict[str, str] = field(default_factory=dict)
-    text: str = ""  # for #text nodes: whitespace-collapsed text
-    box: Box | None = None
-    flags: int = 0
-    state: dict[str, Any] = field(default_factory=dict)  # live properties (value, checked, scroll, ...)
-    listeners: frozenset[str] = frozenset()  # click-like JS listener types on this node
-    scope: Node | None = None  # the #document or #shadow-root this node lives in (id lookups)
-    index: int = 0  # pre-order position in the whole tab tree
+    parent: Node | None
+    children: list[Node]
+    attrs: dict[str, str]
+    text: str  # for #text nodes: whitespace-collapsed text
+    box: Box | None
+    flags: int
+    state: dict[str, Any]  # live properties (value, checked, scroll, ...)
+    listeners: frozenset[str]  # click-like JS listener types on this node
+    scope: Node | None  # the #document or #shadow-root this node lives in (id lookups)
+    index: int  # pre-order position in the whole tab tree
 
     # derived by the passes
-    role: str | None = None
-    name: str = ""
-    visible: bool = True
-    tier: int = 3  # 1 semantic, 2 non-semantic interactive, 3 structural
-    hints: tuple[str, ...] = ()  # why a tier-2 node is interactive (listener, cursor, tabindex, ...)
+    role: str | None
+    name: str
+    visible: bool
+    tier: int  # 1 semantic, 2 non-semantic interactive, 3 structural
+    hints: tuple[str, ...]  # why a tier-2 node is interactive (listener, cursor, tabindex, ...)
+
+    # A written-out __init__ rather than the dataclass one: compiled (scripts/build_native.py),
+    # it is a direct native call, and one Node is made per node of the page.
+    def __init__(
+        self,
+        ref: NodeRef,
+        tag: str,
+        parent: Node | None = None,
+        children: list[Node] | None = None,
+        attrs: dict[str, str] | None = None,
+        text: str = "",
+        box: Box | None = None,
+        flags: int = 0,
+        state: dict[str, Any] | None = None,
+        listeners: frozenset[str] = frozenset(),
+        scope: Node | None = None,
+        index: int = 0,
+        role: str | None = None,
+        name: str = "",
+        visible: bool = True,
+        tier: int = 3,
+        hints: tuple[str, ...] = (),
+    ) -> None:
+        self.ref = ref
+        self.tag = tag
+        self.parent = parent
+        self.children = [] if children is None else children
+        self.attrs = {} if attrs is None else attrs
+        self.text = text
+        self.box = box
+        self.flags = flags
+        self.state = {} if state is None else state
+        self.listeners = listeners
+        self.scope = scope
+        self.index = index
+        self.role = role
+        self.name = name
+        self.visible = visible
+        self.tier = tier
+        self.hints = hints
 
     @property
     def is_element(self) -> bool:
@@ -107,6 +147,17 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.tag} {self.ref.frame}:{self.ref.key} role={self.role} name={self.name!r})"
+
+
+def with_ids_below(nodes: Sequence[Node], id_of: Mapping[NodeRef, int]) -> set[int]:
+    """Indexes of the nodes with a visible descendant that carries an ID (``nodes`` in document
+    order). One pass over the page, so it lives here, in a compiled module."""
+    below: set[int] = set()
+    for n in reversed(nodes):  # children before parents
+        parent = n.parent
+        if parent is not None and (n.index in below or (n.visible and n.ref in id_of)):
+            below.add(parent.index)
+    return below
 
 
 # Shared empties, never mutated: the children of every text node, the attributes and state of

@@ -20,7 +20,7 @@ from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
-from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef
+from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, with_ids_below
 from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
 
 # Roles whose names the views show even though they are not acted on.
@@ -141,11 +141,7 @@ class DomSnapshot:
         """Whether a visible descendant of ``node`` carries an ID (one pass, then cached)."""
         below = self.caches.with_ids_below
         if below is None:
-            below = self.caches.with_ids_below = set()
-            for n in reversed(self.nodes):  # children before parents
-                parent = n.parent
-                if parent is not None and (n.index in below or (n.visible and n.ref in self.id_of)):
-                    below.add(parent.index)
+            below = self.caches.with_ids_below = with_ids_below(self.nodes, self.id_of)
         return node.index in below
 
     def release(self) -> None:
