@@ -7,6 +7,7 @@ Closed shadow roots go under their host; out-of-process frame documents go under
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import structlog
 
@@ -28,9 +29,18 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
     new_tuple = tuple.__new__
     text_ref = new_tuple(NodeRef, (label, 0))
     shift = bool(dx or dy)
-    keys, parents, tags, texts, attrs, boxes, flags, states = (
-        raw.key, raw.parent, raw.tag, raw.text, raw.attrs, raw.box, raw.flags, raw.state,
-    )  # fmt: skip
+    parents, tags, texts, attrs, flags, states = (
+        raw.parent,
+        raw.tag,
+        raw.text,
+        raw.attrs,
+        raw.flags,
+        raw.state,
+    )
+    # Read as objects: compiled (scripts/build_native.py), a list[float] item would be unboxed and
+    # boxed again, a new float per number instead of the decoded one (~5 MB at 50k elements).
+    keys: list[Any] = raw.key
+    boxes: list[Any] = raw.box
     for i, tag in enumerate(tags):
         parent_index = parents[i]
         parent = nodes[parent_index] if parent_index >= 0 else None
