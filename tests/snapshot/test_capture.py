@@ -41,3 +41,23 @@ def test_recorded_payloads_with_expanded_columns_and_no_base_are_taken_as_they_a
     assert raw.key == EXPANDED["key"]
     assert raw.parent == EXPANDED["parent"]
     assert raw.frameOwners == [5]
+
+
+def test_boxes_sent_without_text_nodes_land_on_the_same_nodes() -> None:
+    from pathlib import Path
+
+    from browserx.snapshot.capture import load_recording
+    from browserx.snapshot.merge import build_nodes
+
+    recorded = load_recording(Path(__file__).parent / "recordings" / "snap-layout.json")[0].raw
+    expected = [(n.tag, n.box) for n in build_nodes(recorded, "m")]
+    compact = msgspec.structs.replace(
+        recorded,
+        textBoxes=False,
+        box=[
+            v for i, tag in enumerate(recorded.tag) if tag != "#text" for v in recorded.box[i * 4 : i * 4 + 4]
+        ],
+    )
+    assert len(compact.box) < len(recorded.box)
+    assert [(n.tag, n.box) for n in build_nodes(compact, "m")] == expected
+    assert any(box is not None and box.y > 0 for _, box in expected)

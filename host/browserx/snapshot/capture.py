@@ -68,7 +68,8 @@ class RawFrame(msgspec.Struct, kw_only=True):
     key: list[int] = []
     parent: list[int] = []
     tag: list[str] = []
-    box: list[float]
+    box: list[float]  # x, y, w, h per node; text nodes have none unless textBoxes
+    textBoxes: bool = True  # recorded payloads hold four zeros per text node too
     flags: list[int]
     text: dict[int, str]  # sparse: node index → text
     attrs: dict[int, dict[str, str]]

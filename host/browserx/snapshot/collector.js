@@ -203,7 +203,7 @@ function collect(root, opts) {
 
   // Elements kept by the walk, for the passes after it (boxes, then layout flags): node, its
   // index, its computed style, its frame's offset. Frames are done by the walk itself.
-  const eNode = [], eIdx = [], eCs = [], eX = [], eY = [];
+  const eNode = [], eIdx = [], eBox = [], eCs = [], eX = [], eY = [];
   // Possible closed-shadow hosts in walk order (positions in eNode); custom or built-in.
   const cand = [], candCustom = [];
 
@@ -221,7 +221,7 @@ function collect(root, opts) {
     const type = sType[top];
     if (type === 3) {
       // Text is never acted on: no key. Children lists hand over their text already cleaned.
-      k.push(0); p.push(parent); t.push("#text"); bx4.push(0, 0, 0, 0); fl.push(0);
+      k.push(0); p.push(parent); t.push("#text"); fl.push(0);
       tx[n++] = node;
       continue;
     }
@@ -239,11 +239,12 @@ function collect(root, opts) {
       k.push(keyOf(node)); p.push(parent); t.push(node.localName);
       if (a !== null) at[i] = a;
       // The box and the other layout flags come in the passes below; frames need theirs now.
+      const b = bx4.length;
       bx4.push(0, 0, 0, 0);
       fl.push(display === "contents" ? 128 : display.startsWith("inline") ? 256 : 0);
       const frame = tag === "IFRAME" || tag === "FRAME";
       if (!frame) {
-        eNode.push(node); eIdx.push(i); eCs.push(cs); eX.push(ox); eY.push(oy);
+        eNode.push(node); eIdx.push(i); eBox.push(b); eCs.push(cs); eX.push(ox); eY.push(oy);
       }
       // Live state: form controls, labels' controls, editing, names by reference, focus (and
       // scroll, with the flags).
@@ -261,7 +262,6 @@ function collect(root, opts) {
       if (node === deepActive) (s || (s = {})).focused = true;
       if (frame) {
         const r = node.getBoundingClientRect();
-        const b = i * 4;
         bx4[b] = Math.round(r.left + ox);
         bx4[b + 1] = Math.round(r.top + oy);
         bx4[b + 2] = Math.round(r.width);
@@ -368,7 +368,7 @@ function collect(root, opts) {
   let nextCand = cand.length ? cand[0] : -1, ci = 0;
   for (let j = 0; j < ne; j++) {
     const r = eNode[j].getBoundingClientRect();
-    const b = eIdx[j] * 4, width = r.width, height = r.height;
+    const b = eBox[j], width = r.width, height = r.height;
     bx4[b] = Math.round(r.left + eX[j]);
     bx4[b + 1] = Math.round(r.top + eY[j]);
     bx4[b + 2] = Math.round(width);
@@ -420,7 +420,7 @@ function collect(root, opts) {
     dpr: view.devicePixelRatio,
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
-    keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, flags: fl, state: st,
+    keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
     suspects: suspects.length, frameOwners, pruned, keyBase: bx.base, pageMs: performance.now() - started,
   });
 }

@@ -41,13 +41,17 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
     # boxed again, a new float per number instead of the decoded one (~5 MB at 50k elements).
     keys: list[Any] = raw.key
     boxes: list[Any] = raw.box
+    text_boxes = raw.textBoxes
+    b = -4  # where this node's box starts in the box column
     for i, tag in enumerate(tags):
         parent_index = parents[i]
         parent = nodes[parent_index] if parent_index >= 0 else None
         if tag == "#text":
+            if text_boxes:
+                b += 4
             node = Node(text_ref, tag, parent, NO_CHILDREN, NO_FACTS, texts.get(i, ""), None, 0, NO_FACTS)
         else:
-            b = i * 4
+            b += 4
             if tag[0] == "#":
                 box = None
             elif shift:
