@@ -21,7 +21,7 @@ from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, with_ids_below
-from browserx.snapshot.visibility import Placement, compute_visibility, is_scroll_container
+from browserx.snapshot.visibility import Placements, compute_visibility, is_scroll_container
 
 # Roles whose names the views show even though they are not acted on.
 NAMED_GROUP_ROLES = frozenset(
@@ -113,7 +113,7 @@ class SnapshotCaches:
     """Derived data the views compute at most once per snapshot (and drop with it)."""
 
     facts: dict[int, dict[str, Any]] = field(default_factory=dict)  # node index → control facts
-    with_ids_below: set[int] | None = None  # node indexes with an ID'd descendant
+    with_ids_below: bytearray | None = None  # per node index: has an ID'd descendant
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ class DomSnapshot:
     nodes: tuple[Node, ...]
     by_id: Mapping[int, Node]
     id_of: Mapping[NodeRef, int]
-    placements: Mapping[int, Placement]  # node.index → where it is, when not in view
+    placements: Placements  # node.index → where it is, when not in view
     covered: Mapping[int, Cover]  # node.index → what covers it
     hunted_names: frozenset[int]  # node indexes whose name came from a label hunt
     include_values: bool
@@ -142,7 +142,7 @@ class DomSnapshot:
         below = self.caches.with_ids_below
         if below is None:
             below = self.caches.with_ids_below = with_ids_below(self.nodes, self.id_of)
-        return node.index in below
+        return bool(below[node.index])
 
     def release(self) -> None:
         """Break the node tree's reference cycles so it is freed at once (see heap.py). Only for
@@ -247,7 +247,7 @@ class Prepared:
 
     frames: list[FrameCapture]
     tree: Tree
-    placements: dict[int, Placement]
+    placements: Placements
     actionable: list[Node]
     hunted: set[int]
 
@@ -335,7 +335,7 @@ def finish(
         nodes=tuple(tree.nodes),
         by_id=MappingProxyType(by_id),
         id_of=MappingProxyType(dict(id_of)),
-        placements=MappingProxyType(prepared.placements),
+        placements=prepared.placements,
         covered=MappingProxyType(covered),
         hunted_names=frozenset(prepared.hunted),
         include_values=include_values,
