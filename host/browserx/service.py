@@ -52,6 +52,7 @@ class DomService:
         # Random start: a restarted host must not hand out a base the previous host already used.
         self.key_epoch = secrets.randbelow(1 << 27)
         self.key_bases: dict[str | None, int] = {}
+        self.live_key_epochs: frozenset[int] = frozenset()  # as of the last ID clean-up
         # Per (session, isolated world): listening node's backendNodeId → collector key.
         self.listener_keys: dict[tuple[str | None, int], dict[int, int]] = {}
         self._listeners: list[EventListener] = []
@@ -190,6 +191,7 @@ class DomService:
         self.session_parents.pop(session_id, None)
         self.worlds.pop(session_id, None)
         self.frame_ids.pop(session_id, None)
+        self.key_bases.pop(session_id, None)
         self.forget_listener_keys(session_id)
 
     def forget_listener_keys(self, session_id: str | None) -> None:

@@ -359,8 +359,9 @@ def test_stale_id_after_navigation_is_not_reused(
     inc = id_of(bx, tab, "Increment")
     bx.navigate(servers.url("act-target.html"), tab=tab)
     controls(bx, tab)  # a snapshot of the new page: its keys restart, old IDs must not alias them
-    with pytest.raises(StaleElement):
+    with pytest.raises(StaleElement) as info:
         bx.click(inc, tab=tab)
+    assert "since left" in str(info.value)  # the tab let go of the old page's IDs
     assert browser.driver.current_url == servers.url("act-target.html")
 
 

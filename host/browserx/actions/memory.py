@@ -14,6 +14,7 @@ from browserx.snapshot.snapshot import DomSnapshot
 
 _memory: WeakKeyDictionary[DomService, dict[int, Fingerprint]] = WeakKeyDictionary()
 _seen: WeakKeyDictionary[DomService, int] = WeakKeyDictionary()  # id() of the last snapshot read
+_forgotten: WeakKeyDictionary[DomService, int] = WeakKeyDictionary()  # ids.forgotten when last pruned
 
 
 def fingerprints(snap: DomSnapshot, service: DomService) -> dict[int, Fingerprint]:
@@ -40,8 +41,14 @@ def remember(service: DomService, snap: DomSnapshot | None = None) -> None:
     if snap is None or _seen.get(service) == id(snap):
         return
     _seen[service] = id(snap)
+    memory = _memory.setdefault(service, {})
+    if _forgotten.get(service, 0) != service.ids.forgotten:  # the allocator let go of some IDs
+        _forgotten[service] = service.ids.forgotten
+        issued = service.ids.ref_of
+        for element_id in [i for i in memory if i not in issued]:
+            del memory[element_id]
     with paused_gc():
-        _memory.setdefault(service, {}).update(fingerprints(snap, service))
+        memory.update(fingerprints(snap, service))
 
 
 def recall(service: DomService, element_id: int) -> Fingerprint | None:

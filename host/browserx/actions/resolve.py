@@ -115,6 +115,11 @@ async def _lookup(
 async def resolve(service: DomService, element_id: int, heal: bool = True) -> Target:
     remember(service)  # the snapshot the agent is acting from, if still cached
     ref = service.ids.ref_of.get(element_id)
+    if ref is None and service.ids.issued(element_id):
+        raise StaleElement(
+            f"ID {element_id} is from a page this tab has since left. Take a new snapshot and use its IDs.",
+            id=element_id,
+        )
     if ref is None:
         raise UnknownElement(
             f"No element with ID {element_id} was ever shown for this tab. Take a snapshot and use one of "

@@ -10,6 +10,7 @@ Never by position alone: a different item in the same slot gets a new ID.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from browserx.snapshot.model import Node, NodeRef
@@ -69,6 +70,21 @@ class IdAllocator:
         self.ref_of: dict[int, NodeRef] = {}  # every ID ever given → the node it names
         self._last: dict[int, Signature] = {}  # IDs of the previous snapshot
         self.recovered = 0
+        self.forgotten = 0  # how many IDs ``forget`` dropped so far (memory.py follows it)
+
+    def issued(self, element_id: int) -> bool:
+        """Whether this allocator ever gave out ``element_id`` (it may be forgotten since)."""
+        return 0 < element_id < self._next
+
+    def forget(self, stale: Callable[[NodeRef], bool]) -> list[int]:
+        """Drop the IDs of nodes ``stale`` says are of documents gone for good (a tab's IDs would
+        otherwise grow with every page it visits); returns them."""
+        gone = [i for i, ref in self.ref_of.items() if stale(ref)]
+        for element_id in gone:
+            del self.by_ref[self.ref_of.pop(element_id)]
+            self._last.pop(element_id, None)
+        self.forgotten += len(gone)
+        return gone
 
     def _new(self) -> int:
         value = self._next

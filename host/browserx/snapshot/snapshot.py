@@ -15,7 +15,7 @@ import msgspec
 from browserx.heap import paused_gc
 from browserx.service import DomService
 from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
-from browserx.snapshot.capture import FrameCapture, capture_tab
+from browserx.snapshot.capture import KEY_BITS, FrameCapture, capture_tab
 from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
@@ -355,6 +355,16 @@ def finish(
     )
 
 
+def _forget_left_documents(service: DomService) -> None:
+    """Forget the IDs of documents no session of the tab shows any more (navigated away from,
+    or in a frame that went away): their keys are of a key epoch no session uses now. An old ID
+    then gets a clear error instead of the tab's memory growing with every page visited."""
+    live = frozenset(base >> KEY_BITS for base in service.key_bases.values())
+    if live != service.live_key_epochs:
+        service.live_key_epochs = live
+        service.ids.forget(lambda ref: (ref.key >> KEY_BITS) not in live)
+
+
 async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
     """Capture and build a new snapshot of the tab. Call under the tab's lock.
 
@@ -362,6 +372,7 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     runs the collector, and IDs are assigned while it hit-tests."""
     t0 = time.perf_counter()
     frames, _ = await asyncio.gather(capture_tab(service, include_values), service.discard_snapshots())
+    _forget_left_documents(service)
     t1 = time.perf_counter()
     with paused_gc():
         prepared = prepare(frames)
