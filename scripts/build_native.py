@@ -28,8 +28,8 @@ GROUP = "browserx_native"  # the shared library every compiled module links to: 
 # The passes over every node (snapshot build, views). Pure functions over plain data: no
 # monkeypatching, no msgspec Structs (mypyc cannot compile their metaclass), and no nested
 # functions: compiled, a closure and its environment reference each other, a cycle that would
-# keep a snapshot alive (tests/test_heap.py catches one). snapshot.py and views/build.py have
-# closures and run once per snapshot or view, so they stay plain Python.
+# keep a snapshot alive (tests/test_heap.py catches one). views/build.py has closures and runs once
+# per view, so it stays plain Python.
 MODULES = [
     "snapshot/model.py",
     "snapshot/merge.py",
@@ -38,6 +38,7 @@ MODULES = [
     "snapshot/roles.py",
     "snapshot/accname.py",
     "snapshot/ids.py",
+    "snapshot/snapshot.py",
     "views/viewport.py",
     "views/outline.py",
     "views/units.py",

@@ -53,17 +53,17 @@ def test_a_page_that_fits_is_whole_even_when_its_first_lines_are_denser_than_the
     # Dense lines in view (IDs, numbers) make the measured chars-per-token low; the prose below
     # is cheaper per char. The size estimate may then say "too big" for a page that fits: the
     # budgeted path must still end up keeping everything.
-    from typing import Any, cast
-
     from browserx.views.budget import fit
     from browserx.views.options import ViewOptions
     from browserx.views.tokens import count_tokens
     from browserx.views.units import Unit
     from browserx.views.viewport import Where
 
+    snap = snapshot_of(recorded("snap-js"))  # unused: the units' text is set below
+
     def unit(i: int, text: str, in_view: bool) -> Unit:
         u = Unit(Item("text", text=text), (), i, Where(in_view, None if in_view else "below"), (), "text line",
-                 False, cast(Any, None))  # fmt: skip
+                 False, snap)  # fmt: skip
         u._text = text
         return u
 

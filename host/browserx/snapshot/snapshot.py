@@ -218,27 +218,30 @@ async def _hit_test(
     for node in targets:
         by_frame.setdefault(node.ref.frame, []).append(node)
     frame_by_label = {f.label: f for f in frames}
-
-    async def run(label: str, nodes: list[Node]) -> dict[int, Cover]:
-        frame = frame_by_label[label]
-        reply = await service.cdp(
-            "Runtime.callFunctionOn",
-            {"functionDeclaration": HIT_TEST_JS, "executionContextId": frame.context_id, "returnByValue": True,
-             "arguments": [{"value": [n.ref.key for n in nodes]}]},
-            session_id=frame.session_id,
-        )  # fmt: skip
-        results = msgspec.json.decode(reply["result"].get("value") or "[]")
-        out: dict[int, Cover] = {}
-        for node, hit in zip(nodes, results, strict=False):
-            if hit:
-                by = tree.by_ref.get(NodeRef(label, int(hit[0]))) if hit[0] else None
-                out[node.index] = Cover(by, str(hit[1]))
-        return out
-
     covered: dict[int, Cover] = {}
-    for part in await asyncio.gather(*(run(label, nodes) for label, nodes in by_frame.items())):
+    for part in await asyncio.gather(
+        *(_hit_test_frame(service, frame_by_label[label], tree, nodes) for label, nodes in by_frame.items())
+    ):
         covered.update(part)
     return covered
+
+
+async def _hit_test_frame(
+    service: DomService, frame: FrameCapture, tree: Tree, nodes: list[Node]
+) -> dict[int, Cover]:
+    reply = await service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": HIT_TEST_JS, "executionContextId": frame.context_id, "returnByValue": True,
+         "arguments": [{"value": [n.ref.key for n in nodes]}]},
+        session_id=frame.session_id,
+    )  # fmt: skip
+    results = msgspec.json.decode(reply["result"].get("value") or "[]")
+    out: dict[int, Cover] = {}
+    for node, hit in zip(nodes, results, strict=False):
+        if hit:
+            by = tree.by_ref.get(NodeRef(frame.label, int(hit[0]))) if hit[0] else None
+            out[node.index] = Cover(by, str(hit[1]))
+    return out
 
 
 @dataclass
@@ -355,6 +358,17 @@ def finish(
     )
 
 
+class _LeftDocuments:
+    """Whether a node reference is of a key epoch no longer in use (a class, not a closure: see
+    scripts/build_native.py)."""
+
+    def __init__(self, live: frozenset[int]) -> None:
+        self.live = live
+
+    def __call__(self, ref: NodeRef) -> bool:
+        return (ref.key >> KEY_BITS) not in self.live
+
+
 def _forget_left_documents(service: DomService) -> None:
     """Forget the IDs of documents no session of the tab shows any more (navigated away from,
     or in a frame that went away): their keys are of a key epoch no session uses now. An old ID
@@ -362,7 +376,7 @@ def _forget_left_documents(service: DomService) -> None:
     live = frozenset(base >> KEY_BITS for base in service.key_bases.values())
     if live != service.live_key_epochs:
         service.live_key_epochs = live
-        service.ids.forget(lambda ref: (ref.key >> KEY_BITS) not in live)
+        service.ids.forget(_LeftDocuments(live))
 
 
 async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
