@@ -385,7 +385,14 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     Host work overlaps the page's where it can: the old snapshot is torn down while the page
     runs the collector, and IDs are assigned while it hit-tests."""
     t0 = time.perf_counter()
-    frames, _ = await asyncio.gather(capture_tab(service, include_values), service.discard_snapshots())
+    # (Not asyncio.gather with tuple unpacking: compiled, gather's list fails the tuple check.)
+    capturing = asyncio.ensure_future(capture_tab(service, include_values))
+    try:
+        await service.discard_snapshots()
+    except BaseException:
+        capturing.cancel()
+        raise
+    frames = await capturing
     _forget_left_documents(service)
     t1 = time.perf_counter()
     with paused_gc():
