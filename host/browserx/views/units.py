@@ -5,8 +5,8 @@ Budgets, viewport_only, max_elements, max_depth, filters, deltas and queries all
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from operator import itemgetter
 
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.outline import Item
@@ -149,16 +149,16 @@ def prune(items: list[Item], keep: set[int], by_item: dict[int, Unit], notes: bo
 
 def _rebuild(
     level: list[Item], keep: set[int], by_item: dict[int, Unit], notes: bool
-) -> tuple[list[Item], Counter[str]]:
+) -> tuple[list[Item], dict[str, int]]:
     out: list[Item] = []
-    dropped: Counter[str] = Counter()
+    dropped: dict[str, int] = {}  # label → count (a Counter per container was a tenth of a 50k view)
     for item in level:
         unit = by_item.get(id(item))
         if unit is not None and not unit.container:
             if id(item) in keep:
                 out.append(item)
             else:
-                dropped[unit.label] += 1
+                dropped[unit.label] = dropped.get(unit.label, 0) + 1
             continue
         children, inner = _rebuild(item.children, keep, by_item, notes)
         if children or id(item) in keep:
@@ -166,16 +166,18 @@ def _rebuild(
                 children.append(Item("text", text=f"… not shown here: {describe(inner)}"))
             out.append(Item(item.kind, item.node, item.text, children))
         else:
-            dropped += inner
+            for label, n in inner.items():
+                dropped[label] = dropped.get(label, 0) + n
             if unit is not None:
-                dropped[unit.label] += 1
+                dropped[unit.label] = dropped.get(unit.label, 0) + 1
     return out, dropped
 
 
-def describe(counts: Counter[str], limit: int = 4) -> str:
-    """'140 links, 30 buttons and 12 table rows'."""
-    parts = [f"{n} {label}{'' if n == 1 else 's'}" for label, n in counts.most_common(limit)]
-    rest = sum(counts.values()) - sum(n for _, n in counts.most_common(limit))
+def describe(counts: Mapping[str, int], limit: int = 4) -> str:
+    """'140 links, 30 buttons and 12 table rows' (most first; ties in first-seen order)."""
+    top = sorted(counts.items(), key=itemgetter(1), reverse=True)[:limit]
+    parts = [f"{n} {label}{'' if n == 1 else 's'}" for label, n in top]
+    rest = sum(counts.values()) - sum(n for _, n in top)
     if rest:
         parts.append(f"{rest} other")
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else "nothing"
