@@ -48,7 +48,7 @@ function collect(root, opts) {
     "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
   const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "META", "LINK", "TITLE", "BASE"]);
   const ATTRS = new Set([
-    "id", "class", "role", "name", "type", "href", "alt", "title", "placeholder", "for", "tabindex",
+    "id", "role", "name", "type", "href", "alt", "title", "placeholder", "for", "tabindex",
     "contenteditable", "disabled", "checked", "selected", "readonly", "required", "multiple", "open",
     "value", "hidden", "onclick", "onmousedown", "onpointerdown", "data-testid", "data-test", "data-test-id",
     "data-cy", "data-qa", "data-no-ai", "action", "method", "list", "size", "scope", "autocomplete",
@@ -90,12 +90,13 @@ function collect(root, opts) {
     labelledby = describedby = null;
     if (!el.hasAttributes()) return null;
     const names = el.getAttributeNames();
-    let out = null;
+    let out = null, cls = null;
     for (let j = 0; j < names.length; j++) {
       const n = names[j];
       const aria = n.startsWith("aria-");
       if (!aria && !ATTRS.has(n)) {
         if (n === "inert") inert = true;
+        else if (n === "class" && cls === null) cls = el.getAttribute("class");
         continue;
       }
       if (out === null) out = {};
@@ -112,6 +113,11 @@ function collect(root, opts) {
       out[n] = n === "onclick" || n === "onmousedown" || n === "onpointerdown"
         ? "1"
         : v.length > 200 ? v.slice(0, 200) : v;
+    }
+    // Classes only say something to the host about status regions (page events' kind); sent
+    // for every element they were a twentieth of the payload and an attribute dict per div.
+    if (cls !== null && ((out !== null && out.role !== undefined) || el.tagName === "OUTPUT")) {
+      (out || (out = {})).class = cls.length > 200 ? cls.slice(0, 200) : cls;
     }
     return out;
   }
