@@ -8,7 +8,7 @@ name. Dropped: whatever a person cannot see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from browserx.snapshot.classify import is_interactive
@@ -40,12 +40,21 @@ MAX_TEXT_LINE = 300
 PASSWORD_MASK = "••••"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Item:
     kind: Kind
-    node: Node | None = None
-    text: str = ""
-    children: list[Item] = field(default_factory=list)
+    node: Node | None
+    text: str
+    children: list[Item]
+
+    # Written out: compiled, the dataclass __init__ would be a Python call per outline item.
+    def __init__(
+        self, kind: Kind, node: Node | None = None, text: str = "", children: list[Item] | None = None
+    ) -> None:
+        self.kind = kind
+        self.node = node
+        self.text = text
+        self.children = [] if children is None else children
 
 
 def _group_kind(node: Node) -> Kind | None:
