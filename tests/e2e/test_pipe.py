@@ -31,6 +31,13 @@ def test_status_reports_connected_extension(browser: Browser, bx: Client) -> Non
     assert status["extension_connected"] is True
     assert status["extension"]["id"] == "bdmcchjakioickidfhiggdbapfpibgdc"
     assert status["pid"] == live_hosts()[0].pid
+    # The host Chrome launched runs the compiled passes whenever a build exists (`make test` makes one).
+    from browserx import _native
+
+    assert status["compiled"] is (_native.MANIFEST.exists() and _native.up_to_date())
+    out = run_cli("status")
+    assert out.returncode == 0 and f"pid {status['pid']}" in out.stdout, out
+    assert ("(compiled)" in out.stdout) is status["compiled"]
 
 
 def test_cdp_round_trip_main_frame_and_cross_origin_iframe(

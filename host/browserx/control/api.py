@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from browserx import _native
 from browserx._version import __version__
 from browserx.control.action_methods import build_action_methods
 from browserx.control.observe import observe
@@ -27,6 +28,7 @@ def build_methods(registry: TabRegistry, socket_path: str) -> dict[str, Method]:
             if hello is None
             else {"version": hello.version, "user_agent": hello.userAgent, "id": hello.extensionId},
             "attached_tabs": sorted(t for t, s in registry.services.items() if s.attached),
+            "compiled": _native.ACTIVE,  # the mypyc build of the snapshot and view passes is in use
         }
 
     async def tabs(_: TabsParams) -> dict[str, Any]:

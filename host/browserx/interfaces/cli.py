@@ -29,7 +29,12 @@ def cmd_status(args: argparse.Namespace) -> int:
         _print_json(status)
     else:
         ext = status.get("extension") or {}
-        print(f"host {status['version']} pid {status['pid']} socket {status['socket']}")
+        build = (
+            "compiled"
+            if status.get("compiled")
+            else "plain Python (run `make native` for the compiled build)"
+        )
+        print(f"host {status['version']} pid {status['pid']} socket {status['socket']} ({build})")
         print(
             f"extension {'connected' if status['extension_connected'] else 'DISCONNECTED'} {ext.get('version', '')}"
         )
