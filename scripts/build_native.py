@@ -44,6 +44,7 @@ MODULES = [
     "views/units.py",
     "views/budget.py",
     "views/text.py",
+    "views/events.py",
 ]
 
 

@@ -25,11 +25,15 @@ def fingerprints(snap: DomSnapshot, service: DomService) -> dict[int, Fingerprin
         contexts[label] = world[1] if world else None
     out: dict[int, Fingerprint] = {}
     scroll = snap.scroll
+    # tuple.__new__ skips the NamedTuple's Python-level constructor (a third of the time at 12k IDs).
+    new = tuple.__new__
     for element_id, node in snap.by_id.items():
         frame = node.ref.frame
-        center = node.box.center if node.box is not None else None
-        out[element_id] = Fingerprint(
-            element_id, frame, contexts.get(frame), node.tag, node.role, node.name, center, scroll
+        box = node.box
+        center = (box.x + box.w / 2, box.y + box.h / 2) if box is not None else None
+        out[element_id] = new(
+            Fingerprint,
+            (element_id, frame, contexts.get(frame), node.tag, node.role, node.name, center, scroll),
         )
     return out
 

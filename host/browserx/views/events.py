@@ -9,6 +9,7 @@ import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from browserx.snapshot.snapshot import DomSnapshot
@@ -99,7 +100,7 @@ class EventLog:
         self.last_view = 0.0
 
     def add(self, events: Iterable[PageEvent]) -> None:
-        for event in sorted(events, key=lambda e: e.at):
+        for event in sorted(events, key=attrgetter("at")):
             last = self.events[-1] if self.events else None
             if last and last.text == event.text and last.op == event.op and event.at - last.at < 1.0:
                 continue
