@@ -11,7 +11,6 @@ Usage: python scripts/build_native.py [--clean]
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -48,10 +47,6 @@ MODULES = [
 ]
 
 
-def source_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def clean() -> None:
     MANIFEST.unlink(missing_ok=True)
     for built in [*PACKAGE.rglob("*.so"), *PACKAGE.rglob("*.pyd"), *HOST.glob(f"{GROUP}__mypyc*")]:
@@ -83,13 +78,17 @@ def build() -> int:
     from mypyc.build import mypycify
     from setuptools import setup
 
+    from browserx._native import source_hash
+
     os.chdir(HOST)
+    # mypy's cache goes with the project's other caches (`make clean`), not into the package tree.
+    os.environ.setdefault("MYPY_CACHE_DIR", str(HOST.parent / ".mypy_cache" / "native"))
     sources = [f"browserx/{m}" for m in MODULES]
     with tempfile.TemporaryDirectory(prefix="browserx-native-") as work:
         setup(
             name="browserx-native",
             ext_modules=mypycify(sources, opt_level="3", group_name=GROUP, target_dir=work),
-            script_args=["-q", "build_ext", "--inplace", "--build-temp", work],
+            script_args=["-q", "build_ext", "--inplace", "--build-temp", work, "--build-lib", work],
         )
     manifest = {
         "python": sys.implementation.cache_tag,

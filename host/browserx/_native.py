@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "native.json"
@@ -38,24 +39,33 @@ class _Sources(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source) if source else None
 
 
+def source_hash(path: Path) -> str:
+    """What the manifest records of a compiled module's source (scripts/build_native.py too)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _read(manifest: Path) -> dict[str, Any] | None:
+    try:
+        recorded = json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        return None
+    return recorded if isinstance(recorded, dict) and isinstance(recorded.get("modules"), dict) else None
+
+
+def _source_of(name: str, package: Path) -> Path:
+    return package.parent / (name.replace(".", "/") + ".py")
+
+
 def compiled_modules(package: Path = PACKAGE, manifest: Path = MANIFEST) -> dict[str, Path]:
     """Modules the last build compiled, with their sources (empty if nothing was built)."""
-    try:
-        listed = json.loads(manifest.read_text())["modules"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    root = package.parent
-    return {name: root / (name.replace(".", "/") + ".py") for name in listed}
+    recorded = _read(manifest)
+    return {name: _source_of(name, package) for name in recorded["modules"]} if recorded else {}
 
 
 def up_to_date(package: Path = PACKAGE, manifest: Path = MANIFEST) -> bool:
     """Whether every compiled module still matches its source, for this interpreter."""
-    try:
-        recorded = json.loads(manifest.read_text())
-        modules: dict[str, str] = recorded["modules"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-    if recorded.get("python") != sys.implementation.cache_tag:
+    recorded = _read(manifest)
+    if recorded is None or recorded.get("python") != sys.implementation.cache_tag:
         return False
     # The shared library the compiled modules link to must be importable (it sits beside the package).
     library = recorded.get("library")
@@ -64,14 +74,12 @@ def up_to_date(package: Path = PACKAGE, manifest: Path = MANIFEST) -> bool:
         or importlib.machinery.PathFinder.find_spec(library, [str(package.parent)]) is None
     ):
         return False
-    for name, digest in modules.items():
-        source = package.parent / (name.replace(".", "/") + ".py")
-        try:
-            if hashlib.sha256(source.read_bytes()).hexdigest() != digest:
-                return False
-        except OSError:
-            return False
-    return True
+    try:
+        return all(
+            source_hash(_source_of(name, package)) == digest for name, digest in recorded["modules"].items()
+        )
+    except OSError:
+        return False
 
 
 def _install() -> bool:

@@ -11,7 +11,6 @@ aria-hidden, inert and closed <details> content never reach Python: the collecto
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from browserx.snapshot.model import (
@@ -42,11 +41,8 @@ class Placements:
 
     def __init__(self, count: int) -> None:
         self._slots: list[Placement | None] = [None] * count
-        self._count = 0
 
     def put(self, index: int, placement: Placement) -> None:
-        if self._slots[index] is None:
-            self._count += 1
         self._slots[index] = placement
 
     def get(self, index: int) -> Placement | None:
@@ -54,12 +50,6 @@ class Placements:
 
     def __contains__(self, index: int) -> bool:
         return self.get(index) is not None
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __iter__(self) -> Iterator[int]:
-        return (i for i, p in enumerate(self._slots) if p is not None)
 
 
 def is_scroll_container(node: Node) -> bool:
