@@ -55,6 +55,9 @@ class DomService:
         self.live_key_epochs: frozenset[int] = frozenset()  # as of the last ID clean-up
         # Per (session, isolated world): listening node's backendNodeId → collector key.
         self.listener_keys: dict[tuple[str | None, int], dict[int, int]] = {}
+        # Per (parent session, its isolated world, child frame id): the key of the <iframe>
+        # element that holds the out-of-process child frame.
+        self.owner_keys: dict[tuple[str | None, int, str], int] = {}
         self._listeners: list[EventListener] = []
         self.ids = IdAllocator()
         # The last snapshot, kept for resolving IDs until something invalidates it; replaced
@@ -64,7 +67,7 @@ class DomService:
         # What the last view served showed (for since_last deltas) and the page events seen so far.
         self.last_view: ViewState | None = None
         self.page_events: EventLog | None = None
-        # Sessions whose new documents get the page watcher from their first moment (stability.py).
+        # Sessions whose new documents get the page watcher from their first moment (capture.py).
         self.watched_sessions: set[str | None] = set()
 
     async def ensure_attached(self) -> None:
@@ -192,12 +195,15 @@ class DomService:
         self.worlds.pop(session_id, None)
         self.frame_ids.pop(session_id, None)
         self.key_bases.pop(session_id, None)
-        self.forget_listener_keys(session_id)
+        self.forget_document_keys(session_id)
 
-    def forget_listener_keys(self, session_id: str | None) -> None:
-        """Drop the session's listener-key caches (its document changed or it went away)."""
+    def forget_document_keys(self, session_id: str | None) -> None:
+        """Drop what the session's keys were cached for (listening nodes, frame owners): its
+        document changed or it went away."""
         for stale in [k for k in self.listener_keys if k[0] == session_id]:
             del self.listener_keys[stale]
+        for owner in [k for k in self.owner_keys if k[0] == session_id]:
+            del self.owner_keys[owner]
 
     def frame_label(self, session_id: str) -> str:
         """A short, never-reused label for a child session (node refs and IDs carry it)."""
@@ -221,5 +227,6 @@ class DomService:
         self.worlds.clear()
         self.frame_ids.clear()
         self.listener_keys.clear()
+        self.owner_keys.clear()
         self.invalidate("debugger detached")
         log.info("detached", tab=self.tab_id, reason=reason)

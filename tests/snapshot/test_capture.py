@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import msgspec
 
 from browserx.snapshot.capture import RawFrame
@@ -61,3 +64,121 @@ def test_boxes_sent_without_text_nodes_land_on_the_same_nodes() -> None:
     assert len(compact.box) < len(recorded.box)
     assert [(n.tag, n.box) for n in build_nodes(compact, "m")] == expected
     assert any(box is not None and box.y > 0 for _, box in expected)
+
+
+# -- capture_tab against a fake page: which calls it makes ------------------------------------
+
+
+class FakePage:
+    """Answers the CDP calls capture_tab makes for a main frame that owns one out-of-process
+    child frame (session "C"). Records the settle arguments each collector call got."""
+
+    def __init__(self, main_waited: float = 0.0) -> None:
+        self.main_waited = main_waited
+        self.frame_owners = [5]  # the <iframe> (key 5 in the main document) holds the child
+        self.calls: list[tuple[str, str | None]] = []
+        self.collects: list[tuple[str | None, Any]] = []  # (session, quiet)
+
+    async def request(self, type: str, timeout: float | None = None, **fields: Any) -> None:
+        return None
+
+    async def cdp(
+        self, tab_id: int, method: str, params: dict[str, Any] | None = None, session_id: str | None = None,
+        timeout: float | None = None, *, result_type: type[Any] = dict,
+    ) -> Any:  # fmt: skip
+        params = params or {}
+        self.calls.append((method, session_id))
+        reply: dict[str, Any] = {}
+        if method == "Page.createIsolatedWorld":
+            reply = {"executionContextId": 10 if session_id is None else 20}
+        elif method == "Page.getFrameTree":
+            reply = {"frameTree": {"frame": {"id": f"frame-{session_id}"}}}
+        elif method == "Runtime.evaluate":
+            reply = {"result": {"objectId": "doc"}}
+        elif method == "DOM.getFrameOwner":
+            reply = {"backendNodeId": 7}
+        elif method == "DOM.resolveNode":
+            reply = {"object": {"objectId": "iframe"}}
+        elif method == "Runtime.callFunctionOn" and "keyOf(this)" in params["functionDeclaration"]:
+            reply = {"result": {"value": self.base + 5}}
+        elif method == "Runtime.callFunctionOn":
+            reply = {"result": {"value": self._collect(session_id, params["arguments"])}}
+        return msgspec.convert(reply, result_type)
+
+    def _collect(self, session_id: str | None, args: list[dict[str, Any]]) -> str:
+        opts, quiet = args[0]["value"], args[1]["value"] if len(args) > 1 else None
+        self.collects.append((session_id, quiet))
+        if session_id is None:
+            self.base = opts["keyBase"]
+        frame = SENT | {
+            "keyBase": opts["keyBase"],
+            "frameOwners": self.frame_owners if session_id is None else [],
+        }
+        out: dict[str, Any] = {"frame": frame}
+        if quiet is not None:
+            waited = self.main_waited if session_id is None else 0.0
+            event = {
+                "t": 1,
+                "op": "added",
+                "text": f"event {len(self.collects)}",
+                "role": "status",
+                "cls": "",
+            }
+            out["settled"] = {"waited": waited, "stable": True, "now": 2, "events": [event], "mutations": 0}
+        return msgspec.json.encode(out).decode()
+
+    async def cdp_batch(self, *args: Any, **kwargs: Any) -> list[Any]:
+        raise AssertionError("no batch expected on this page")
+
+
+def _service(page: FakePage) -> Any:
+    from browserx.relay.protocol import TargetInfo
+    from browserx.service import DomService
+
+    service = DomService(1, page)  # type: ignore[arg-type]
+    service.sessions["C"] = TargetInfo("t-C", type="iframe")
+    service.session_parents["C"] = None
+    return service
+
+
+def test_the_owner_of_an_out_of_process_frame_is_asked_for_once_per_parent_document() -> None:
+    from browserx.snapshot.capture import capture_tab
+
+    async def run() -> None:
+        page = FakePage()
+        service = _service(page)
+        for _ in range(3):
+            frames = await capture_tab(service)
+            assert frames[1].owner_key == page.base + 5
+        assert [m for m, _ in page.calls].count("DOM.getFrameOwner") == 1
+        page.frame_owners = []  # the element no longer holds a cross-process frame: ask again
+        frames = await capture_tab(service)
+        assert [m for m, _ in page.calls].count("DOM.getFrameOwner") == 2
+
+    asyncio.run(run())
+
+
+def test_children_are_collected_again_when_the_main_frame_had_to_settle() -> None:
+    from browserx.snapshot.capture import capture_tab
+    from browserx.snapshot.stability import SettleOptions, settled_from
+
+    async def run() -> None:
+        quiet = FakePage(main_waited=0.0)
+        await capture_tab(_service(quiet), settle=SettleOptions(quiet_ms=300))
+        assert sorted(quiet.collects, key=str) == [("C", 0), (None, 300)]  # only the main frame waits
+
+        busy = FakePage(main_waited=420.0)
+        frames = await capture_tab(_service(busy), settle=SettleOptions(quiet_ms=300))
+        assert [s for s, _ in busy.collects].count("C") == 2
+        settled = settled_from(frames[0].settled, [f.settled for f in frames[1:]], wait=True)
+        assert settled.waited_ms == 420.0
+        # The events the child's first call drained are not lost with it.
+        texts = sorted(e["text"] for e, _ in settled.events)
+        assert len(texts) == 3 and len(set(texts)) == 3
+
+        actions = FakePage(main_waited=420.0)
+        frames = await capture_tab(_service(actions))  # an action's own snapshot: no settle
+        assert {q for _, q in actions.collects} == {None}
+        assert all(f.settled is None for f in frames)
+
+    asyncio.run(run())

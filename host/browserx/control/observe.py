@@ -12,7 +12,7 @@ from browserx.heap import paused_gc
 from browserx.service import DomService
 from browserx.snapshot.css_filter import match_selector
 from browserx.snapshot.snapshot import take_snapshot
-from browserx.snapshot.stability import settle
+from browserx.snapshot.stability import Settled, SettleOptions
 from browserx.views.build import build_view
 from browserx.views.events import EventLog, from_raw, summarise
 from browserx.views.options import DEFAULT_MAX_TOKENS, ViewOptions
@@ -33,18 +33,19 @@ def view_options(p: SnapshotParams) -> ViewOptions:
 
 async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
     """Run under the tab's lock."""
-    started = time.perf_counter()
-    settled = await settle(
-        service, wait=p.wait_stable, quiet_ms=p.stability_ms, timeout_ms=p.stability_timeout_ms,
-        network_idle=p.network_idle,
-    )  # fmt: skip
-    settled_at = time.perf_counter()
     if service.last_view is not None:
         if p.since_last:
             service.last_view.detach()  # what this delta compares against, before its tree goes
         else:
             service.last_view = None  # replaced by this view's state: let its tree go now
-    snap = await take_snapshot(service, include_values=p.include_values)
+    settle = SettleOptions(
+        wait=p.wait_stable,
+        quiet_ms=p.stability_ms,
+        timeout_ms=p.stability_timeout_ms,
+        network_idle=p.network_idle,
+    )
+    snap = await take_snapshot(service, include_values=p.include_values, settle=settle)
+    settled = snap.settled or Settled()
     taken_at = time.perf_counter()
     service.place_snapshot(snap)
     remember(service, snap)  # what each ID named, so actions can refuse a wrong element
@@ -67,13 +68,11 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
         stats = snap.stats.to_dict()
         stats.update(view.stats)
         stats["view_ms"] = round((time.perf_counter() - t0) * 1000, 1)
-        stats["settle_ms"] = round((settled_at - started) * 1000, 1)
+        stats["settle_ms"] = round(settled.waited_ms, 1)
         stats["after_snapshot_ms"] = round((t0 - taken_at) * 1000, 1)  # remembering IDs, filter
         stats["stability"] = {"waited_ms": round(settled.waited_ms, 1), "stable": settled.stable,
                               "enabled": p.wait_stable}  # fmt: skip
         stats["events"] = len(events.events)
-        if settled.problems:
-            stats["problems"] = settled.problems
         stats["frames_detail"] = list(snap.frames)
         out["stats"] = stats
     return out

@@ -2,8 +2,9 @@
 and gather what page JavaScript cannot see through CDP: closed shadow roots, JS click listeners,
 and which ``<iframe>`` element owns each out-of-process frame.
 
-Round trips per frame: one collector call, one listener query (plus one lookup per listening node),
-and a few calls only for suspected closed shadow hosts and for OOPIF owners.
+Round trips per frame: one call that settles (snapshot/stability.py) and collects, one listener
+query (plus one lookup per new listening node), and a few calls only for suspected closed shadow
+hosts and for OOPIF owners not seen before.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ import msgspec
 import structlog
 
 from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
+from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.service import DomService
+from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
+from browserx.snapshot.stability import SettleOptions
 
 log = structlog.get_logger("browserx.capture")
 T = TypeVar("T")
@@ -49,8 +53,19 @@ KEY_BITS = 24  # keys per document before they would run into the next document'
 LATE_FRAME_WINDOW = 3.0  # seconds after attaching during which frames may still be announcing
 LATE_FRAME_WAIT = 1.0
 MAX_FRAME_DEPTH = 4
+RECAPTURE_AFTER_MS = 50.0  # the main frame waited this long to settle: its children are taken again
 KEY_OF_THIS = "function(){return globalThis.__browserx.keyOf(this)}"
 KEYS_OF_ARGS = "function(...els){const B=globalThis.__browserx;return els.map(e=>B.keyOf(e))}"
+# One call per frame. With `quiet` given, the page watcher's report comes first: the main frame
+# waits there for its DOM to settle, every frame drains its page events; then the collector runs.
+# Without it (a snapshot an action takes for itself), only the collector runs: the events stay
+# buffered for the next observation.
+SETTLE_AND_COLLECT_JS = """function(opts, quiet, timeout, network) {
+  const collect = __COLLECT__, settle = __SETTLE__;
+  if (quiet == null) return '{"frame":' + collect(document, opts) + '}';
+  return settle(quiet, timeout, network).then(
+    s => '{"settled":' + JSON.stringify(s) + ',"frame":' + collect(document, opts) + '}');
+}""".replace("__SETTLE__", SETTLE_JS).replace("__COLLECT__", COLLECTOR_JS)
 
 
 class RawFrame(msgspec.Struct, kw_only=True):
@@ -129,6 +144,7 @@ class FrameCapture:
     owner_key: int | None = None  # key of the owning <iframe> in the parent frame
     timings: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # extras that could not be captured
+    settled: dict[str, Any] | None = None  # the page watcher's report, when asked for one
 
     def drop_columns(self) -> None:
         """Free the per-node columns once the nodes are built (the nodes keep the attribute and
@@ -141,6 +157,11 @@ class FrameCapture:
 class _EvalResult(msgspec.Struct):
     result: dict[str, Any]
     exceptionDetails: dict[str, Any] | None = None
+
+
+class _Collected(msgspec.Struct):
+    frame: RawFrame
+    settled: dict[str, Any] | None = None
 
 
 async def isolated_world(service: DomService, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
@@ -167,7 +188,7 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
         service.key_epoch += 1
         service.key_bases[session_id] = service.key_epoch << KEY_BITS
         service.worlds[session_id] = context
-        service.forget_listener_keys(session_id)
+        service.forget_document_keys(session_id)
     return context
 
 
@@ -183,22 +204,49 @@ def _unwrap(reply: _EvalResult, what: str) -> str:
     return value
 
 
+async def _watch_new_documents(service: DomService, session_id: str | None) -> None:
+    """From now on, run the page watcher in browserx's world of every new document of this
+    session as it starts: the first snapshot after a navigation then knows when the DOM last
+    changed, instead of watching for ``quiet_ms`` first, and page events from the document's
+    first moment are kept. The current document gets the watcher at its first settle."""
+    if session_id in service.watched_sessions:
+        return
+    service.watched_sessions.add(session_id)  # tried once per attachment, whatever the outcome
+    try:
+        await service.cdp(
+            "Page.addScriptToEvaluateOnNewDocument",
+            {"source": EARLY_WATCH_JS, "worldName": WORLD_NAME},
+            session_id=session_id,
+        )
+    except BrowserxError as exc:  # e.g. an older extension that does not allow it: watch as before
+        log.warning("watch_new_documents_failed", session=session_id, error=str(exc))
+
+
 async def _collect_document(
-    service: DomService, session_id: str | None, opts: dict[str, Any]
-) -> tuple[str, int, RawFrame]:
+    service: DomService, session_id: str | None, opts: dict[str, Any], settle: SettleOptions | None
+) -> tuple[str, int, _Collected]:
+    settle_args: list[int | bool] = []  # none: CDP passes a null argument as undefined
+    timeout = None
+    if settle is not None:
+        await _watch_new_documents(service, session_id)
+        settle_args = settle.arguments(main=session_id is None)
+        if session_id is None and settle.wait:
+            timeout = settle.longest_wait + DEFAULT_TIMEOUT
     for attempt in (0, 1):
         frame_id, ctx = await isolated_world(service, session_id, fresh=attempt == 1)
         with_base = {**opts, "keyBase": service.key_bases.get(session_id, 0)}
-        expression = f"({COLLECTOR_JS})(document, {msgspec.json.encode(with_base).decode()})"
         try:
             reply = await service.cdp(
-                "Runtime.evaluate",
+                "Runtime.callFunctionOn",
                 {
-                    "expression": expression,
-                    "contextId": ctx,
+                    "functionDeclaration": SETTLE_AND_COLLECT_JS,
+                    "executionContextId": ctx,
+                    "arguments": [{"value": with_base}, *({"value": a} for a in settle_args)],
+                    "awaitPromise": True,
                     "returnByValue": True,
                 },
                 session_id=session_id,
+                timeout=timeout,
                 result_type=_EvalResult,
             )
         except CdpError as exc:
@@ -206,7 +254,9 @@ async def _collect_document(
             if attempt == 0 and "context" in exc.message.lower():
                 continue
             raise
-        return frame_id, ctx, msgspec.json.decode(_unwrap(reply, "document"), type=RawFrame).normalized()
+        collected = msgspec.json.decode(_unwrap(reply, "document"), type=_Collected)
+        collected.frame.normalized()
+        return frame_id, ctx, collected
     raise AssertionError("unreachable")
 
 
@@ -337,12 +387,30 @@ async def _listening_nodes(service: DomService, session_id: str | None) -> dict[
         {"objectId": doc["result"]["objectId"], "depth": -1, "pierce": True},
         session_id=session_id,
     )
-    await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx-d"}, session_id=session_id)
+    _release_later(service, session_id, "browserx-d")
     types: dict[int, set[str]] = {}
     for listener in listing.get("listeners", []):
         if listener.get("type") in CLICK_EVENTS and listener.get("backendNodeId"):
             types.setdefault(listener["backendNodeId"], set()).add(listener["type"])
     return types
+
+
+_releasing: set[asyncio.Future[Any]] = set()  # held until done: the loop keeps weak references
+
+
+def _release_later(service: DomService, session_id: str | None, group: str) -> None:
+    """Release an object group without waiting for the answer: nothing depends on it, and the
+    renderer may still be busy with the collector."""
+
+    async def release() -> None:
+        try:
+            await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": group}, session_id=session_id)
+        except BrowserxError as exc:  # the frame went away: so did its objects
+            log.debug("release_failed", group=group, error=str(exc))
+
+    task = asyncio.ensure_future(release())
+    _releasing.add(task)
+    task.add_done_callback(_releasing.discard)
 
 
 async def _listener_keys(
@@ -390,7 +458,11 @@ async def _listener_keys(
 
 
 async def _capture_frame(
-    service: DomService, label: str, session_id: str | None, opts: dict[str, Any]
+    service: DomService,
+    label: str,
+    session_id: str | None,
+    opts: dict[str, Any],
+    settle: SettleOptions | None,
 ) -> FrameCapture:
     t0 = time.perf_counter()
     problems: list[str] = []
@@ -400,13 +472,17 @@ async def _capture_frame(
         _optional(_listening_nodes(service, session_id), {}, "click listeners", problems)
     )
     try:
-        frame_id, ctx, raw = await _collect_document(service, session_id, opts)
+        frame_id, ctx, collected = await _collect_document(service, session_id, opts, settle)
+        raw = collected.frame
     except BaseException:
         listening.cancel()
         raise
     t1 = time.perf_counter()
     closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
-    timings = {"collect": t1 - t0}
+    waited = float((collected.settled or {}).get("waited") or 0) / 1000
+    timings = {"collect": t1 - t0 - waited}
+    if collected.settled is not None:
+        timings["settle"] = waited
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
         types = await listening
@@ -416,7 +492,9 @@ async def _capture_frame(
         _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
         _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),
     )
-    capture = FrameCapture(label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems)
+    capture = FrameCapture(
+        label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems, settled=collected.settled
+    )
     capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture
 
@@ -452,7 +530,12 @@ async def _optional(coro: Awaitable[T], fallback: T, what: str, problems: list[s
 
 
 async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -> int | None:
-    """Key (in the parent frame) of the <iframe> element that hosts an out-of-process frame."""
+    """Key (in the parent frame) of the <iframe> element that hosts an out-of-process frame.
+    Remembered per parent document while that element still holds a cross-process frame."""
+    cache_key = (parent.session_id, parent.context_id, frame_id)
+    known = service.owner_keys.get(cache_key)
+    if known is not None and known in parent.raw.frameOwners:
+        return known
     try:
         owner = await service.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent.session_id)
         resolved = await service.cdp(
@@ -473,17 +556,23 @@ async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -
         log.warning("frame_owner_unknown", frame=frame_id, error=exc.message)
         return None
     value = key["result"].get("value")
-    return int(value) if value else None
+    if not value:
+        return None
+    service.owner_keys[cache_key] = int(value)
+    return int(value)
 
 
 async def _capture_sessions(
-    service: DomService, sessions: list[tuple[str, str | None]], opts: dict[str, Any]
+    service: DomService,
+    sessions: list[tuple[str, str | None]],
+    opts: dict[str, Any],
+    settle: SettleOptions | None,
 ) -> list[FrameCapture]:
     results = await asyncio.gather(
         *(
-            _capture_frame(service, label, sid, opts)
+            _capture_frame(service, label, sid, opts, settle)
             if sid is None
-            else asyncio.wait_for(_capture_frame(service, label, sid, opts), CHILD_FRAME_TIMEOUT)
+            else asyncio.wait_for(_capture_frame(service, label, sid, opts, settle), CHILD_FRAME_TIMEOUT)
             for label, sid in sessions
         ),
         return_exceptions=True,
@@ -526,16 +615,44 @@ async def _await_late_frames(service: DomService, frames: list[FrameCapture]) ->
         await asyncio.sleep(0.05)
 
 
-async def capture_tab(service: DomService, include_values: bool = False) -> list[FrameCapture]:
-    """Capture every frame of the tab (main frame first). Raises PageOptedOut for data-no-ai pages."""
+async def _recapture_children(
+    service: DomService, frames: list[FrameCapture], opts: dict[str, Any], settle: SettleOptions
+) -> list[FrameCapture]:
+    """The child frames again, after the main frame settled. The events their first call drained
+    are kept; a child that does not answer now keeps its first capture."""
+    again = {
+        f.session_id: f
+        for f in await _capture_sessions(service, [(f.label, f.session_id) for f in frames[1:]], opts, settle)
+    }
+    out = [frames[0]]
+    for first in frames[1:]:
+        new = again.get(first.session_id)
+        if new is None:
+            out.append(first)
+            continue
+        if first.settled and new.settled:
+            new.settled["events"] = [*(first.settled.get("events") or []), *(new.settled.get("events") or [])]
+        out.append(new)
+    return out
+
+
+async def capture_tab(
+    service: DomService, include_values: bool = False, settle: SettleOptions | None = None
+) -> list[FrameCapture]:
+    """Capture every frame of the tab (main frame first), after the stability wait and with the
+    page events when ``settle`` says so. Raises PageOptedOut for data-no-ai pages."""
     opts = {"values": include_values}
-    frames = await _capture_sessions(service, [("m", None), *_child_sessions(service, set())], opts)
+    frames = await _capture_sessions(service, [("m", None), *_child_sessions(service, set())], opts, settle)
+    waited = float((frames[0].settled or {}).get("waited") or 0)
+    if settle is not None and len(frames) > 1 and waited >= RECAPTURE_AFTER_MS:
+        # The children were collected while the main frame was still changing.
+        frames = await _recapture_children(service, frames, opts, settle)
     for _ in range(MAX_FRAME_DEPTH):
         await _await_late_frames(service, frames)
         late = _child_sessions(service, {f.session_id for f in frames})
         if not late:
             break
-        frames += await _capture_sessions(service, late, opts)
+        frames += await _capture_sessions(service, late, opts, settle)
     main = frames[0]
     if main.raw.noAi:
         raise PageOptedOut(

@@ -75,15 +75,17 @@ EARLY_WATCH_JS = """if (document.readyState === "loading") {
   __WATCH__;
 }""".replace("__WATCH__", WATCH_JS)
 
-# Resolves (awaitPromise) once the DOM has been quiet for `quiet` ms (and, optionally, no
-# resource finished loading in the last 500 ms), or at `timeout`; drains the event buffer.
+# A promise of the watcher's report once the DOM has been quiet for `quiet` ms (and, optionally,
+# no resource finished loading in the last 500 ms), or at `timeout`; drains the event buffer.
+# Capture runs it in the same call as the collector (snapshot/capture.py).
 SETTLE_JS = """function(quiet, timeout, network) {
   const W = __WATCH__;
+  quiet = +quiet || 0; timeout = +timeout || 0;  // a missing number must not mean "wait forever"
   return new Promise(resolve => {
     const start = performance.now();
     const busy = () => network && performance.getEntriesByType("resource").some(e => performance.now() - e.responseEnd < 500);
-    const done = stable => resolve(JSON.stringify({waited: performance.now() - start, stable, now: Date.now(),
-      events: W.events.splice(0), mutations: W.mutations}));
+    const done = stable => resolve({waited: performance.now() - start, stable, now: Date.now(),
+      events: W.events.splice(0), mutations: W.mutations});
     const tick = () => {
       const now = performance.now();
       if (now - W.last >= quiet && !busy()) return done(true);

@@ -1,5 +1,5 @@
 """DomSnapshot: one immutable observation of a tab, and ``take_snapshot`` which makes it:
-capture → merge → visibility → roles/tiers → names → occlusion → IDs."""
+(settle →) capture → merge → visibility → roles/tiers → names → occlusion → IDs."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, with_ids_below
+from browserx.snapshot.stability import Settled, SettleOptions, settled_from
 from browserx.snapshot.visibility import Placements, compute_visibility, is_scroll_container
 
 # Roles whose names the views show even though they are not acted on.
@@ -135,6 +136,7 @@ class DomSnapshot:
     stats: SnapshotStats
     frames: tuple[dict[str, Any], ...]
     created_at: float = field(default_factory=time.time)
+    settled: Settled | None = None  # the stability wait and page events, when it was asked for
     caches: SnapshotCaches = field(default_factory=SnapshotCaches, compare=False, repr=False)
 
     def has_id_below(self, node: Node) -> bool:
@@ -289,6 +291,7 @@ def finish(
     include_values: bool,
     capture_ms: float = 0.0,
     started: float | None = None,
+    settled: Settled | None = None,
 ) -> DomSnapshot:
     """Assign IDs and freeze the snapshot."""
     frames, tree, actionable = prepared.frames, prepared.tree, prepared.actionable
@@ -343,6 +346,7 @@ def finish(
         hunted_names=frozenset(prepared.hunted),
         include_values=include_values,
         stats=stats,
+        settled=settled,
         frames=tuple(
             {
                 "frame": f.label,
@@ -379,14 +383,17 @@ def _forget_left_documents(service: DomService) -> None:
         service.ids.forget(_LeftDocuments(live))
 
 
-async def take_snapshot(service: DomService, include_values: bool = False) -> DomSnapshot:
-    """Capture and build a new snapshot of the tab. Call under the tab's lock.
+async def take_snapshot(
+    service: DomService, include_values: bool = False, settle: SettleOptions | None = None
+) -> DomSnapshot:
+    """Capture and build a new snapshot of the tab. Call under the tab's lock. With ``settle``,
+    the page is first let settle and its page events are drained (``DomSnapshot.settled``).
 
     Host work overlaps the page's where it can: the old snapshot is torn down while the page
     runs the collector, and IDs are assigned while it hit-tests."""
     t0 = time.perf_counter()
     # (Not asyncio.gather with tuple unpacking: compiled, gather's list fails the tuple check.)
-    capturing = asyncio.ensure_future(capture_tab(service, include_values))
+    capturing = asyncio.ensure_future(capture_tab(service, include_values, settle))
     try:
         await service.discard_snapshots()
     except BaseException:
@@ -395,6 +402,9 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
     frames = await capturing
     _forget_left_documents(service)
     t1 = time.perf_counter()
+    settled = None
+    if settle is not None:
+        settled = settled_from(frames[0].settled, (f.settled for f in frames[1:]), settle.wait)
     with paused_gc():
         prepared = prepare(frames)
     targets = prepared.hit_test_targets()
@@ -407,7 +417,8 @@ async def take_snapshot(service: DomService, include_values: bool = False) -> Do
         with paused_gc():
             snap = finish(
                 prepared, service.ids, covered, tab_id=service.tab_id, include_values=include_values,
-                capture_ms=(t1 - t0) * 1000, started=t1,
+                capture_ms=(t1 - t0) * 1000 - (settled.waited_ms if settled else 0.0), started=t1,
+                settled=settled,
             )  # fmt: skip
     except BaseException:
         if hit_test is not None:
