@@ -78,6 +78,8 @@ class FakePage:
         self.frame_owners = [5]  # the <iframe> (key 5 in the main document) holds the child
         self.calls: list[tuple[str, str | None]] = []
         self.collects: list[tuple[str | None, Any]] = []  # (session, quiet)
+        self.main_world = 10
+        self.main_collects: list[tuple[int, int]] = []  # (context, key base) of each main-frame collect
 
     async def request(self, type: str, timeout: float | None = None, **fields: Any) -> None:
         return None
@@ -86,11 +88,12 @@ class FakePage:
         self, tab_id: int, method: str, params: dict[str, Any] | None = None, session_id: str | None = None,
         timeout: float | None = None, *, result_type: type[Any] = dict,
     ) -> Any:  # fmt: skip
+        await asyncio.sleep(0)  # a message is sent: other tasks run before the answer
         params = params or {}
         self.calls.append((method, session_id))
         reply: dict[str, Any] = {}
         if method == "Page.createIsolatedWorld":
-            reply = {"executionContextId": 10 if session_id is None else 20}
+            reply = {"executionContextId": self.main_world if session_id is None else 20}
         elif method == "Page.getFrameTree":
             reply = {"frameTree": {"frame": {"id": f"frame-{session_id}"}}}
         elif method == "Runtime.evaluate":
@@ -102,14 +105,16 @@ class FakePage:
         elif method == "Runtime.callFunctionOn" and "keyOf(this)" in params["functionDeclaration"]:
             reply = {"result": {"value": self.base + 5}}
         elif method == "Runtime.callFunctionOn":
-            reply = {"result": {"value": self._collect(session_id, params["arguments"])}}
+            context = params["executionContextId"]
+            reply = {"result": {"value": self._collect(session_id, context, params["arguments"])}}
         return msgspec.convert(reply, result_type)
 
-    def _collect(self, session_id: str | None, args: list[dict[str, Any]]) -> str:
+    def _collect(self, session_id: str | None, context: int, args: list[dict[str, Any]]) -> str:
         opts, quiet = args[0]["value"], args[1]["value"] if len(args) > 1 else None
         self.collects.append((session_id, quiet))
         if session_id is None:
             self.base = opts["keyBase"]
+            self.main_collects.append((context, opts["keyBase"]))
         frame = SENT | {
             "keyBase": opts["keyBase"],
             "frameOwners": self.frame_owners if session_id is None else [],
@@ -180,5 +185,25 @@ def test_children_are_collected_again_when_the_main_frame_had_to_settle() -> Non
         frames = await capture_tab(_service(actions))  # an action's own snapshot: no settle
         assert {q for _, q in actions.collects} == {None}
         assert all(f.settled is None for f in frames)
+
+    asyncio.run(run())
+
+
+def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_again() -> None:
+    from browserx.snapshot.capture import capture_tab
+
+    async def run() -> None:
+        page = FakePage()
+        service = _service(page)
+        first = await capture_tab(service)
+        await capture_tab(service)  # same world: one collect, sent without waiting for the world
+        assert [c for c, _ in page.main_collects] == [10, 10]
+        page.main_world = 11  # the main frame navigated: a new document, a new world
+        after = await capture_tab(service)
+        assert [c for c, _ in page.main_collects] == [10, 10, 10, 11]
+        old_base, new_base = page.main_collects[2][1], page.main_collects[3][1]
+        assert new_base > old_base  # the new document's keys start at a new base
+        assert after[0].context_id == 11
+        assert min(k for k in after[0].raw.key if k) > max(first[0].raw.key)
 
     asyncio.run(run())

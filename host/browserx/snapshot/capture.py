@@ -222,6 +222,12 @@ async def _watch_new_documents(service: DomService, session_id: str | None) -> N
         log.warning("watch_new_documents_failed", session=session_id, error=str(exc))
 
 
+def _ignore_outcome(task: asyncio.Future[Any]) -> None:
+    """A collect whose answer was dropped: its error (if any) is of no interest either."""
+    if not task.cancelled():
+        task.exception()
+
+
 async def _collect_document(
     service: DomService, session_id: str | None, opts: dict[str, Any], settle: SettleOptions | None
 ) -> tuple[str, int, _Collected]:
@@ -232,23 +238,44 @@ async def _collect_document(
         settle_args = settle.arguments(main=session_id is None)
         if session_id is None and settle.wait:
             timeout = settle.longest_wait + DEFAULT_TIMEOUT
-    for attempt in (0, 1):
-        frame_id, ctx = await isolated_world(service, session_id, fresh=attempt == 1)
+
+    async def collect(ctx: int) -> _EvalResult:
         with_base = {**opts, "keyBase": service.key_bases.get(session_id, 0)}
+        return await service.cdp(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": SETTLE_AND_COLLECT_JS,
+                "executionContextId": ctx,
+                "arguments": [{"value": with_base}, *({"value": a} for a in settle_args)],
+                "awaitPromise": True,
+                "returnByValue": True,
+            },
+            session_id=session_id,
+            timeout=timeout,
+            result_type=_EvalResult,
+        )
+
+    for attempt in (0, 1):
+        # The collector goes out right behind the question which world is current, into the
+        # world the frame had: the renderer answers in order, so it waits for no round trip.
+        # Should the world be new (the frame navigated), that answer is from a document the
+        # frame has left: dropped, and collected again in the new one.
+        known = service.worlds.get(session_id) if attempt == 0 else None
+        asking = asyncio.ensure_future(isolated_world(service, session_id, fresh=attempt == 1))
+        early = asyncio.ensure_future(collect(known[1])) if known is not None else None
+        if early is not None:
+            early.add_done_callback(_ignore_outcome)
         try:
-            reply = await service.cdp(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": SETTLE_AND_COLLECT_JS,
-                    "executionContextId": ctx,
-                    "arguments": [{"value": with_base}, *({"value": a} for a in settle_args)],
-                    "awaitPromise": True,
-                    "returnByValue": True,
-                },
-                session_id=session_id,
-                timeout=timeout,
-                result_type=_EvalResult,
-            )
+            frame_id, ctx = await asking
+        except BaseException:
+            if early is not None:
+                early.cancel()
+            raise
+        if early is not None and known != (frame_id, ctx):
+            early.cancel()
+            early = None
+        try:
+            reply = await (early if early is not None else collect(ctx))
         except CdpError as exc:
             # The page navigated since the world was made: its context is gone. Make a new one.
             if attempt == 0 and "context" in exc.message.lower():
