@@ -48,6 +48,7 @@ from browserx import BrowserxError, Client
 from browserx.install import apply, default_plan
 from browserx.launch import browser_flags, find_browser
 from browserx.runtime import wait_for_new_host
+from browserx.views.options import DEFAULT_MAX_TOKENS
 from browserx.views.text import parse_controls
 from browserx.views.tokens import count_tokens
 
@@ -84,6 +85,8 @@ SPEEDUP_SIZES = (5000, 20000)
 RSS_FLOOR_MB = 150.0  # at 50k
 TOKENS_VS_PLAYWRIGHT = 0.3
 TOKENS_VS_BROWSER_USE = 0.7
+VIEWPORT_ONLY_TOKENS = 1500  # viewport_only views of long pages
+QUERY_MAX_TOKENS = 2000  # the query-focused view of the largest page, asked with this budget
 
 
 # -- results ---------------------------------------------------------------------------------------
@@ -153,6 +156,7 @@ class PageReport:
     results: dict[str, Result] = field(default_factory=dict)
     rss_max_mb: float | None = None
     notes: list[str] = field(default_factory=list)
+    views: dict[str, Any] = field(default_factory=dict)  # browserx's other views (view_checks)
 
     @property
     def fits_browser_use_window(self) -> bool:
@@ -386,6 +390,23 @@ class BrowserxTool:
         else:
             raise TimeoutError(f"{url} did not load within {timeout:.0f} s (last seen: {seen})")
         time.sleep(0.5)  # let the cross-site iframe and custom elements settle
+
+    def view_checks(self, whole_page: str, with_query: bool) -> dict[str, Any]:
+        """Tokens of the views the issue sets floors for besides the default one, a call each
+        (not timed): ``viewport_only``, and on the largest page a query-focused view naming a
+        button far below the fold (picked from the whole-page view) — is that button in it?"""
+        client = self.conn.client
+        viewport = client.snapshot(tab=self.tab, format="text", viewport_only=True, stats=True)
+        out: dict[str, Any] = {"viewport_only": int(viewport["stats"]["tokens"])}
+        buttons = [name for role, name in parse_controls(whole_page).values() if role == "button" and name]
+        if with_query and buttons:
+            name = buttons[len(buttons) * 4 // 5]
+            result = client.snapshot(
+                tab=self.tab, format="text", query=name, max_tokens=QUERY_MAX_TOKENS, stats=True
+            )
+            found = ("button", name) in parse_controls(result["text"]).values()
+            out["query"] = {"text": name, "tokens": int(result["stats"]["tokens"]), "found": found}
+        return out
 
     def page_facts(self) -> tuple[int | None, tuple[int, int] | None]:
         height = self._eval("document.documentElement.scrollHeight")
@@ -663,6 +684,14 @@ async def bench_page(
                 f"{result.tokens} tokens, {result.interactive} interactive",
                 flush=True,
             )
+    whole = whole_view(page)
+    if whole is not None and whole.text:
+        try:
+            page.views = await asyncio.to_thread(
+                bx.view_checks, whole.text, page.size == max(args.sizes, default=0)
+            )
+        except Exception as exc:
+            page.notes.append(f"view checks failed: {short_error(exc)}")
     problems = [f for r in page.results.values() for f in [*r.failures, r.error or ""]]
     pw = tools.get("playwright")
     return bool(pw and pw.crashed) or any("crash" in problem.lower() for problem in problems)
@@ -889,6 +918,8 @@ def page_table(page: PageReport) -> list[str]:
     ]
     if splits:
         lines += ["", *[f"- {line}" for line in splits]]
+    if page.views:
+        lines += ["", f"- {views_line(page)}"]
     errors = [
         f"- {name}: {len(res.failures)} failed run(s){f' ({res.error})' if res.error else ''}: "
         + "; ".join(res.failures)
@@ -900,6 +931,17 @@ def page_table(page: PageReport) -> list[str]:
     if errors or page_notes:
         lines += ["", *errors, *page_notes]
     return [*lines, ""]
+
+
+def views_line(page: PageReport) -> str:
+    parts = [f"`viewport_only` {page.views['viewport_only']:,} tokens"]
+    query = page.views.get("query")
+    if query:
+        parts.append(
+            f'`query="{query["text"]}", max_tokens={QUERY_MAX_TOKENS}` {query["tokens"]:,} tokens, '
+            f"the button {'is' if query['found'] else 'is NOT'} in it"
+        )
+    return f"browserx's other views (one untimed call each): {'; '.join(parts)}."
 
 
 def verdict(ok: bool | None) -> str:
@@ -968,6 +1010,54 @@ def floors(pages: list[PageReport], env_info: dict[str, Any]) -> list[str]:
                 verdict(ok) if "info" not in label else "—",
             )
         )
+    long_pages = [
+        (p.name, p.views["viewport_only"])
+        for p in pages
+        if "viewport_only" in p.views and (p.doc_height or 0) > VIEWPORT[1]
+    ]
+    rows.append(
+        (
+            f"`viewport_only` text view of long pages ≤ {VIEWPORT_ONLY_TOKENS:,} tokens",
+            ", ".join(f"{n} {t:,}" for n, t in long_pages) or "not measured",
+            verdict(None if not long_pages else all(t <= VIEWPORT_ONLY_TOKENS for _, t in long_pages)),
+        )
+    )
+    budgeted = []  # (page, default view tokens, whole page tokens)
+    for page in pages:
+        default, whole = page.results.get("browserx"), page.results.get("browserx full")
+        if default and whole and default.tokens and whole.tokens:
+            budgeted.append((page.name, default.tokens, whole.tokens))
+    rows.append(
+        (
+            f"default text view within its budget ({DEFAULT_MAX_TOKENS:,} tokens), the whole page when it fits "
+            "(default view tokens of whole-page tokens)",
+            ", ".join(f"{n} {d:,} of {f:,}" for n, d, f in budgeted) or "not measured",
+            verdict(
+                None
+                if not budgeted
+                else all(
+                    d <= DEFAULT_MAX_TOKENS and (f > DEFAULT_MAX_TOKENS or d == f) for _, d, f in budgeted
+                )
+            ),
+        )
+    )
+    queried = [(p.name, p.views["query"]) for p in pages if "query" in p.views]
+    rows.append(
+        (
+            f"query-focused view of the largest page ≤ its max_tokens ({QUERY_MAX_TOKENS:,}) and holding "
+            "the element the query names",
+            "; ".join(
+                f'{n}: "{q["text"]}" {q["tokens"]:,} tokens, {"found" if q["found"] else "NOT found"}'
+                for n, q in queried
+            )
+            or "not measured",
+            verdict(
+                None
+                if not queried
+                else all(q["found"] and q["tokens"] <= QUERY_MAX_TOKENS for _, q in queried)
+            ),
+        )
+    )
     bu_ratios = []
     for page in pages:
         bx, bu = page.results.get("browserx"), page.results.get("browser-use")
@@ -1053,8 +1143,11 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
         "interleaved (browserx, browserx full, browser-use, Playwright, browserx, …); median and min of wall-clock "
         f"latency in ms. A tool whose first measured run on a page takes > {SLOW_CALL_S:.0f} s gets {args.slow_runs} runs there; "
         f"a call is abandoned after {CALL_TIMEOUT_S:.0f} s and a tool after {MAX_FAILURES} failed runs on a page.",
+        "- Other browserx views, after a page's timed runs (one untimed call each): `viewport_only=True`, and on "
+        f"the largest page `query=<name>, max_tokens={QUERY_MAX_TOKENS}`, the name being that of the button four fifths "
+        "down the whole-page view; checked: its tokens, and that the button is listed in it.",
         "- Host RSS: VmRSS of the browserx host process (`/proc/<pid>/status`), sampled every 5 ms during "
-        "all of a page's calls.",
+        "all of a page's timed calls.",
         "",
         "## Floors",
         "",
