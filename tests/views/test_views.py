@@ -214,7 +214,9 @@ def test_delta_marks_added_removed_and_changed() -> None:
 
 
 def test_tokenizer_keeps_compounds_and_parts() -> None:
-    assert tokenize("Buy 500-3") == ["buy", "500-3", "500", "3"]
+    assert sorted(tokenize("Buy 500-3, e-mail a_b")) == sorted(
+        ["buy", "500-3", "500", "3", "e-mail", "e", "mail", "a_b", "a_b"]
+    )
 
 
 def test_query_chunks_by_container_and_ranks_with_bm25() -> None:
@@ -230,6 +232,25 @@ def test_query_chunks_by_container_and_ranks_with_bm25() -> None:
     assert view.tokens <= 200
     assert "[22] button Delete account (disabled)" in view.payload and "filtered out" in view.payload
     assert view.payload.startswith("# Snapshot controls")
+
+
+def test_the_lean_query_index_scores_as_rank_bm25_does() -> None:
+    from rank_bm25 import BM25Okapi
+
+    from browserx.views.query import _query_index
+
+    chunks = []
+    for page in ("snap-controls", "snap-layout", "snap-shadow", "snap-frames"):
+        snap = _snap(page)
+        chunks += chunks_of(units_of(outline(snap), snap))
+    corpus = [tokenize(c.text) for c in chunks]
+    assert len(corpus) > 5
+    for query in ("delete account", "Row button 7", "shipping standard express", "button"):
+        terms = tokenize(query)
+        expected = BM25Okapi(corpus).get_scores(terms)
+        got = _query_index(iter(corpus), set(terms)).get_scores(terms)
+        assert list(got) == list(expected), query
+        assert any(expected > 0), query
 
 
 def test_query_that_matches_nothing_falls_back_to_the_page() -> None:

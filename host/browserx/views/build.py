@@ -158,10 +158,11 @@ def _plan_query(plan: _Plan, query: str) -> None:
     plan.order = order
     plan.container_notes = False
     plan.why = "query"
+    units = plan.units  # (not plan itself: plan holds this function, a cycle over the whole page)
 
     def summary(kept: set[int]) -> list[str]:
         shown = [c for c in chunks if any(u.order in kept for u in c.units)]
-        elements = sum(len(u.ids) for u in plan.units if u.order in kept)
+        elements = sum(len(u.ids) for u in units if u.order in kept)
         return [
             f'-- query "{query}": {len(shown)} of {len(chunks)} sections shown (best BM25 matches of '
             f"{len(ranked)} that match), {elements} of {total_elements} elements; "

@@ -5,7 +5,10 @@ with BM25 (rank-bm25), and the best ones kept — each with its heading path —
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from browserx.views.units import Unit
 
@@ -15,17 +18,15 @@ CHUNK_ROLES = frozenset(
 )  # fmt: skip
 MAX_CHUNK_CHARS = 1200  # long sections split into pieces (table sections, long lists)
 WORD = re.compile(r"\w+(?:[-./:]\w+)*")
+PART = re.compile(r"\w+")
 
 
 def tokenize(text: str) -> list[str]:
-    """Words, lowercased; compound words ("500-3", "e-mail") also as their parts."""
-    out: list[str] = []
-    for match in WORD.finditer(text.lower()):
-        word = match.group(0)
-        out.append(word)
-        if not word.isalnum():
-            out.extend(re.findall(r"\w+", word))
-    return out
+    """Words, lowercased; compound words ("500-3", "e-mail") also as their parts. (In no
+    particular order: BM25 counts them. Every part is a maximal run of word characters, so the
+    parts are the text's runs, found in one pass.)"""
+    text = text.lower()
+    return [w for w in WORD.findall(text) if not w.isalnum()] + PART.findall(text)
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Chunk:
     units: list[Unit] = field(default_factory=list)
     headings: list[Unit] = field(default_factory=list)  # the heading path above it
     chars: int = 0
-    words: list[str] = field(default_factory=list)
+    text: str = ""  # what BM25 reads: the heading path, the container's name, the lines
 
 
 def _container(unit: Unit) -> int | None:
@@ -72,19 +73,50 @@ def chunks_of(units: list[Unit]) -> list[Chunk]:
         context = [h.item.text for h in chunk.headings]
         for unit in chunk.units[:1]:
             context += [p.node.name for p in unit.parents if p.node is not None and p.node.name]
-        chunk.words = tokenize(" ".join(context + [u.text for u in chunk.units]))
+        chunk.text = " ".join(context + [u.text for u in chunk.units])
     return chunks
+
+
+@lru_cache(maxsize=1)
+def _query_index_class() -> Any:
+    """rank-bm25's BM25Okapi (its idf, its floor for common words, its scoring), indexed lean:
+    per chunk it keeps the counts of the query's words only — ``get_scores`` reads no others —
+    where the library keeps every word's, ~7 MB for a 50k-element page. Each chunk's words
+    exist only while it is indexed. (Made on first use: rank-bm25 brings numpy, ~9 MB.)"""
+    from rank_bm25 import BM25Okapi
+
+    class QueryIndex(BM25Okapi):  # type: ignore[misc]
+        def __init__(self, corpus: Iterable[list[str]], terms: set[str]) -> None:
+            self.terms = terms
+            super().__init__(corpus)
+
+        def _initialize(self, corpus: Iterable[list[str]]) -> dict[str, int]:
+            documents_with: dict[str, int] = {}  # word → how many chunks have it (the idf's n)
+            words = 0
+            for document in corpus:
+                self.doc_len.append(len(document))
+                words += len(document)
+                distinct = set(document)
+                for word in distinct:
+                    documents_with[word] = documents_with.get(word, 0) + 1
+                self.doc_freqs.append({t: document.count(t) for t in self.terms if t in distinct})
+                self.corpus_size += 1
+            self.avgdl = words / self.corpus_size
+            return documents_with
+
+    return QueryIndex
+
+
+def _query_index(corpus: Iterable[list[str]], terms: set[str]) -> Any:
+    return _query_index_class()(corpus, terms)
 
 
 def rank(chunks: list[Chunk], query: str) -> list[tuple[float, Chunk]]:
     """Chunks by BM25 score against the query, best first (only those that match at all)."""
-    from rank_bm25 import BM25Okapi
-
     terms = tokenize(query)
     if not terms or not chunks:
         return []
-    bm25 = BM25Okapi([c.words or ["∅"] for c in chunks])
-    scores = bm25.get_scores(terms)
+    scores = _query_index((tokenize(c.text) or ["∅"] for c in chunks), set(terms)).get_scores(terms)
     ranked = sorted(
         ((float(s), c) for s, c in zip(scores, chunks, strict=True) if s > 0), key=lambda sc: -sc[0]
     )
