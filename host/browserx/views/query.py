@@ -96,7 +96,7 @@ def _query_index_class() -> Any:
             for document in corpus:
                 self.doc_len.append(len(document))
                 words += len(document)
-                distinct = set(document)
+                distinct = dict.fromkeys(document)  # first-seen order, as the library's: the same sums
                 for word in distinct:
                     documents_with[word] = documents_with.get(word, 0) + 1
                 self.doc_freqs.append({t: document.count(t) for t in self.terms if t in distinct})
