@@ -26,7 +26,7 @@ from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
 from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.service import DomService
 from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
-from browserx.snapshot.stability import SettleOptions
+from browserx.snapshot.stability import SettleOptions, waited_ms
 
 log = structlog.get_logger("browserx.capture")
 T = TypeVar("T")
@@ -506,7 +506,7 @@ async def _capture_frame(
         raise
     t1 = time.perf_counter()
     closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
-    waited = float((collected.settled or {}).get("waited") or 0) / 1000
+    waited = waited_ms(collected.settled) / 1000
     timings = {"collect": t1 - t0 - waited}
     if collected.settled is not None:
         timings["settle"] = waited
@@ -670,8 +670,7 @@ async def capture_tab(
     page events when ``settle`` says so. Raises PageOptedOut for data-no-ai pages."""
     opts = {"values": include_values}
     frames = await _capture_sessions(service, [("m", None), *_child_sessions(service, set())], opts, settle)
-    waited = float((frames[0].settled or {}).get("waited") or 0)
-    if settle is not None and len(frames) > 1 and waited >= RECAPTURE_AFTER_MS:
+    if settle is not None and len(frames) > 1 and waited_ms(frames[0].settled) >= RECAPTURE_AFTER_MS:
         # The children were collected while the main frame was still changing.
         frames = await _recapture_children(service, frames, opts, settle)
     for _ in range(MAX_FRAME_DEPTH):

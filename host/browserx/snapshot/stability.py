@@ -38,11 +38,16 @@ class Settled:
     events: list[tuple[dict[str, Any], float]] = field(default_factory=list)  # (raw event, page now ms)
 
 
+def waited_ms(report: dict[str, Any] | None) -> float:
+    """How long a frame's call waited for its DOM to settle (0 without a report)."""
+    return float((report or {}).get("waited") or 0)
+
+
 def settled_from(main: dict[str, Any] | None, others: Iterable[dict[str, Any] | None], wait: bool) -> Settled:
     """One Settled from the frames' watcher reports (the main frame's first)."""
     out = Settled()
     if main is not None and wait:
-        out.waited_ms = float(main.get("waited") or 0)
+        out.waited_ms = waited_ms(main)
         out.stable = bool(main.get("stable", True))
     for reply in (main, *others):
         if reply:
