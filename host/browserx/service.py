@@ -48,10 +48,14 @@ class DomService:
         # browserx's isolated world per session: (frame id, execution context id).
         self.worlds: dict[str | None, tuple[str, int]] = {}
         self.frame_ids: dict[str | None, str] = {}  # top frame id per session
-        # Node keys of each new document start at a fresh base (see snapshot/capture.py).
+        # Node keys of each document start at a base no other document of the tab had (see
+        # snapshot/capture.py): the collector takes the session's reserved base when it meets a
+        # new document and reports the base it used, so the host learns of a new document from
+        # the page itself (execution context ids are reused by a new renderer process).
         # Random start: a restarted host must not hand out a base the previous host already used.
         self.key_epoch = secrets.randbelow(1 << 27)
-        self.key_bases: dict[str | None, int] = {}
+        self.key_bases: dict[str | None, int] = {}  # base of each session's current document
+        self._fresh_bases: dict[str | None, int] = {}  # reserved for its next new document
         self.live_key_epochs: frozenset[int] = frozenset()  # as of the last ID clean-up
         # Per (session, isolated world): listening node's backendNodeId → collector key.
         self.listener_keys: dict[tuple[str | None, int], dict[int, int]] = {}
@@ -188,6 +192,25 @@ class DomService:
         for listener in list(self._listeners):
             listener(msg)
 
+    def fresh_base(self, session_id: str | None, key_bits: int) -> int:
+        """The key base the session's next new document will take (reserved until one does)."""
+        base = self._fresh_bases.get(session_id)
+        if base is None:
+            self.key_epoch += 1
+            base = self._fresh_bases[session_id] = self.key_epoch << key_bits
+        return base
+
+    def document_seen(self, session_id: str | None, base: int) -> bool:
+        """Record the key base the collector found in the session's document; True when that is
+        a document not seen before (what was cached for the old one is dropped)."""
+        if self._fresh_bases.get(session_id) == base:
+            del self._fresh_bases[session_id]  # taken: the next new document gets another
+        if self.key_bases.get(session_id) == base:
+            return False
+        self.key_bases[session_id] = base
+        self.forget_document_keys(session_id)
+        return True
+
     def forget_session(self, session_id: str) -> None:
         """Drop a child session that no longer answers (its detach notice can be lost)."""
         self.sessions.pop(session_id, None)
@@ -195,6 +218,7 @@ class DomService:
         self.worlds.pop(session_id, None)
         self.frame_ids.pop(session_id, None)
         self.key_bases.pop(session_id, None)
+        self._fresh_bases.pop(session_id, None)
         self.forget_document_keys(session_id)
 
     def forget_document_keys(self, session_id: str | None) -> None:

@@ -80,6 +80,9 @@ class FakePage:
         self.collects: list[tuple[str | None, Any]] = []  # (session, quiet)
         self.main_world = 10
         self.main_collects: list[tuple[int, int]] = []  # (context, key base) of each main-frame collect
+        # The registry of each document (session, world): its key base, taken from the host's
+        # fresh base by the first collect in that document, as collector.js does.
+        self.registries: dict[tuple[str | None, int], int] = {}
 
     async def request(self, type: str, timeout: float | None = None, **fields: Any) -> None:
         return None
@@ -112,11 +115,12 @@ class FakePage:
     def _collect(self, session_id: str | None, context: int, args: list[dict[str, Any]]) -> str:
         opts, quiet = args[0]["value"], args[1]["value"] if len(args) > 1 else None
         self.collects.append((session_id, quiet))
+        base = self.registries.setdefault((session_id, context), opts["freshBase"])
         if session_id is None:
-            self.base = opts["keyBase"]
-            self.main_collects.append((context, opts["keyBase"]))
+            self.base = base
+            self.main_collects.append((context, base))
         frame = SENT | {
-            "keyBase": opts["keyBase"],
+            "keyBase": base,
             "frameOwners": self.frame_owners if session_id is None else [],
         }
         out: dict[str, Any] = {"frame": frame}
@@ -205,5 +209,25 @@ def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_agai
         assert new_base > old_base  # the new document's keys start at a new base
         assert after[0].context_id == 11
         assert min(k for k in after[0].raw.key if k) > max(first[0].raw.key)
+
+    asyncio.run(run())
+
+
+def test_a_new_document_is_known_by_its_registry_even_when_its_world_has_the_old_context_id() -> None:
+    """A new renderer process counts execution contexts from 1 again (seen in Chromium 156 after
+    about:blank and back): the same context id, a new document. Its keys must not repeat."""
+    from browserx.snapshot.capture import capture_tab
+
+    async def run() -> None:
+        page = FakePage()
+        service = _service(page)
+        first = await capture_tab(service)
+        page.registries.clear()  # a new document in a new process, again in world 10
+        again = await capture_tab(service)
+        assert page.main_collects[0][0] == page.main_collects[1][0] == 10
+        assert page.main_collects[1][1] > page.main_collects[0][1]
+        assert min(k for k in again[0].raw.key if k) > max(first[0].raw.key)
+        third = await capture_tab(service)  # the same document: the same keys
+        assert third[0].raw.key == again[0].raw.key
 
     asyncio.run(run())

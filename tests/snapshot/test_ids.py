@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from tests.snapshot.test_pipeline import recorded, snapshot_of
 
-from browserx.snapshot.ids import IdAllocator
+from browserx.snapshot.ids import DuplicateId, IdAllocator, sibling_positions, signature_of
+from browserx.snapshot.model import Node, NodeRef
 
 
 def test_forgotten_ids_are_never_reissued_and_their_nodes_get_new_ones() -> None:
@@ -20,3 +22,41 @@ def test_forgotten_ids_are_never_reissued_and_their_nodes_get_new_ones() -> None
     renewed = {i for i, n in again.by_id.items() if n.ref.frame == "m"}
     assert renewed and not renewed & old
     assert not ids.issued(max(again.by_id) + 1)
+
+
+def _button(key: int, name: str, parent: Node) -> Node:
+    node = Node(NodeRef("m", key), "button", parent=parent, role="button", name=name)
+    parent.children.append(node)
+    return node
+
+
+def _assign(ids: IdAllocator, nodes: list[Node]) -> dict[NodeRef, int]:
+    positions = sibling_positions(nodes)
+    return ids.assign([(n, signature_of(n, n.name, None, positions.get(id(n), 0))) for n in nodes])
+
+
+def test_an_id_taken_over_by_a_re_created_node_is_never_shared_with_the_old_one() -> None:
+    """The modal case from real apps: the page's "Close" hides while a dialog's "Close" takes its
+    ID; when the page's comes back, the two must not answer to one ID in one view."""
+    ids = IdAllocator()
+    root = Node(NodeRef("m", 1), "body")
+    page_close = _button(2, "Close", root)
+    first = _assign(ids, [page_close])
+    dialog_close = _button(3, "Close", root)
+    second = _assign(ids, [dialog_close])  # the page's button is gone from view
+    assert second[dialog_close.ref] == first[page_close.ref]  # recovered by role + name
+    third = _assign(ids, [page_close, dialog_close])  # both in view again
+    assert len(set(third.values())) == 2
+    assert third[dialog_close.ref] == first[page_close.ref]
+    assert ids.ref_of[third[page_close.ref]] == page_close.ref
+    assert {ids.by_ref[r] for r in ids.ref_of.values()} == set(ids.ref_of)  # exact inverses
+
+
+def test_one_id_for_two_nodes_fails_loudly() -> None:
+    ids = IdAllocator()
+    root = Node(NodeRef("m", 1), "body")
+    a, b = _button(2, "A", root), _button(3, "B", root)
+    _assign(ids, [a, b])
+    ids.by_ref[b.ref] = ids.by_ref[a.ref]  # corrupt the map as the old bug did
+    with pytest.raises(DuplicateId):
+        _assign(ids, [a, b])

@@ -13,7 +13,7 @@ from browserx.service import DomService
 from browserx.snapshot.snapshot import DomSnapshot
 
 _memory: WeakKeyDictionary[DomService, dict[int, Fingerprint]] = WeakKeyDictionary()
-_seen: WeakKeyDictionary[DomService, int] = WeakKeyDictionary()  # id() of the last snapshot read
+_seen: WeakKeyDictionary[DomService, int] = WeakKeyDictionary()  # seq of the last snapshot read
 _forgotten: WeakKeyDictionary[DomService, int] = WeakKeyDictionary()  # ids.forgotten when last pruned
 
 
@@ -42,9 +42,9 @@ def remember(service: DomService, snap: DomSnapshot | None = None) -> None:
     """Record the IDs of ``snap`` (default: the service's cached snapshot). Call right after a
     snapshot is taken, while ``service.worlds`` still holds the contexts it used."""
     snap = snap if snap is not None else service.snapshot
-    if snap is None or _seen.get(service) == id(snap):
+    if snap is None or _seen.get(service) == snap.seq:
         return
-    _seen[service] = id(snap)
+    _seen[service] = snap.seq
     memory = _memory.setdefault(service, {})
     if _forgotten.get(service, 0) != service.ids.forgotten:  # the allocator let go of some IDs
         _forgotten[service] = service.ids.forgotten

@@ -183,12 +183,9 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
             raise
         return await isolated_world(service, session_id, fresh=True)  # the frame id changed
     context = (frame_id, int(world["executionContextId"]))
-    if service.worlds.get(session_id) != context:
-        # A new world means a new document: its keys must not repeat the old document's.
-        service.key_epoch += 1
-        service.key_bases[session_id] = service.key_epoch << KEY_BITS
-        service.worlds[session_id] = context
-        service.forget_document_keys(session_id)
+    # Not a document identity: a new renderer process counts context ids from 1 again. The
+    # collector's registry says when the document is new (``DomService.document_seen``).
+    service.worlds[session_id] = context
     return context
 
 
@@ -240,7 +237,7 @@ async def _collect_document(
             timeout = settle.longest_wait + DEFAULT_TIMEOUT
 
     async def collect(ctx: int) -> _EvalResult:
-        with_base = {**opts, "keyBase": service.key_bases.get(session_id, 0)}
+        with_base = {**opts, "freshBase": service.fresh_base(session_id, KEY_BITS)}
         return await service.cdp(
             "Runtime.callFunctionOn",
             {
@@ -282,6 +279,7 @@ async def _collect_document(
                 continue
             raise
         collected = msgspec.json.decode(_unwrap(reply, "document"), type=_Collected)
+        service.document_seen(session_id, collected.frame.keyBase)
         collected.frame.normalized()
         return frame_id, ctx, collected
     raise AssertionError("unreachable")

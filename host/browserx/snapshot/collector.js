@@ -17,8 +17,9 @@
 function collect(root, opts) {
   const started = performance.now();
   opts = opts || {};
-  // One registry per document. A node's key is the base the host picks for this world plus a
-  // small number counted here (past any this global handed out before), so a key never names two
+  // One registry per document. A node's key is the base the host reserved for a new document
+  // (reported back as keyBase: that is how the host learns the document is new) plus a small
+  // number counted here (past any this global handed out before), so a key never names two
   // nodes of a tab. The registry holds only the small part: small integers are much cheaper for
   // the engine than numbers past 2^31 (and for the transfer). keyOf/nodeOf speak whole keys.
   // (A registry of another layout, left in the page by an older host, is replaced: a new host
@@ -27,7 +28,7 @@ function collect(root, opts) {
   let bx = globalThis.__browserx;
   if (!bx || bx.doc !== document || bx.layout !== LAYOUT) {
     const same = bx && bx.layout === LAYOUT;
-    const base = same ? bx.base : opts.keyBase || 0, next = same ? bx.next : 1;
+    const base = same ? bx.base : opts.freshBase || 0, next = same ? bx.next : 1;
     bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), base, next, layout: LAYOUT };
     bx.keyOf = function (n) { const k = this.keys.get(n); return k ? this.base + k : 0; };
     bx.nodeOf = function (key) { const r = this.refs.get(key - this.base); return r ? r.deref() || null : null; };

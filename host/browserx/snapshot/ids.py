@@ -61,8 +61,16 @@ def signature_of(node: Node, name: str, parent_id: int | None, sibling_index: in
     )  # fmt: skip
 
 
+class DuplicateId(AssertionError):
+    """Two nodes of one snapshot got one ID: a bug, never output (the worst this product can do)."""
+
+
 class IdAllocator:
-    """Per-tab ID state. ``assign`` is called once per snapshot with the nodes that get IDs."""
+    """Per-tab ID state. ``assign`` is called once per snapshot with the nodes that get IDs.
+
+    ``by_ref`` and ``ref_of`` are kept exact inverses of each other: when a re-created node takes
+    over an ID, the node that held it loses it (should that node come back, it gets a new ID), so
+    no two nodes can ever answer to one ID."""
 
     def __init__(self) -> None:
         self._next = 1
@@ -105,12 +113,19 @@ class IdAllocator:
         if unmatched and vanished:
             self._match(unmatched, vanished, out)
         signatures: dict[int, Signature] = {}
+        by_ref, ref_of = self.by_ref, self.ref_of
         for node, sig in items:
-            element_id = out.get(node.ref)
+            ref = node.ref
+            element_id = out.get(ref)
             if element_id is None:
-                element_id = out[node.ref] = self._new()
-            self.by_ref[node.ref] = element_id
-            self.ref_of[element_id] = node.ref
+                element_id = out[ref] = self._new()
+            previous = ref_of.get(element_id)
+            if previous is not None and previous != ref:
+                del by_ref[previous]  # taken over by a re-created node
+            by_ref[ref] = element_id
+            ref_of[element_id] = ref
+            if element_id in signatures:
+                raise DuplicateId(f"ID {element_id} given to two nodes of one snapshot ({ref})")
             signatures[element_id] = sig
         self._last = signatures
         return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -117,6 +118,9 @@ class SnapshotCaches:
     with_ids_below: bytearray | None = None  # per node index: has an ID'd descendant
 
 
+_SEQUENCE = itertools.count(1)
+
+
 @dataclass(frozen=True)
 class DomSnapshot:
     tab_id: int
@@ -136,6 +140,8 @@ class DomSnapshot:
     stats: SnapshotStats
     frames: tuple[dict[str, Any], ...]
     created_at: float = field(default_factory=time.time)
+    # Which snapshot this is (never reused, unlike id(): a later snapshot may get a freed address).
+    seq: int = field(default_factory=_SEQUENCE.__next__)
     settled: Settled | None = None  # the stability wait and page events, when it was asked for
     caches: SnapshotCaches = field(default_factory=SnapshotCaches, compare=False, repr=False)
 
