@@ -2,6 +2,7 @@
 written for an LLM: it says what went wrong and what to do next.
 
     BrowserxError                    internal
+    ├─ DuplicateId                   duplicate_id
     ├─ FramingError                  bad_frame
     ├─ BadRequest                    bad_request
     │  ├─ UnknownMethod              unknown_method
@@ -46,6 +47,12 @@ class BrowserxError(Exception):
         if self.details:
             out["details"] = self.details
         return out
+
+
+class DuplicateId(BrowserxError):
+    code = "duplicate_id"
+    """Two nodes of one snapshot got one ID: a bug that fails loudly, never output (an agent
+    acting on such an ID could hit an element other than the one it saw)."""
 
 
 class FramingError(BrowserxError):

@@ -30,7 +30,10 @@ def el(
     state: dict[str, Any] | None = None,
     flags: int = 0,
     visible: bool = True,
+    rendered: bool | None = None,
 ) -> Node:
+    """``visible=False`` alone is hidden (visibility: hidden); with ``rendered=True`` it is only
+    unseen (screen-reader-only, clipped, off-page)."""
     node = Node(
         ref=NodeRef("main", next(_keys)),
         tag=tag,
@@ -38,6 +41,7 @@ def el(
         state=dict(state or {}),
         flags=flags,
         visible=visible,
+        rendered=visible if rendered is None else rendered,
     )
     for child in children:
         child.parent = node
@@ -50,8 +54,14 @@ def span(attrs: dict[str, str] | None = None, children: Iterable[Node] = (), **k
     return el("span", attrs, children, flags=F_INLINE, **kw)
 
 
-def text(value: str, *, visible: bool = True) -> Node:
-    return Node(ref=NodeRef("main", next(_keys)), tag="#text", text=value, visible=visible)
+def text(value: str, *, visible: bool = True, rendered: bool | None = None) -> Node:
+    return Node(
+        ref=NodeRef("main", next(_keys)),
+        tag="#text",
+        text=value,
+        visible=visible,
+        rendered=visible if rendered is None else rendered,
+    )
 
 
 def doc(*children: Node) -> Node:
@@ -326,6 +336,19 @@ def test_hidden_descendants_are_skipped() -> None:
         ],
     )
     assert name(button) == "Save"
+
+
+def test_screen_reader_only_text_names_an_icon_button() -> None:
+    """Django admin's theme toggle: an icon and a .visually-hidden span (clipped to 1 px). Chrome
+    names it "Toggle theme (current theme: auto)"; unseen is not hidden."""
+    sr_only = span(
+        {"class": "visually-hidden"},
+        [text("Toggle theme (current theme: auto)", visible=False, rendered=True)],
+        visible=False,
+        rendered=True,
+    )
+    button = el("button", {"class": "theme-toggle"}, [el("svg", {"aria-hidden": "true"}), sr_only])
+    assert name(button) == "Toggle theme (current theme: auto)"
 
 
 def test_descendant_alternatives() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from tests.snapshot.test_pipeline import recorded, snapshot_of
 
-from browserx.snapshot.ids import DuplicateId, IdAllocator, sibling_positions, signature_of
+from browserx.errors import DuplicateId
+from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.model import Node, NodeRef
 
 

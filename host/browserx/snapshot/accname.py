@@ -216,7 +216,7 @@ def _text_only_content_name(node: Node, ctx: NameContext, role: str) -> str:
     for child in node.children:
         if child.tag != "#text":
             return ""
-        if child.visible:
+        if child.rendered:
             parts.append(child.text)
     return collapse("".join(parts))
 
@@ -268,7 +268,9 @@ def _attr(node: Node, name: str) -> str:
 
 
 def _hidden(node: Node) -> bool:
-    return not node.visible or node.attrs.get("aria-hidden", "").strip().lower() == "true"
+    """Hidden from the accessibility tree (accname's "hidden"): not rendered or aria-hidden.
+    Unseen is not hidden: screen-reader-only, clipped, off-page and transparent content names."""
+    return not node.rendered or node.attrs.get("aria-hidden", "").strip().lower() == "true"
 
 
 def _content_named(node: Node, ctx: NameContext, role: str | None) -> bool:
@@ -325,7 +327,7 @@ def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool 
     text and whether it came from content (False: from an attribute, a label or a value, which
     Chrome sets apart from neighbouring text with a space)."""
     if node.is_text:
-        return (node.text if walk.hidden_ok or node.visible else ""), True
+        return (node.text if walk.hidden_ok or node.rendered else ""), True
     if not node.is_element or walk.depth > MAX_DEPTH:
         return "", True
     if _hidden(node) and not walk.hidden_ok:

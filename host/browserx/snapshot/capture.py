@@ -13,7 +13,7 @@ import asyncio
 import os
 import re
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -25,6 +25,7 @@ import structlog
 from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
 from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.service import DomService
+from browserx.snapshot.framework import install_probe
 from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions, waited_ms
 
@@ -252,6 +253,18 @@ async def _collect_document(
             result_type=_EvalResult,
         )
 
+    # The framework probe goes first: the renderer runs commands in order, so it is in place
+    # when the collector asks it (snapshot/framework.py).
+    probing = asyncio.ensure_future(install_probe(service, session_id))
+    try:
+        return await _collect_in_world(service, session_id, collect)
+    finally:
+        await probing
+
+
+async def _collect_in_world(
+    service: DomService, session_id: str | None, collect: Callable[[int], Awaitable[_EvalResult]]
+) -> tuple[str, int, _Collected]:
     for attempt in (0, 1):
         # The collector goes out right behind the question which world is current, into the
         # world the frame had: the renderer answers in order, so it waits for no round trip.

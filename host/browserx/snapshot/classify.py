@@ -6,7 +6,7 @@ delegated clicks), 3 structural. ``is_interactive`` is what an agent can act on.
 from __future__ import annotations
 
 from browserx.snapshot.merge import Tree
-from browserx.snapshot.model import F_CURSOR_POINTER, F_NO_POINTER_EVENTS, Node
+from browserx.snapshot.model import F_CURSOR_POINTER, F_FRAMEWORK_CLICK, F_NO_POINTER_EVENTS, Node, NodeRef
 from browserx.snapshot.roles import INTERACTIVE_ROLES, role_of, tabindex
 
 STRUCTURAL_ROLES = frozenset({"generic", "StaticText", "RootWebArea", "LabelText", "none", "presentation"})
@@ -30,6 +30,12 @@ LIST_ROLES = frozenset(
 GLOBAL_TAGS = frozenset({"html", "body", "#document"})
 # Hints strong enough to keep a node that wraps other controls (a focusable composite widget).
 EXPLICIT_HINTS = frozenset({"tabindex", "editable"})
+# Handlers of its own: a node that has one and wraps other controls is still a click target when
+# it holds text of its own outside them (Swagger's tag header, a card with a link inside).
+HANDLER_HINTS = frozenset({"listener", "onclick", "framework"})
+MAX_WRAPPER_NODES = 80  # a bigger clickable wrapper is a page-level handler, not a target
+# Native toggles that custom controls hide, to draw a box of their own in their place.
+TOGGLE_ROLES = frozenset({"checkbox", "radio", "switch"})
 
 
 def is_interactive(node: Node) -> bool:
@@ -42,6 +48,8 @@ def _hints(node: Node) -> tuple[str, ...]:
     hints: list[str] = []
     if node.listeners and node.tag not in GLOBAL_TAGS:
         hints.append("listener")
+    if node.flags & F_FRAMEWORK_CLICK and node.tag not in GLOBAL_TAGS:
+        hints.append("framework")
     attrs = node.attrs
     if attrs and (not CLICK_ATTR_SET.isdisjoint(attrs) or any(a.startswith("hx-") for a in attrs)):
         hints.append("onclick")
@@ -119,9 +127,14 @@ def classify(tree: Tree) -> None:
         ):
             wraps.add(parent.index)
     for index in list(candidates):
-        if index in wraps and not EXPLICIT_HINTS.intersection(candidates[index]):
-            del candidates[index]
+        hints = candidates[index]
+        if index in wraps and not EXPLICIT_HINTS.intersection(hints):
+            node = nodes[index]
+            strong = HANDLER_HINTS.intersection(hints) or (node.role == "heading" and "pointer" in hints)
+            if not (strong and _text_of_its_own(node, candidates)):
+                del candidates[index]
 
+    stand_in_for_hidden_toggles(tree)
     # Inside an interactive ancestor, a weak candidate is part of it (a span in a button).
     _drop_nested(candidates, nodes)
     for index, hints in candidates.items():
@@ -130,6 +143,57 @@ def classify(tree: Tree) -> None:
         if node.tier == 1 and node.role not in INTERACTIVE_ROLES:
             node.tier = 2  # e.g. a clickable listitem or heading: semantic role, acted on as a control
         node.hints = hints
+
+
+def _text_of_its_own(node: Node, candidates: dict[int, tuple[str, ...]]) -> bool:
+    """Whether a small wrapper shows text outside the controls it wraps."""
+    stack = list(node.children)
+    seen = 0
+    while stack:
+        n = stack.pop()
+        seen += 1
+        if seen > MAX_WRAPPER_NODES:
+            return False
+        if n.is_text:
+            if n.visible and n.text.strip():
+                return True
+            continue
+        if n.index in candidates or (n.role in INTERACTIVE_ROLES and n.is_element):
+            continue
+        stack.extend(n.children)
+    return False
+
+
+def stand_in_for_hidden_toggles(tree: Tree) -> None:
+    """A custom checkbox hides the native input (opacity 0, clipped, 1 px) and draws a box of its
+    own; what a person clicks is the visible label. That label stands in for the input: it gets
+    the input's role (its states and name follow it: ``state["proxyOf"]``) and the input, which
+    nobody can see, gets no ID of its own. Shadow-DOM controls (Shoelace's ``sl-checkbox``) wrap
+    the hidden input in a label inside their root the same way."""
+    labels: dict[NodeRef, Node] = {}
+    for node in tree.nodes:
+        if node.tag == "label" and node.visible and "control" in node.state:
+            labels.setdefault(NodeRef(node.ref.frame, int(node.state["control"])), node)
+    for node in tree.nodes:
+        if node.visible or node.tag != "input" or node.role not in TOGGLE_ROLES:
+            continue
+        label = labels.get(node.ref) or _visible_label_around(node)
+        if label is None or label.role in INTERACTIVE_ROLES:
+            continue
+        label.state = {**label.state, "proxyOf": node}
+        label.role = node.role
+        label.tier = 1
+
+
+def _visible_label_around(node: Node) -> Node | None:
+    parent = node.parent
+    for _ in range(3):
+        if parent is None or not parent.is_element:
+            return None
+        if parent.tag == "label" and parent.visible:
+            return parent
+        parent = parent.parent
+    return None
 
 
 def _drop_nested(candidates: dict[int, tuple[str, ...]], nodes: list[Node]) -> None:

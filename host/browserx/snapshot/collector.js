@@ -4,8 +4,9 @@
 //
 // Called as a function declaration: collect(root, opts). `root` is a Document or a ShadowRoot
 // (closed roots are handed in by the host through CDP once, then remembered). Output is columnar to keep it compact.
-// Subtrees nobody can see are not descended into: display:none, opacity:0, aria-hidden="true",
-// inert, <template>/<script>/<style>, closed <details> content, unslotted light children.
+// Subtrees nobody can see are not descended into: display:none, aria-hidden="true", inert,
+// <template>/<script>/<style>, closed <details> content, content-visibility:hidden content,
+// unslotted light children.
 //
 // It runs over every node of the page, so it is written for speed. Calls into the engine are most
 // of the cost (a computed-style read, and getBoundingClientRect above all), so each is made once
@@ -176,6 +177,17 @@ function collect(root, opts) {
     return s;
   }
 
+  // Elements whose framework props hold a click handler (snapshot/framework.py): the page's
+  // probe answers a browserx-scan event with a browserx-clickable event at each of them.
+  const fw = new Set();
+  if (root.nodeType === 9) {
+    const onMarked = (e) => { const target = e.composedPath()[0]; if (target) fw.add(target); };
+    document.addEventListener("browserx-clickable", onMarked, true);
+    try { document.dispatchEvent(new Event("browserx-scan")); } finally {
+      document.removeEventListener("browserx-clickable", onMarked, true);
+    }
+  }
+
   const deepActive = (() => {
     let a = document.activeElement;
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
@@ -195,8 +207,53 @@ function collect(root, opts) {
     if (ovy === "auto" || ovy === "scroll") f |= 16;
     if (ovx === "hidden" || ovx === "clip" || ovy === "hidden" || ovy === "clip") f |= 32;
     const position = cs.position;
-    if (position === "fixed" || position === "sticky") f |= 64;
+    if (position !== "static") {
+      f |= 512;
+      if (position === "absolute") f |= 1024;
+      else if (position === "fixed") f |= 2048 | 64;
+      else if (position === "sticky") f |= 64;
+      // clip applies to absolutely positioned boxes only.
+      if (f & 3072) { const c = cs.clip; if (c !== "auto" && rectAway(c)) f |= 16384; }
+    }
+    const cp = cs.clipPath;
+    if (cp !== "none" && pathAway(cp)) f |= 16384;
     return f;
+  }
+
+  // Whether clip: rect(top, right, bottom, left) leaves at most a pixel of the box (the
+  // screen-reader-only pattern); "auto" edges do not clip.
+  function rectAway(c) {
+    const m = /rect\(([^)]*)\)/.exec(c);
+    if (!m) return false;
+    const v = m[1].split(/[,\s]+/).filter(Boolean).map((x) => (x === "auto" ? NaN : parseFloat(x)));
+    return v.length === 4 && (v[1] - v[3] <= 1 || v[2] - v[0] <= 1);
+  }
+  // Whether clip-path leaves nothing: inset() of 50 % or more from both sides, a zero circle,
+  // or a polygon with every point the same.
+  function pathAway(cp) {
+    let m = /^inset\(([^)]*)\)/.exec(cp);
+    if (m) {
+      const v = m[1].split(/\s+/).filter((x) => x && x !== "round").slice(0, 4).map((x) => (x.endsWith("%") ? parseFloat(x) : NaN));
+      const [t, r = t, b = t, l = r] = v;
+      return t + b >= 100 || l + r >= 100;
+    }
+    if (/^circle\(0(px|%)?[\s)]/.test(cp)) return true;
+    m = /^polygon\(([^)]*)\)/.exec(cp);
+    if (m) return new Set(m[1].split(",").map((x) => x.trim())).size === 1;
+    return false;
+  }
+  // Whether an element is the containing block of fixed (and absolute) descendants although it
+  // is not positioned that way: transform, filter, perspective, containment, will-change.
+  const cbMemo = new Map();
+  function holdsFixed(el, cs) {
+    let v = cbMemo.get(el);
+    if (v === undefined) {
+      v = cs.transform !== "none" || cs.perspective !== "none" || cs.filter !== "none" ||
+        cs.backdropFilter !== "none" || /paint|layout|strict|content/.test(cs.contain) ||
+        /transform|perspective|filter/.test(cs.willChange);
+      cbMemo.set(el, v);
+    }
+    return v;
   }
 
   // A scroll container's state when it has something to scroll, else s unchanged.
@@ -241,14 +298,18 @@ function collect(root, opts) {
       const display = cs.display;
       if (display === "none") { pruned++; continue; }
       const a = scanAttrs(node);
-      if (ariaHidden || inert || cs.opacity === "0" || cs.contentVisibility === "hidden") { pruned++; continue; }
+      if (ariaHidden || inert) { pruned++; continue; }
       i = n++;
       k.push(keyOf(node)); p.push(parent); t.push(node.localName);
       if (a !== null) at[i] = a;
       // The box and the other layout flags come in the passes below; frames need theirs now.
+      // Transparent content (opacity 0) is walked: it is in the accessibility tree, names
+      // things and takes clicks (the native input of a custom checkbox), though nobody sees it.
       const b = bx4.length;
       bx4.push(0, 0, 0, 0);
-      fl.push(display === "contents" ? 128 : display.startsWith("inline") ? 256 : 0);
+      const skipsContent = cs.contentVisibility === "hidden";
+      fl.push((display === "contents" ? 128 : display.startsWith("inline") ? 256 : 0) |
+        (cs.opacity === "0" ? 8192 : 0) | (skipsContent ? 32768 : 0) | (fw.size !== 0 && fw.has(node) ? 65536 : 0));
       const frame = tag === "IFRAME" || tag === "FRAME";
       if (!frame) {
         eNode.push(node); eIdx.push(i); eBox.push(b); eCs.push(cs); eX.push(ox); eY.push(oy);
@@ -290,8 +351,9 @@ function collect(root, opts) {
         continue;
       }
       if (s !== null) st[i] = s;
-      // Options are summarised in state; a textarea's text child is its value (private).
-      if (tag === "SELECT" || tag === "TEXTAREA") continue;
+      // Options are summarised in state; a textarea's text child is its value (private);
+      // content-visibility: hidden content is not rendered.
+      if (tag === "SELECT" || tag === "TEXTAREA" || skipsContent) continue;
       // Closed roots the host handed in before (host → root) are walked like open ones: page JS
       // cannot see them, but this world keeps them, so repeat snapshots need no CDP for them.
       const sr = node.shadowRoot || closedRoots.get(node);
@@ -386,12 +448,32 @@ function collect(root, opts) {
     }
   }
   // Layout flags, and the state of scroll containers.
+  let outOfFlow = null; // positions in eNode of absolutely and fixed positioned elements
   for (let j = 0; j < ne; j++) {
     const i = eIdx[j];
     const f = fl[i] |= layoutFlags(eCs[j]);
     if (f & 24) {
       const s = scrollState(eNode[j], st[i] || null);
       if (s) st[i] = s;
+    }
+    if (f & 3072) (outOfFlow || (outOfFlow = [])).push(j);
+  }
+  // Containing blocks that are not positioned (bit 4096): the host follows the containing-block
+  // chain to know which overflow boxes clip what. Asked only above out-of-flow elements, up to
+  // their containing block: a fixed element's chain up to the viewport, an absolute one's up to
+  // its nearest positioned ancestor (most often its parent: nothing to read).
+  if (outOfFlow !== null) {
+    const posOf = new Map(); // node index → position in eNode
+    for (let j = 0; j < ne; j++) posOf.set(eIdx[j], j);
+    for (const j of outOfFlow) {
+      const fixed = (fl[eIdx[j]] & 2048) !== 0;
+      for (let i = p[eIdx[j]]; i >= 0; i = p[i]) {
+        const aj = posOf.get(i);
+        if (aj === undefined) { if (t[i] === "#document") break; continue; } // a shadow root
+        if (!fixed && fl[i] & 512) break;
+        if (fl[i] & 4096) break;
+        if (holdsFixed(eNode[aj], eCs[aj])) { fl[i] |= 4096; break; }
+      }
     }
   }
   for (let c = 0; c < cand.length; c++) {

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from browserx.errors import DuplicateId
 from browserx.snapshot.model import Node, NodeRef
 
 TEST_ID_ATTRS = ("data-testid", "data-test", "data-test-id", "data-cy", "data-qa")
@@ -59,10 +60,6 @@ def signature_of(node: Node, name: str, parent_id: int | None, sibling_index: in
         node.ref.frame, node.tag, node.role, name, attrs.get("id") or None, test_id, parent_id,
         (parent_ref, sibling_index),
     )  # fmt: skip
-
-
-class DuplicateId(AssertionError):
-    """Two nodes of one snapshot got one ID: a bug, never output (the worst this product can do)."""
 
 
 class IdAllocator:

@@ -22,6 +22,14 @@ F_CLIPS = 32  # overflow: hidden | clip (either axis)
 F_FIXED = 64  # position: fixed | sticky
 F_DISPLAY_CONTENTS = 128  # display: contents (no box of its own)
 F_INLINE = 256  # display: inline*
+F_POSITIONED = 512  # position other than static: containing block of absolute descendants
+F_ABSOLUTE = 1024  # position: absolute
+F_FIXED_POS = 2048  # position: fixed
+F_HOLDS_FIXED = 4096  # transform, filter, contain…: containing block of fixed descendants too
+F_TRANSPARENT = 8192  # opacity: 0 (its whole subtree is unseen, yet rendered)
+F_CLIPPED_AWAY = 16384  # clip / clip-path leaves nothing of it
+F_SKIPS_CONTENT = 32768  # content-visibility: hidden (its content was not walked)
+F_FRAMEWORK_CLICK = 65536  # a framework's click handler in its props (snapshot/framework.py)
 
 
 class NodeRef(NamedTuple):
@@ -80,7 +88,8 @@ class Node:
     # derived by the passes
     role: str | None
     name: str
-    visible: bool
+    visible: bool  # a person can see it
+    rendered: bool  # in the accessibility tree (names read it), seen or not: sr-only text is
     tier: int  # 1 semantic, 2 non-semantic interactive, 3 structural
     hints: tuple[str, ...]  # why a tier-2 node is interactive (listener, cursor, tabindex, ...)
 
@@ -103,6 +112,7 @@ class Node:
         role: str | None = None,
         name: str = "",
         visible: bool = True,
+        rendered: bool = True,
         tier: int = 3,
         hints: tuple[str, ...] = (),
     ) -> None:
@@ -121,6 +131,7 @@ class Node:
         self.role = role
         self.name = name
         self.visible = visible
+        self.rendered = rendered
         self.tier = tier
         self.hints = hints
 

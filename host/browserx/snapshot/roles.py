@@ -685,6 +685,9 @@ def states_of(node: Node) -> dict[str, object]:
     focused. Absent keys mean the default (not disabled, not checked, ...)."""
     if not node.is_element:
         return {}
+    proxy = node.state.get("proxyOf")
+    if proxy is not None:  # a label standing in for a hidden native toggle (classify.py)
+        return states_of(proxy)
     role = role_of(node)
     native_field = node.tag in ("input", "textarea", "select")
     candidates: dict[str, object] = {

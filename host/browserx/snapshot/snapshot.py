@@ -195,7 +195,7 @@ def _text_content(node: Node, limit: int = MAX_NAME) -> str:
     parts: list[str] = []
     size = 0
     for n in node.walk():
-        if n.is_text and n.visible and n.text.strip():
+        if n.is_text and n.rendered and n.text.strip():
             parts.append(n.text)
             size += len(n.text) + 1
             if size > limit:
@@ -207,7 +207,8 @@ def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
     ctx = NameContext(tree.root, tree.ids, tree.by_ref, labels_complete=True)
     hunted: set[int] = set()
     for node in names_for:
-        name = accessible_name(node, ctx)
+        proxy = node.state.get("proxyOf")
+        name = accessible_name(proxy if proxy is not None else node, ctx)
         if not name and node.role in ("textbox", "searchbox", "combobox", "spinbutton", "checkbox", "radio",
                                       "switch", "slider", "listbox"):  # fmt: skip
             name = hunt_label(node, ctx)

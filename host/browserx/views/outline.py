@@ -132,7 +132,12 @@ class _Outliner:
             if role == "heading":
                 if run:
                     _flush(run, out)
-                out.append(Item("heading", node, text=node.name or _own_text(node)))
+                item = Item("heading", node, text=node.name or _own_text(node))
+                if self.has_id_below(node):
+                    # Controls inside a heading keep their IDs: the accordion's <h3><button>,
+                    # a card's heading link (rendered on the heading's line).
+                    self.walk_children(node, item.children)
+                out.append(item)
                 return
             if role == "img" and node.name:
                 if run:

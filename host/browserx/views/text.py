@@ -161,7 +161,7 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
 
 
 def _inline(item: Item, snap: DomSnapshot, style: Style = PLAIN) -> str | None:
-    """A row or list item whose content fits on one line, else None. (units.is_atomic decides
+    """A row, list item or heading whose content fits on one line, else None. (units.is_atomic decides
     the same from the kinds of the children alone: keep the two in step.)"""
     parts: list[str] = []
     row = item.kind == "row"
@@ -256,7 +256,7 @@ def marker(zone: tuple[str, int | None] | None) -> str:
 def item_lines(item: Item, snap: DomSnapshot, style: Style = PLAIN) -> list[str]:
     """The line(s) an item renders as on its own, without its children (cost estimates)."""
     out: list[str] = []
-    _render([Item(item.kind, item.node, item.text, item.children if item.kind in ("row", "item") else [])],
+    _render([Item(item.kind, item.node, item.text, item.children if item.kind in ("row", "item", "heading") else [])],
             snap, 0, out, style, None)  # fmt: skip
     return out
 
@@ -280,7 +280,13 @@ def _render(
             level = (node.attrs.get("aria-level") if node else None) or (
                 node.tag[1:] if node and node.tag[1:].isdigit() else "2"
             )
-            out.append(f"{pad}{'#' * min(6, int(level) if str(level).isdigit() else 2)} {item.text}")
+            hashes = "#" * min(6, int(level) if str(level).isdigit() else 2)
+            line = _inline(item, snap, style) if item.children else None
+            if line is not None:
+                out.append(_mark(item, snap, style) + f"{pad}{hashes} {line}")
+            else:
+                out.append(f"{pad}{hashes} {item.text}")
+                _render(item.children, snap, depth + 1, out, style, zones)
         elif kind == "image":
             out.append(f"{pad}img {_name(item.text, False)}")
         elif kind == "control" and node is not None:

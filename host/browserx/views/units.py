@@ -69,8 +69,10 @@ class Unit:
 
 def is_atomic(item: Item, snap: DomSnapshot) -> bool:
     """Rendered as one line with no children of its own."""
-    if item.kind in ("text", "heading", "image"):
+    if item.kind in ("text", "image"):
         return True
+    if item.kind == "heading":
+        return not item.children or _inlinable(item)
     if item.kind == "control":
         return not item.children
     if item.kind in ("row", "item"):
@@ -126,7 +128,7 @@ def units_of(items: list[Item], snap: DomSnapshot) -> list[Unit]:
 def _ids_of(item: Item, snap: DomSnapshot) -> tuple[int, ...]:
     if item.kind == "control" and item.node is not None:
         return (snap.id_of[item.node.ref],)
-    if item.kind in ("row", "item"):
+    if item.kind in ("row", "item", "heading"):
         return tuple(
             snap.id_of[c.node.ref] for c in _flat(item.children) if c.kind == "control" and c.node is not None
         )

@@ -1,0 +1,68 @@
+"""Click handlers that frameworks keep off the element.
+
+React (16+) attaches one listener per event type at its root container, so neither
+``getEventListeners`` nor ``DOMSnapshot``'s ``isClickable`` sees that a ``<div onClick>`` or a
+clickable ``<h3>`` reacts to clicks; the handler sits in an expando on the element
+(``__reactProps$<random>``, React 16: ``__reactEventHandlers$<random>``), visible only to the
+page's own world. (Vue, Svelte, Angular and Preact add real listeners, found the usual way.)
+
+So a small probe lives in the page's main world, installed once per document: asked by an event
+(``browserx-scan``) that the collector dispatches from browserx's isolated world, it answers by
+dispatching ``browserx-clickable`` at every element whose framework props hold a click-like
+handler; the collector catches those in its own world and flags the elements. Events cross
+worlds, object references do not: no per-element CDP call, no attribute written into the page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from browserx.errors import BrowserxError
+from browserx.service import DomService
+
+MAX_MARKED = 5000  # bounds the probe's work on huge component trees
+
+FRAMEWORK_PROBE_JS = """(() => {
+  const d = document;
+  if (d.__bxProbe) return;
+  Object.defineProperty(d, "__bxProbe", { value: true });
+  const HANDLERS = ["onClick", "onClickCapture", "onMouseDown", "onMouseUp", "onPointerDown",
+    "onPointerUp", "onDoubleClick", "onTouchStart", "onTouchEnd"];
+  d.addEventListener("browserx-scan", (e) => {
+    e.stopImmediatePropagation();
+    let key = null, marked = 0;
+    const roots = [d];
+    while (roots.length && marked < __MAX__) {
+      const all = roots.pop().querySelectorAll("*");
+      for (let i = 0; i < all.length && marked < __MAX__; i++) {
+        const el = all[i];
+        if (el.shadowRoot) roots.push(el.shadowRoot);
+        if (key === null) {
+          const own = Object.keys(el);
+          for (let j = 0; j < own.length; j++) {
+            const k = own[j];
+            if (k.startsWith("__reactProps$") || k.startsWith("__reactEventHandlers$")) { key = k; break; }
+          }
+          if (key === null) continue;
+        }
+        const props = el[key];
+        if (!props) continue;
+        for (let h = 0; h < HANDLERS.length; h++) {
+          if (typeof props[HANDLERS[h]] === "function") {
+            el.dispatchEvent(new Event("browserx-clickable", { composed: true }));
+            marked++;
+            break;
+          }
+        }
+      }
+    }
+  });
+})()""".replace("__MAX__", str(MAX_MARKED))
+
+
+async def install_probe(service: DomService, session_id: str | None) -> None:
+    """Install the probe in the main world of the session's document (idempotent). Sent right
+    before the collector, which the renderer runs after it; best effort: without it, framework
+    handlers are simply not seen."""
+    with contextlib.suppress(BrowserxError):
+        await service.cdp("Runtime.evaluate", {"expression": FRAMEWORK_PROBE_JS}, session_id=session_id)
