@@ -33,14 +33,29 @@ def clip_quad(q: Quad, width: float, height: float) -> list[float]:
     return out
 
 
-def best_point(quads: Sequence[Quad], viewport: tuple[float, float] | None = None) -> Point | None:
+def clip_quad_to(q: Quad, rect: Sequence[float]) -> list[float]:
+    """Clamp each corner into ``rect`` (left, top, right, bottom), as ``clip_quad`` does."""
+    out: list[float] = []
+    for i in range(4):
+        out.append(min(max(q[2 * i], rect[0]), rect[2]))
+        out.append(min(max(q[2 * i + 1], rect[1]), rect[3]))
+    return out
+
+
+def best_point(
+    quads: Sequence[Quad], viewport: tuple[float, float] | None = None, visible: Sequence[float] | None = None
+) -> Point | None:
     """Center of the largest (visible part of a) quad: an inline element wrapping over lines has
-    several; a tall element may stick out of the viewport, so clip before choosing."""
+    several; a tall element may stick out of the viewport or out of a clipping box, so clip
+    (to the viewport, or to the ``visible`` rect the page measured) before choosing."""
     best: tuple[float, Point] | None = None
     for q in quads:
         if len(q) != 8:
             continue
-        part = clip_quad(q, *viewport) if viewport else list(q)
+        if visible is not None:
+            part = clip_quad_to(q, visible)
+        else:
+            part = clip_quad(q, *viewport) if viewport else list(q)
         area = quad_area(part)
         if area < 1:  # fully outside the viewport or degenerate
             continue

@@ -90,10 +90,43 @@ async def _await_frames(service: DomService, target: Target) -> None:
         await asyncio.gather(*calls)
 
 
-async def _viewport(service: DomService, session_id: str | None) -> tuple[float, float]:
-    metrics = await service.cdp("Page.getLayoutMetrics", session_id=session_id)
-    vp = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
-    return (float(vp.get("clientWidth", 0)), float(vp.get("clientHeight", 0)))
+# The element's visible part in its frame's viewport, clipped by the rules the snapshot's
+# visibility follows (collector.js: visibleRect), so an element the view lists is one a click
+# reaches. Without a visible box of its own (display: contents, a zero-size wrapper whose content
+# overflows it) the largest visible box inside it is where a person would click.
+VISIBLE_AREA_JS = """function() {
+  const B = globalThis.__browserx;
+  if (!B || !B.visibleRect) return null;
+  const own = B.visibleRect(this);
+  let best = own, area = 0, seen = 0;
+  const stack = own ? [] : [...this.children, ...(this.shadowRoot ? this.shadowRoot.children : [])];
+  while (stack.length && seen++ < 300) {
+    const c = stack.pop(), r = B.visibleRect(c);
+    if (r && (r[2] - r[0]) * (r[3] - r[1]) > area) { area = (r[2] - r[0]) * (r[3] - r[1]); best = r; }
+    stack.push(...c.children);
+  }
+  if (!best) return null;
+  // Into the coordinates of the session's root viewport (CDP's quads), through same-origin frames.
+  let w = this.ownerDocument.defaultView;
+  try {
+    for (; w && w.frameElement; w = w.parent) {
+      const fe = w.frameElement, r = fe.getBoundingClientRect(), cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+      const dx = r.left + fe.clientLeft + parseFloat(cs.paddingLeft), dy = r.top + fe.clientTop + parseFloat(cs.paddingTop);
+      best = [best[0] + dx, best[1] + dy, best[2] + dx, best[3] + dy];
+    }
+  } catch (e) {}
+  return {rect: best, inner: !own};
+}"""
+
+
+async def _visible_area(service: DomService, target: Target) -> dict[str, Any] | None:
+    reply = await service.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": VISIBLE_AREA_JS, "objectId": target.object_id, "returnByValue": True},
+        session_id=target.session_id,
+    )
+    value = reply.get("result", {}).get("value")
+    return value if isinstance(value, dict) else None
 
 
 async def _hit(
@@ -152,7 +185,13 @@ async def locate(service: DomService, target: Target, force: bool = False) -> Po
             "rendered. Take a new snapshot.",
             id=target.element_id,
         ) from exc
-    local = best_point(quads, await _viewport(service, sid))
+    area = await _visible_area(service, target)
+    local = None
+    if area is not None:
+        rect = area["rect"]
+        local = None if area.get("inner") else best_point(quads, visible=rect)
+        if local is None:
+            local = ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
     if local is None:
         raise NotInteractable(
             f"{target.sentence()} has no visible area (hidden, zero-size or clipped away). "

@@ -45,6 +45,41 @@ function collect(root, opts) {
     }
     return d === document;
   };
+  // Composed containment: whether n is outer or inside it, through shadow roots and slots.
+  bx.inside = bx.inside || function (outer, n) {
+    for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === outer) return true;
+    return false;
+  };
+  // The part of an element a person can see in its frame's viewport, [left, top, right,
+  // bottom], or null: its box clipped by the viewport and by the overflow boxes of its
+  // containing-block chain, by the same rules the host's snapshot/visibility.py follows (the root's
+  // and body's overflow belong to the viewport; absolute escapes static boxes up to a positioned
+  // one; fixed escapes all but transformed or contained ones).
+  bx.visibleRect = bx.visibleRect || function (el) {
+    const doc = el.ownerDocument, view = doc.defaultView, root = doc.documentElement, body = doc.body;
+    const b = el.getBoundingClientRect();
+    let x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
+    let x2 = Math.min(b.right, view.innerWidth), y2 = Math.min(b.bottom, view.innerHeight);
+    const holds = (cs) => cs.transform !== "none" || cs.perspective !== "none" || cs.filter !== "none" ||
+      /paint|layout|strict|content/.test(cs.contain) || /transform|perspective|filter/.test(cs.willChange);
+    let pos = view.getComputedStyle(el).position;
+    for (let a = el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host);
+      a && a !== root && x2 > x1 && y2 > y1;
+      a = a.assignedSlot || a.parentElement || (a.parentNode && a.parentNode.host)) {
+      const cs = view.getComputedStyle(a);
+      if (pos === "fixed" && !holds(cs)) continue;
+      if (pos === "absolute" && cs.position === "static" && !holds(cs)) continue;
+      pos = cs.position; // a is in the chain: from here on, its own position decides
+      if (cs.display === "contents" || (cs.overflowX === "visible" && cs.overflowY === "visible")) continue;
+      if (a === body) {
+        const rs = view.getComputedStyle(root);
+        if (rs.overflowX === "visible" && rs.overflowY === "visible") continue;
+      }
+      const r = a.getBoundingClientRect();
+      x1 = Math.max(x1, r.left); y1 = Math.max(y1, r.top); x2 = Math.min(x2, r.right); y2 = Math.min(y2, r.bottom);
+    }
+    return x2 - x1 >= 1 && y2 - y1 >= 1 ? [x1, y1, x2, y2] : null;
+  };
   // Elements that may host an author shadow root (attachShadow's list) besides custom elements.
   const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "DIV", "FOOTER", "H1", "H2", "H3", "H4",
     "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);

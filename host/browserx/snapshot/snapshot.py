@@ -38,31 +38,19 @@ HIT_TEST_JS = """function(keys){
   for (const key of keys) {
     const el = B.nodeOf(key);
     if (!el || !el.isConnected) { out.push(null); continue; }
-    const root = el.getRootNode(), view = el.ownerDocument.defaultView;
+    const root = el.getRootNode();
     const doc = root.elementFromPoint ? root : el.ownerDocument;
-    // Test only the part a person sees: clipped by scrolling/overflow ancestors and the viewport.
-    const b = el.getBoundingClientRect();
-    let x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
-    let x2 = Math.min(b.right, view.innerWidth), y2 = Math.min(b.bottom, view.innerHeight);
-    for (let a = el.parentElement || (root.host || null); a && x2 > x1 && y2 > y1;
-         a = a.parentElement || (a.getRootNode().host || null)) {
-      const cs = view.getComputedStyle(a);
-      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
-      const ar = a.getBoundingClientRect();
-      x1 = Math.max(x1, ar.left); y1 = Math.max(y1, ar.top); x2 = Math.min(x2, ar.right); y2 = Math.min(y2, ar.bottom);
-    }
-    const r = {left: x1, top: y1, width: x2 - x1, height: y2 - y1};
-    let cover = null, clear = false, tested = false;
-    for (const [fx, fy] of pts) {
-      if (r.width <= 0 || r.height <= 0) break;
-      const x = r.left + r.width * fx, y = r.top + r.height * fy;
-      tested = true;
-      const hit = doc.elementFromPoint(x, y);
-      if (!hit || hit === el || el.contains(hit) || hit.contains(el) ||
-          (el.labels && Array.prototype.includes.call(el.labels, hit))) { clear = true; break; }
+    // Test only the part a person sees (the same clipping rules as the snapshot's).
+    const r = B.visibleRect(el);
+    let cover = null, clear = false;
+    for (const [fx, fy] of (r ? pts : [])) {
+      const hit = doc.elementFromPoint(r[0] + (r[2] - r[0]) * fx, r[1] + (r[3] - r[1]) * fy);
+      // Never covered by itself, its own content, an ancestor (its shadow host included) or its label.
+      if (!hit || B.inside(el, hit) || B.inside(hit, el) ||
+          (el.labels && Array.prototype.some.call(el.labels, l => B.inside(l, hit)))) { clear = true; break; }
       if (!cover) cover = hit;
     }
-    if (clear || !tested || !cover) { out.push(null); continue; }
+    if (clear || !cover) { out.push(null); continue; }
     const key2 = B.keyOf(cover);
     const desc = cover.localName + (cover.id ? '#' + cover.id : '') +
       (typeof cover.className === 'string' && cover.className ? '.' + cover.className.trim().split(/\\s+/)[0] : '');
