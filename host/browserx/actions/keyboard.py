@@ -46,6 +46,29 @@ SELECT_ALL_JS = """function() {
   const sel = this.ownerDocument.getSelection(), range = this.ownerDocument.createRange();
   range.selectNodeContents(this); sel.removeAllRanges(); sel.addRange(range); return true;
 }"""
+# Inputs a person fills through a picker, not by typing: their value is set the way the picker
+# sets it (the native value setter, then input and change events that bubble, which React's and
+# other frameworks' change tracking picks up). The format each one accepts:
+PICKER_FORMATS: dict[str, str] = {
+    "date": "YYYY-MM-DD",
+    "time": "HH:MM or HH:MM:SS",
+    "datetime-local": "YYYY-MM-DDTHH:MM",
+    "month": "YYYY-MM",
+    "week": "YYYY-Www (e.g. 2026-W48)",
+    "color": "#rrggbb",
+    "range": "a number",
+}
+PICK_JS = """function(text) {
+  const el = this, before = el.value;
+  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  set.call(el, text);
+  if (el.value === '' && text !== '') { set.call(el, before); return {ok: false, value: before}; }
+  if (el.value !== before) {
+    el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    el.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+  return {ok: true, value: el.value};
+}"""
 FOCUS_JS = """function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }"""
 
 
@@ -110,6 +133,9 @@ async def type_text(
         target = await resolve(service, element_id)
         await ctx.adopt(target)
         probe = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        if isinstance(probe, dict) and probe.get("tag") == "input" and probe.get("type") in PICKER_FORMATS:
+            await _pick(ctx, target, probe, text)
+            return
         if not isinstance(probe, dict) or probe.get("kind") is None:
             tag = probe.get("tag") if isinstance(probe, dict) else "?"
             kind = (
@@ -156,6 +182,27 @@ async def type_text(
             await press(service, key_press("Enter"))
 
     return await perform(service, "type", element_id, body)
+
+
+async def _pick(ctx: ActionContext, target: Target, probe: dict[str, Any], text: str) -> None:
+    """Set a date, time, color or range input's value as its picker would."""
+    kind = str(probe["type"])
+    if probe.get("disabled") or probe.get("readonly"):
+        raise NotInteractable(f"{target.sentence()} is disabled or read-only.", id=target.element_id)
+    before = probe.get("value")
+    await focus(ctx, target)
+    done = await call_on(ctx.service, target, PICK_JS, text)
+    if not isinstance(done, dict) or not done.get("ok"):
+        raise BadRequest(
+            f"{target.sentence()} is an <input type={kind}>; it takes {PICKER_FORMATS[kind]}, "
+            f"and {text!r} is not that. Its value is unchanged."
+        )
+    value = done.get("value")
+    changes = ctx.result.changes
+    changes.value_changed = value != before
+    if isinstance(value, str):
+        changes.value_length = len(value)
+        changes.new_value = value
 
 
 async def key(

@@ -29,7 +29,11 @@ LIST_ROLES = frozenset(
 # Listeners here are page-wide handlers (close menus, analytics), not targets.
 GLOBAL_TAGS = frozenset({"html", "body", "#document"})
 # Hints strong enough to keep a node that wraps other controls (a focusable composite widget).
-EXPLICIT_HINTS = frozenset({"tabindex", "editable"})
+EXPLICIT_HINTS = frozenset({"tabindex", "editable", "grid"})
+# Parts of a grid or treegrid a person acts on when they are focusable or carry a state: cells
+# with a roving tabindex (-1 included), sortable headers, expandable or selectable rows.
+GRID_PARTS = frozenset({"gridcell", "columnheader", "rowheader", "row"})
+GRID_ATTRS = ("tabindex", "aria-selected", "aria-expanded", "aria-sort")
 # Handlers of its own: a node that has one and wraps other controls is still a click target when
 # it holds text of its own outside them (Swagger's tag header, a card with a link inside).
 HANDLER_HINTS = frozenset({"listener", "onclick", "framework"})
@@ -56,6 +60,8 @@ def _hints(node: Node) -> tuple[str, ...]:
     index = tabindex(node)
     if index is not None and index >= 0:
         hints.append("tabindex")
+    if node.role in GRID_PARTS and attrs and any(a in attrs for a in GRID_ATTRS):
+        hints.append("grid")
     if node.state.get("editable"):
         hints.append("editable")
     if node.flags & F_CURSOR_POINTER and not node.flags & F_NO_POINTER_EVENTS:

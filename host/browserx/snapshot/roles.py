@@ -642,6 +642,12 @@ def _expanded(node: Node, role: str | None) -> bool | None:
     return None
 
 
+def _sort(node: Node) -> str | None:
+    """aria-sort of a column or row header: ascending, descending or other (none is the default)."""
+    value = _attr(node, "aria-sort").lower()
+    return value if value in ("ascending", "descending", "other") else None
+
+
 def _pressed(node: Node) -> bool | str | None:
     token = _attr(node, "aria-pressed").lower()
     if token == "mixed":
@@ -703,6 +709,7 @@ def states_of(node: Node) -> dict[str, object]:
         "haspopup": _haspopup(node),
         "current": _current(node),
         "focused": node.state.get("focused") is True,
+        "sort": _sort(node),
     }
     # False is meaningful for expanded/pressed (a collapsible / toggle control); elsewhere it
     # is the default and dropped.

@@ -246,6 +246,7 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
         "invalid",
         "haspopup",
         "current",
+        "sort",
     ):
         if key in states:
             facts[key] = states[key]
@@ -268,6 +269,10 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     options = node.state.get("options")
     if options:
         facts["options"] = [label for label, _ in options[:12]]
+        if "multiple" in node.attrs:
+            chosen = [label for label, selected in options if selected]
+            if chosen:
+                facts["chosen"] = chosen[:12]
         if len(options) > 12 or node.state.get("optionCount"):
             facts["options_total"] = node.state.get("optionCount", len(options))
     if node.hints and node.tier == 2:

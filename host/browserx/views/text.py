@@ -57,8 +57,9 @@ TEXT_ROLES = {
 _NEEDS_QUOTES = re.compile(r' \(|→|\||\[|"|\n|^[(@\s]|\s$')
 # Facts shown in parentheses (a line without any of them takes the short way).
 _SHOWN_FACTS = frozenset(
-    {*BOOLEAN_STATES, "expanded", "level", "type", "value", "options", "scroll", "name_from", "covered"}
-)
+    {*BOOLEAN_STATES, "expanded", "level", "type", "value", "options", "chosen", "sort", "scroll", "name_from",
+     "covered"}
+)  # fmt: skip
 
 LEGEND = """LEGEND for the browserx text view:
 - Header: "# title — URL"; viewport size, scroll offset of page size (how far down, more below?),
@@ -142,9 +143,13 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
         bits.append(f"type={facts['type']}")
     if "value" in facts:
         bits.append(f"value={_quote(str(facts['value']))}")
+    if "sort" in facts:
+        bits.append(f"sorted {facts['sort']}")
     if "options" in facts:
         more = ", …" if "options_total" in facts else ""
         bits.append(f"options=[{', '.join(facts['options'])}{more}]")
+    if "chosen" in facts:
+        bits.append(f"selected=[{', '.join(facts['chosen'])}]")
     if "scroll" in facts:
         scroll = facts["scroll"]
         if scroll.get("y_percent") is not None:
