@@ -35,7 +35,8 @@ SELECT_JS = """function(want) {
 }"""
 # Checked state of a native or ARIA toggle; null when the element has none.
 STATE_JS = """function() {
-  const el = this;
+  // A label standing in for a hidden native toggle (custom checkboxes) answers with its control's.
+  const el = this.localName === 'label' && this.control ? this.control : this;
   if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio'))
     return {checked: el.checked, radio: el.type === 'radio', disabled: el.disabled};
   for (const a of ['aria-checked', 'aria-pressed', 'aria-selected']) {

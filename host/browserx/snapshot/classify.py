@@ -37,6 +37,9 @@ GRID_ATTRS = ("tabindex", "aria-selected", "aria-expanded", "aria-sort")
 # Handlers of its own: a node that has one and wraps other controls is still a click target when
 # it holds text of its own outside them (Swagger's tag header, a card with a link inside).
 HANDLER_HINTS = frozenset({"listener", "onclick", "framework"})
+# A node listening for this many click-like event types is a framework's delegation root (React
+# listens for every one of them at its root container): the targets are inside it.
+DELEGATING_ROOT_TYPES = 6
 MAX_WRAPPER_NODES = 80  # a bigger clickable wrapper is a page-level handler, not a target
 # Native toggles that custom controls hide, to draw a box of their own in their place.
 TOGGLE_ROLES = frozenset({"checkbox", "radio", "switch"})
@@ -50,7 +53,7 @@ def _hints(node: Node) -> tuple[str, ...]:
     if not (node.listeners or node.attrs or node.state or node.flags & F_CURSOR_POINTER):
         return ()  # the bulk of a page: nothing that could make it interactive
     hints: list[str] = []
-    if node.listeners and node.tag not in GLOBAL_TAGS:
+    if node.listeners and node.tag not in GLOBAL_TAGS and len(node.listeners) < DELEGATING_ROOT_TYPES:
         hints.append("listener")
     if node.flags & F_FRAMEWORK_CLICK and node.tag not in GLOBAL_TAGS:
         hints.append("framework")
@@ -111,6 +114,10 @@ def classify(tree: Tree) -> None:
         else:
             node.tier = 1 if node.role and node.role not in STRUCTURAL_ROLES else 3
 
+    # Before the wrapper rules below: a shadow host forwarding clicks to the hidden toggle its
+    # label stands in for is a wrapper of that control, not a second one.
+    stand_in_for_hidden_toggles(tree)
+
     # Delegation: a listening list/table hands the click to its items.
     for index, hints in list(candidates.items()):
         node = nodes[index]
@@ -140,7 +147,6 @@ def classify(tree: Tree) -> None:
             if not (strong and _text_of_its_own(node, candidates)):
                 del candidates[index]
 
-    stand_in_for_hidden_toggles(tree)
     # Inside an interactive ancestor, a weak candidate is part of it (a span in a button).
     _drop_nested(candidates, nodes)
     for index, hints in candidates.items():
@@ -207,11 +213,17 @@ def _drop_nested(candidates: dict[int, tuple[str, ...]], nodes: list[Node]) -> N
     ancestor walk per candidate: candidates are few, the tree is big."""
     marked = set(candidates)
     for index in list(candidates):
-        if EXPLICIT_HINTS.intersection(candidates[index]):
+        hints = candidates[index]
+        if EXPLICIT_HINTS.intersection(hints):
             continue
+        # A handler of its own makes it a target even inside another clickable (a row's button
+        # in a clickable card); only a real control swallows it.
+        own_handler = not HANDLER_HINTS.isdisjoint(hints)
         parent = nodes[index].parent
         while parent is not None:
-            if parent.index in marked or (parent.role in INTERACTIVE_ROLES and parent.tag[0] != "#"):
+            if (parent.index in marked and not own_handler) or (
+                parent.role in INTERACTIVE_ROLES and parent.tag[0] != "#"
+            ):
                 del candidates[index]
                 break
             parent = parent.parent

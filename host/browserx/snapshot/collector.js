@@ -388,7 +388,10 @@ function collect(root, opts) {
       if (s !== null) st[i] = s;
       // Options are summarised in state; a textarea's text child is its value (private);
       // content-visibility: hidden content is not rendered.
-      if (tag === "SELECT" || tag === "TEXTAREA" || skipsContent) continue;
+      // A list box (multiple, or size > 1) shows its options in place: they are walked, each
+      // one a control a person clicks.
+      if (tag === "SELECT" && (node.multiple || node.size > 1)) { (st[i] || (st[i] = {})).listbox = true; }
+      else if (tag === "SELECT" || tag === "TEXTAREA" || skipsContent) continue;
       // Closed roots the host handed in before (host → root) are walked like open ones: page JS
       // cannot see them, but this world keeps them, so repeat snapshots need no CDP for them.
       const sr = node.shadowRoot || closedRoots.get(node);

@@ -148,10 +148,14 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
                 subtree_unseen[i] = subtree_unseen[p]
             if tag == "#document" and parent is not None and parent.box is not None:
                 # A frame's document: its own viewport. What lies outside the frame's box is
-                # reached by scrolling inside the frame; the frame's ancestors still clip it.
-                scroller = parent
+                # reached by scrolling inside the frame (the frame element's own clipping does
+                # not hide it); the frame's ancestors still clip it.
+                outer = parent.parent
+                if outer is not None:
+                    q, pf = outer.index, parent.flags
+                    clip = clip_f[q] if pf & F_FIXED_POS else clip_a[q] if pf & F_ABSOLUTE else clip_n[q]
                 clip_n[i] = clip_a[i] = clip_f[i] = clip
-                scr_n[i] = scr_a[i] = scr_f[i] = scroller
+                scr_n[i] = scr_a[i] = scr_f[i] = parent
             elif p >= 0:
                 clip_n[i], clip_a[i], clip_f[i] = clip_n[p], clip_a[p], clip_f[p]
                 scr_n[i], scr_a[i], scr_f[i] = scr_n[p], scr_a[p], scr_f[p]

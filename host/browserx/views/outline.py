@@ -267,7 +267,7 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     elif snap.include_values and "value" in node.state:
         facts["value"] = redact(str(node.state["value"]))
     options = node.state.get("options")
-    if options:
+    if options and not node.state.get("listbox"):  # a list box's options are listed themselves
         facts["options"] = [label for label, _ in options[:12]]
         if "multiple" in node.attrs:
             chosen = [label for label, selected in options if selected]
