@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from browserx.actions import runner
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import Occluded
 from browserx.relay.protocol import Inbound
@@ -32,6 +31,8 @@ class FakeService:
     async def cdp(self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None,
                   timeout: float | None = None) -> dict[str, Any]:  # fmt: skip
         self.calls.append(method)
+        if "requestAnimationFrame" in (params or {}).get("expression", ""):
+            self.calls.append("settle")  # the page's reaction is awaited, not a fixed sleep
         if method == "Page.createIsolatedWorld":
             return {"executionContextId": 5}
         expr = (params or {}).get("expression", "")
@@ -47,11 +48,6 @@ class FakeService:
         self.invalidated.append(reason)
 
 
-@pytest.fixture(autouse=True)
-def fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "SETTLE_S", 0.0)
-
-
 def test_success_counts_mutations_and_invalidates() -> None:
     service = FakeService()
 
@@ -62,6 +58,7 @@ def test_success_counts_mutations_and_invalidates() -> None:
     assert result.success and result.error is None and result.changes.dom_mutations == 3
     assert result.changes.navigated is False
     assert service.invalidated == ["action"] and service._listeners == []
+    assert "settle" in service.calls
 
 
 def test_failure_is_structured_and_still_invalidates() -> None:

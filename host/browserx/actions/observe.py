@@ -16,16 +16,34 @@ from browserx.snapshot.capture import isolated_world
 
 START_JS = """(() => {
   const old = globalThis.__bxmo; if (old) old.o.disconnect();
-  const s = {n: 0}; s.o = new MutationObserver(r => { s.n += r.length; });
+  const s = {n: 0, last: -1e9}; s.o = new MutationObserver(r => { s.n += r.length; s.last = performance.now(); });
   s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   globalThis.__bxmo = s; return location.href;
 })()"""
+# The page's reaction to an action, observed instead of waited for: two animation frames (input
+# handlers have run, a framework's re-render is flushed and painted), then on until the DOM has
+# been quiet for QUIET ms when it is still changing, at most CAP ms in all. A page that does not
+# react is done in about 33 ms; one that re-renders is read once it has.
+SETTLE_JS = """(() => new Promise(done => {
+  const s = globalThis.__bxmo, t0 = performance.now(), QUIET = __QUIET__, CAP = __CAP__;
+  if (!s) return done(0);
+  const check = () => {
+    const now = performance.now();
+    if (s.o.takeRecords().length) s.last = now;
+    if (now - s.last >= QUIET || now - t0 >= CAP) return done(now - t0);
+    setTimeout(check, 10);
+  };
+  if (document.visibilityState !== "visible") return setTimeout(check, 20);  // no frames drawn
+  requestAnimationFrame(() => requestAnimationFrame(check));
+}))()"""
+QUIET_MS = 50
+SETTLE_CAP_MS = 600
 READ_JS = """(() => {
   const s = globalThis.__bxmo; if (!s) return [-1, location.href];
   s.n += s.o.takeRecords().length; s.o.disconnect(); globalThis.__bxmo = null;
   return [s.n, location.href];
 })()"""
-SETTLE_S = 0.1
+SETTLE_JS = SETTLE_JS.replace("__QUIET__", str(QUIET_MS)).replace("__CAP__", str(SETTLE_CAP_MS))
 NAV_COMMIT_S = 5.0
 NAV_LOAD_S = 10.0
 
@@ -113,6 +131,19 @@ class MutationCounter:
         self.sessions[session_id] = ctx
         if session_id is None:
             self.url_before = reply.get("result", {}).get("value")
+
+    async def settle(self) -> None:
+        """Until the acted-on documents have reacted (``SETTLE_JS``), all of them at once."""
+
+        async def one(session_id: str | None, ctx: int) -> None:
+            await self.service.cdp(
+                "Runtime.evaluate",
+                {"expression": SETTLE_JS, "contextId": ctx, "awaitPromise": True, "returnByValue": True},
+                session_id=session_id,
+                timeout=SETTLE_CAP_MS / 1000 + 2,
+            )
+
+        await asyncio.gather(*(one(s, c) for s, c in self.sessions.items()), return_exceptions=True)
 
     async def read(self) -> tuple[int | None, str | None]:
         """(mutations, main-frame URL); mutations None when a counted document was replaced."""

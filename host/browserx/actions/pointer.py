@@ -115,7 +115,11 @@ VISIBLE_AREA_JS = """function() {
       best = [best[0] + dx, best[1] + dy, best[2] + dx, best[3] + dy];
     }
   } catch (e) {}
-  return {rect: best, inner: !own};
+  const b = this.getBoundingClientRect(), view = this.ownerDocument.defaultView;
+  // Wholly visible already: no scrolling needed (and no waiting for the compositor after it).
+  const whole = !!own && own[0] <= b.left + 0.5 && own[1] <= b.top + 0.5 && own[2] >= b.right - 0.5 &&
+    own[3] >= b.bottom - 0.5 && view.top === view;
+  return {rect: best, inner: !own, whole};
 }"""
 
 
@@ -173,9 +177,12 @@ async def _check_owners(service: DomService, target: Target, local: Point, hops:
 async def locate(service: DomService, target: Target, force: bool = False) -> Point:
     """Scroll the element into view and return the top-level viewport point to act at."""
     sid = target.session_id
+    area = await _visible_area(service, target)
     try:
-        await service.cdp("DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid)
-        await _await_frames(service, target)
+        if area is None or not area.get("whole"):
+            await service.cdp("DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid)
+            await _await_frames(service, target)
+            area = await _visible_area(service, target)
         quads = (
             await service.cdp("DOM.getContentQuads", {"objectId": target.object_id}, session_id=sid)
         ).get("quads", [])
@@ -185,7 +192,6 @@ async def locate(service: DomService, target: Target, force: bool = False) -> Po
             "rendered. Take a new snapshot.",
             id=target.element_id,
         ) from exc
-    area = await _visible_area(service, target)
     local = None
     if area is not None:
         rect = area["rect"]

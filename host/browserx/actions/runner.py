@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from browserx.actions.observe import NAV_COMMIT_S, NAV_LOAD_S, SETTLE_S, MutationCounter, NavigationWatch
+from browserx.actions.observe import NAV_COMMIT_S, NAV_LOAD_S, MutationCounter, NavigationWatch
 from browserx.actions.resolve import OBJECT_GROUP, Target
 from browserx.actions.result import ActionErrorInfo, ActionResult
 from browserx.errors import BrowserxError
@@ -65,7 +65,7 @@ async def perform(service: DomService, action: str, element_id: int | None, body
 async def _observe_after(ctx: ActionContext) -> None:
     result, watch = ctx.result, ctx.watch
     if result.success and ctx.settle:
-        await asyncio.sleep(SETTLE_S)
+        await ctx.counter.settle()
         if watch.started and not watch.committed:
             await watch.wait("committed", NAV_COMMIT_S)
         if watch.new_document and not watch.loaded:
