@@ -13,7 +13,7 @@ from typing import Any
 
 from browserx.actions.matching import Fingerprint, best_match
 from browserx.actions.memory import recall, remember
-from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
+from browserx.errors import BrowserxError, CdpError, DuplicateId, StaleElement, UnknownElement
 from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.classify import is_interactive
@@ -126,6 +126,10 @@ async def resolve(service: DomService, element_id: int, heal: bool = True) -> Ta
             "its IDs.",
             id=element_id,
         )
+    shown = service.snapshot.by_id.get(element_id) if service.snapshot is not None else None
+    if shown is not None and shown.ref != ref:
+        # The newest view showed another node under this ID: never act on either.
+        raise DuplicateId(f"ID {element_id} names {ref} but the newest view showed {shown.ref} under it")
     fp = recall(service, element_id)
     found = await _lookup(service, element_id, ref, fp)
     if found is not None:
