@@ -1230,6 +1230,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="browserx-bench-"))
     os.environ["BROWSERX_RUNTIME_DIR"] = str(workdir / "run")
+    # The bench loads and measures pages through the raw `cdp` method: opened for this host only.
+    config = workdir / "config.json"
+    config.write_text('{"allow_raw_cdp": true}', encoding="utf-8")
+    os.environ["BROWSERX_CONFIG"] = str(config)
     # browser-use: no telemetry, no cloud sync, no version check, its config in the temp dir.
     os.environ.update(
         {

@@ -45,6 +45,9 @@ def decode_body(body: bytes | str, type: type[T]) -> T:
         raise FramingError(f"frame must hold a message object: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise FramingError(f"frame is not valid JSON: {exc}") from exc
+    except RecursionError:
+        # msgspec refuses JSON nested deeper than the interpreter's recursion limit (~1000).
+        raise FramingError("frame nests JSON too deeply") from None
 
 
 async def read_frames(

@@ -40,6 +40,12 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
     profile = root / "profile"
     old_env = os.environ.get("BROWSERX_RUNTIME_DIR")
     os.environ["BROWSERX_RUNTIME_DIR"] = str(runtime)
+    # The tests compare with Chrome's own view through the raw `cdp` method, which a host serves
+    # only when its user's config opens it (browserx/settings.py): this host's config does.
+    old_config = os.environ.get("BROWSERX_CONFIG")
+    config = root / "config.json"
+    config.write_text('{"allow_raw_cdp": true}', encoding="utf-8")
+    os.environ["BROWSERX_CONFIG"] = str(config)
     apply(default_plan(None, profile))
     options = webdriver.ChromeOptions()
     options.binary_location = find_browser()
@@ -61,10 +67,11 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
         yield Browser(driver, host, runtime, profile)
     finally:
         driver.quit()
-        if old_env is None:
-            os.environ.pop("BROWSERX_RUNTIME_DIR", None)
-        else:
-            os.environ["BROWSERX_RUNTIME_DIR"] = old_env
+        for name, old in (("BROWSERX_RUNTIME_DIR", old_env), ("BROWSERX_CONFIG", old_config)):
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
         # Keep the host logs of the last run for post-mortems.
         keep = Path(tempfile.gettempdir()) / "browserx-e2e-last-logs"
         shutil.rmtree(keep, ignore_errors=True)

@@ -113,15 +113,19 @@ def test_type_into_input_textarea_and_clear(browser: Browser, bx: Client, page: 
     tab = page("act-controls.html")
     ids = controls(bx, tab)
     r = bx.type_text(ids["Full name"]["id"], "Ada Lovelace", tab=tab, clear=True)
-    assert r["changes"]["new_value"] == "Ada Lovelace" and r["changes"]["value_changed"] is True
+    # Form values only on request: without include_values, what changed and by how much.
+    assert r["changes"]["new_value"] is None and r["changes"]["value_changed"] is True
+    assert r["changes"]["value_length"] == len("Ada Lovelace")
     assert js(browser, "document.getElementById('name').value") == "Ada Lovelace"
+    r = bx.type_text(ids["Full name"]["id"], "Ada Lovelace", tab=tab, clear=True, include_values=True)
+    assert r["changes"]["new_value"] == "Ada Lovelace"
     bx.type_text(ids["Notes"]["id"], "line one", tab=tab)
     assert js(browser, "document.getElementById('notes').value") == "line one"
 
 
 def test_type_password_never_reports_value(browser: Browser, bx: Client, page: Any) -> None:
     tab = page("act-controls.html")
-    r = bx.type_text(id_of(bx, tab, "Secret"), "hunter2", tab=tab)
+    r = bx.type_text(id_of(bx, tab, "Secret"), "hunter2", tab=tab, include_values=True)
     assert r["changes"]["new_value"] is None and r["changes"]["value_length"] == 7
     assert js(browser, "document.getElementById('secret').value") == "hunter2"
 
@@ -138,7 +142,7 @@ def test_type_react_controlled_input_updates_state(browser: Browser, bx: Client,
 
 def test_type_contenteditable(browser: Browser, bx: Client, page: Any) -> None:
     tab = page("act-controls.html")
-    r = bx.type_text(id_of(bx, tab, "Comment editor"), "Hello editor", tab=tab)
+    r = bx.type_text(id_of(bx, tab, "Comment editor"), "Hello editor", tab=tab, include_values=True)
     assert js(browser, "document.getElementById('editor').innerText.trim()") == "Hello editor"
     assert r["changes"]["new_value"].strip() == "Hello editor"
 
@@ -177,7 +181,7 @@ def test_key_shortcut_with_modifiers(browser: Browser, bx: Client, page: Any) ->
 def test_select_native_by_label_and_value(browser: Browser, bx: Client, page: Any) -> None:
     tab = page("act-controls.html")
     sid = id_of(bx, tab, "Country")
-    r = bx.select(sid, "Italy", tab=tab)
+    r = bx.select(sid, "Italy", tab=tab, include_values=True)
     assert r["changes"]["selected"] == "Italy" and r["changes"]["new_value"] == "it"
     assert js(browser, "document.getElementById('country').value") == "it"
     assert js(browser, "window.countryChanged") == 1

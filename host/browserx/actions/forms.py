@@ -15,6 +15,7 @@ from browserx.actions.runner import ActionContext, perform
 from browserx.errors import NotInteractable, OptionNotFound
 from browserx.service import DomService
 from browserx.snapshot.snapshot import take_snapshot
+from browserx.views.outline import redact
 
 # Native <select>: pick by exact label, then value, then case-insensitive label; fire the
 # events a user's choice fires (input, change; bubbling) so frameworks notice.
@@ -51,7 +52,9 @@ OPEN_SETTLE_S = 0.15
 STATE_POLL_S = 0.5
 
 
-async def select(service: DomService, element_id: int, value: str) -> ActionResult:
+async def select(
+    service: DomService, element_id: int, value: str, include_values: bool = False
+) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
@@ -73,7 +76,8 @@ async def select(service: DomService, element_id: int, value: str) -> ActionResu
                     id=element_id,
                 )
             ctx.result.changes.selected = str(out["label"])
-            ctx.result.changes.new_value = str(out["value"])
+            if include_values:  # the label is what the view shows; the value only on request
+                ctx.result.changes.new_value = redact(str(out["value"]))
             ctx.result.changes.value_changed = bool(out.get("changed"))
             return
         await _select_aria(ctx, target, value)

@@ -25,6 +25,7 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, NotInteractable
 from browserx.service import DomService
+from browserx.views.outline import redact
 
 TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
 
@@ -128,13 +129,14 @@ async def type_text(
     clear: bool = False,
     submit: bool = False,
     per_char: bool = False,
+    include_values: bool = False,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
         probe = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         if isinstance(probe, dict) and probe.get("tag") == "input" and probe.get("type") in PICKER_FORMATS:
-            await _pick(ctx, target, probe, text)
+            await _pick(ctx, target, probe, text, include_values)
             return
         if not isinstance(probe, dict) or probe.get("kind") is None:
             tag = probe.get("tag") if isinstance(probe, dict) else "?"
@@ -177,14 +179,17 @@ async def type_text(
         changes.focused = bool(after.get("focused")) if isinstance(after, dict) else None
         if isinstance(value, str):
             changes.value_length = len(value)
-            changes.new_value = None if password else value  # passwords never leave the host
+            # Form values only on request, masked like the views; passwords never leave the host.
+            changes.new_value = redact(value) if include_values and not password else None
         if submit:
             await press(service, key_press("Enter"))
 
     return await perform(service, "type", element_id, body)
 
 
-async def _pick(ctx: ActionContext, target: Target, probe: dict[str, Any], text: str) -> None:
+async def _pick(
+    ctx: ActionContext, target: Target, probe: dict[str, Any], text: str, include_values: bool
+) -> None:
     """Set a date, time, color or range input's value as its picker would."""
     kind = str(probe["type"])
     if probe.get("disabled") or probe.get("readonly"):
@@ -202,7 +207,7 @@ async def _pick(ctx: ActionContext, target: Target, probe: dict[str, Any], text:
     changes.value_changed = value != before
     if isinstance(value, str):
         changes.value_length = len(value)
-        changes.new_value = value
+        changes.new_value = value if include_values else None
 
 
 async def key(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 from browserx.actions.result import ActionResult
@@ -13,6 +14,7 @@ from browserx.actions.runner import ActionContext, perform
 from browserx.errors import ActionTimeout, BadRequest, BrowserxError, NavigationFailed
 from browserx.service import DomService
 
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
 POLL_S = 0.1
 DEFAULT_TIMEOUT_S = 30.0
 
@@ -21,10 +23,8 @@ def normalise_url(url: str) -> str:
     url = url.strip()
     if not url:
         raise BadRequest("url must not be empty")
-    if "://" not in url and not url.startswith(("about:", "data:", "javascript:")):
-        url = "https://" + url  # "example.com" means the web site
-    if url.startswith("javascript:"):
-        raise BadRequest("javascript: URLs are not navigations; use an action on the page instead")
+    if not _SCHEME.match(url):
+        url = "https://" + url  # "example.com" (or "localhost:8000") means the web site
     return url
 
 

@@ -13,16 +13,20 @@ from typing import Any
 
 from browserx.actions.matching import Fingerprint, best_match
 from browserx.actions.memory import recall, remember
-from browserx.errors import BrowserxError, CdpError, DuplicateId, StaleElement, UnknownElement
+from browserx.errors import BrowserxError, CdpError, DuplicateId, PageOptedOut, StaleElement, UnknownElement
 from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import take_snapshot
 
+# The element for a key, or null when it is gone; "no-ai" when its document (a frame's included)
+# opted out of AI agents: nothing of it is touched.
 RESOLVE_JS = (
     "function(key){const B=globalThis.__browserx;"
-    "const el=B&&B.nodeOf(key);return el&&el.isConnected&&B.ours(el)?el:null}"
+    "const el=B&&B.nodeOf(key);if(!el||!el.isConnected||!B.ours(el))return null;"
+    "const d=el.ownerDocument;if(d.documentElement.hasAttribute('data-no-ai')||"
+    "d.body&&d.body.hasAttribute('data-no-ai'))return 'no-ai';return el}"
 )
 OBJECT_GROUP = "browserx-act"
 
@@ -104,6 +108,12 @@ async def _lookup(
     except CdpError:
         return None  # "Cannot find context": the document went away
     obj = reply.get("result", {})
+    if obj.get("value") == "no-ai":
+        raise PageOptedOut(
+            "The frame this element is in opted out of AI agents (data-no-ai); browserx will not act "
+            "on it. Ask the user to do this step themselves.",
+            id=element_id,
+        )
     object_id = obj.get("objectId")
     if not object_id or obj.get("subtype") != "node":
         return None

@@ -37,7 +37,8 @@ class Changes(BaseModel):
     scroll_changed: bool = Field(default=False, description="A scroll position changed.")
     value_changed: bool = Field(default=False, description="The target's value changed.")
     new_value: str | None = Field(
-        default=None, description="The target's value after the action (passwords: never; see value_length)."
+        default=None,
+        description="The target's value after the action, only with include_values (masked; passwords: never).",
     )
     value_length: int | None = Field(
         default=None, description="Length of the value (reported for passwords)."

@@ -23,17 +23,26 @@ from browserx.control.schemas import (
     WaitParams,
 )
 from browserx.control.server import Method
+from browserx.policy import check_url, refuse_opted_out
 from browserx.registry import TabRegistry
 from browserx.service import DomService
+from browserx.settings import HostSettings
 
 
-def build_action_methods(registry: TabRegistry) -> dict[str, Method]:
+def build_action_methods(registry: TabRegistry, settings: HostSettings) -> dict[str, Method]:
     def method(
-        params: type[TabParams], run: Callable[[DomService, Any], Awaitable[ActionResult]], doc: str
+        params: type[TabParams],
+        run: Callable[[DomService, Any], Awaitable[ActionResult]],
+        doc: str,
+        reads_page: bool = True,
     ) -> Method:
         async def handler(p: TabParams) -> dict[str, Any]:
+            if isinstance(p, NavigateParams):
+                check_url(p.url, settings.allow_file_urls)  # before the tab is touched
             service = await registry.resolve(p.tab)
             async with service.lock:
+                if reads_page:  # an opted-out page refuses before any of its IDs is looked up
+                    await refuse_opted_out(service)
                 result = await run(service, p)
             result.raise_for_error()
             out = result.model_dump(mode="json")
@@ -50,7 +59,7 @@ def build_action_methods(registry: TabRegistry) -> dict[str, Method]:
         ),
         "type": method(
             TypeParams,
-            lambda s, p: actions.type_text(s, p.id, p.text, p.clear, p.submit, p.per_char),
+            lambda s, p: actions.type_text(s, p.id, p.text, p.clear, p.submit, p.per_char, p.include_values),
             "Type text into an input, textarea or contenteditable element.",
         ),
         "key": method(
@@ -65,7 +74,7 @@ def build_action_methods(registry: TabRegistry) -> dict[str, Method]:
         ),
         "select": method(
             SelectParams,
-            lambda s, p: actions.select(s, p.id, p.value),
+            lambda s, p: actions.select(s, p.id, p.value, p.include_values),
             "Choose an option of a list by label.",
         ),
         "check": method(
@@ -74,17 +83,30 @@ def build_action_methods(registry: TabRegistry) -> dict[str, Method]:
         "hover": method(
             HoverParams, lambda s, p: actions.hover(s, p.id, p.force), "Move the mouse over an element."
         ),
+        # Leaving a page reads nothing of it: allowed on opted-out pages too.
         "navigate": method(
-            NavigateParams, lambda s, p: actions.navigate(s, p.url, p.timeout), "Open a URL in the tab."
+            NavigateParams,
+            lambda s, p: actions.navigate(s, p.url, p.timeout),
+            "Open a URL in the tab.",
+            reads_page=False,
         ),
         "back": method(
-            HistoryParams, lambda s, p: actions.back(s, p.timeout), "Go back in the tab's history."
+            HistoryParams,
+            lambda s, p: actions.back(s, p.timeout),
+            "Go back in the tab's history.",
+            reads_page=False,
         ),
         "forward": method(
-            HistoryParams, lambda s, p: actions.forward(s, p.timeout), "Go forward in the tab's history."
+            HistoryParams,
+            lambda s, p: actions.forward(s, p.timeout),
+            "Go forward in the tab's history.",
+            reads_page=False,
         ),
         "reload": method(
-            ReloadParams, lambda s, p: actions.reload(s, p.ignore_cache, p.timeout), "Reload the tab."
+            ReloadParams,
+            lambda s, p: actions.reload(s, p.ignore_cache, p.timeout),
+            "Reload the tab.",
+            reads_page=False,
         ),
         "wait": method(
             WaitParams,

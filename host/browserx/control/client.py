@@ -138,10 +138,11 @@ class Client:
         clear: bool = False,
         submit: bool = False,
         per_char: bool = False,
+        include_values: bool = False,
     ) -> dict[str, Any]:
         result: dict[str, Any] = self.call(
             "type", tab=tab, id=id, text=text, clear=clear or None, submit=submit or None,
-            per_char=per_char or None,
+            per_char=per_char or None, include_values=include_values or None,
         )  # fmt: skip
         return result
 
@@ -171,8 +172,12 @@ class Client:
         )
         return result
 
-    def select(self, id: int, value: str, *, tab: int | None = None) -> dict[str, Any]:
-        result: dict[str, Any] = self.call("select", tab=tab, id=id, value=value)
+    def select(
+        self, id: int, value: str, *, tab: int | None = None, include_values: bool = False
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = self.call(
+            "select", tab=tab, id=id, value=value, include_values=include_values or None
+        )
         return result
 
     def check(self, id: int, checked: bool = True, *, tab: int | None = None) -> dict[str, Any]:

@@ -122,6 +122,9 @@ class TypeParams(TabParams):
     clear: bool = Field(default=False, description="Clear the current value first.")
     submit: bool = Field(default=False, description="Press Enter afterwards.")
     per_char: bool = Field(default=False, description="Send a key event per character (slower).")
+    include_values: bool = Field(
+        default=False, description="Return the field's value after the action (masked; never passwords)."
+    )
 
 
 class KeyParams(TabParams):
@@ -143,6 +146,9 @@ class ScrollParams(TabParams):
 class SelectParams(TabParams):
     id: int = Field(description="ID of a <select>, combobox or listbox.")
     value: str = Field(description="Option label (or value) to choose.")
+    include_values: bool = Field(
+        default=False, description="Return the field's value after the action (masked; never passwords)."
+    )
 
 
 class CheckParams(TabParams):

@@ -132,7 +132,7 @@ def cmd_action(args: argparse.Namespace) -> int:
                               modifiers=_mods(args.modifiers), force=args.force)  # fmt: skip
         elif name == "type":
             result = bx.type_text(args.id, args.text, tab=args.tab, clear=args.clear, submit=args.submit,
-                             per_char=args.per_char)  # fmt: skip
+                                  per_char=args.per_char, include_values=args.include_values)  # fmt: skip
         elif name == "key":
             result = bx.key(
                 args.key, tab=args.tab, modifiers=_mods(args.modifiers), id=args.id, repeat=args.repeat
@@ -141,7 +141,7 @@ def cmd_action(args: argparse.Namespace) -> int:
             amount: str | float = args.amount if args.amount == "page" else float(args.amount)
             result = bx.scroll(args.id, tab=args.tab, direction=args.direction, amount=amount, to_id=args.to)
         elif name == "select":
-            result = bx.select(args.id, args.value, tab=args.tab)
+            result = bx.select(args.id, args.value, tab=args.tab, include_values=args.include_values)
         elif name == "check":
             result = bx.check(args.id, not args.uncheck, tab=args.tab)
         elif name == "hover":
@@ -176,6 +176,7 @@ def _action_commands(command: Callable[..., argparse.ArgumentParser],
     p.add_argument("--clear", action="store_true", help="clear the field first")
     p.add_argument("--submit", action="store_true", help="press Enter afterwards")
     p.add_argument("--per-char", action="store_true", help="one key event per character")
+    p.add_argument("--include-values", action="store_true", help="report the field's value (masked)")
     p = act("key", "Press a key or shortcut, e.g. Enter, Escape, ArrowDown, Ctrl+A.")
     p.add_argument("key")
     p.add_argument("--modifiers", help="held keys, e.g. ctrl,shift")
@@ -189,6 +190,7 @@ def _action_commands(command: Callable[..., argparse.ArgumentParser],
     p = act("select", "Choose an option of a select, combobox or listbox by label or value.")
     p.add_argument("id", type=int)
     p.add_argument("value")
+    p.add_argument("--include-values", action="store_true", help="report the chosen value (masked)")
     p = act("check", "Check (or --uncheck) a checkbox, radio, switch or toggle.")
     p.add_argument("id", type=int)
     p.add_argument("--uncheck", action="store_true")

@@ -17,6 +17,8 @@ from typing import Any
 
 import msgspec
 
+from browserx.errors import CdpError
+
 HOST_NAME = "com.browserx.host"
 EXTENSION_ID = "bdmcchjakioickidfhiggdbapfpibgdc"
 
@@ -142,7 +144,17 @@ class DetachedFromTarget(msgspec.Struct, omit_defaults=True):
 
 
 def decode_raw(raw: msgspec.Raw | None, type: type[Any] = dict) -> Any:
-    """Decode a Raw payload (absent → empty object) into ``type``."""
-    if not raw:
-        return msgspec.convert({}, type)
-    return msgspec.json.decode(raw, type=type)
+    """Decode a Raw payload (absent → empty object) into ``type``; a payload of another shape
+    (which Chrome never sends) is a CdpError, not a crash of whoever asked."""
+    try:
+        if not raw:
+            return msgspec.convert({}, type)
+        return msgspec.json.decode(raw, type=type)
+    except msgspec.ValidationError as exc:
+        raise CdpError(f"the extension sent a payload of an unexpected shape: {exc}") from None
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise CdpError(f"the extension sent an unreadable payload: {_why(exc)}") from None
+
+
+def _why(exc: Exception) -> str:
+    return "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
