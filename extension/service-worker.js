@@ -237,16 +237,6 @@ const handlers = {
     };
   },
 
-  effect({ tabId, effect }) {
-    requireTabId(tabId);
-    if (!effect || typeof effect !== "object") throw badRequest("effect must be an object");
-    // Fire and forget: the content script may be missing or blocked on this page.
-    try {
-      chrome.tabs.sendMessage(tabId, { ...effect, browserx: "effect" }, { frameId: 0 }).catch(() => {});
-    } catch {}
-    return {};
-  },
-
   ping() {
     return { pong: true, version: VERSION };
   },

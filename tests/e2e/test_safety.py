@@ -5,6 +5,9 @@ typed values come back only on request; the host's logs never hold what was type
 
 from __future__ import annotations
 
+import json
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -106,3 +109,20 @@ def test_typed_values_come_back_only_on_request_and_never_reach_the_logs(
     assert logs, f"no host log in {browser.runtime_dir}"
     for log in logs:
         assert SECRET not in log.read_text(encoding="utf-8", errors="replace"), f"{log} holds typed text"
+
+
+def test_effects_are_drawn_without_a_content_script_on_every_site(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    manifest = json.loads((Path(__file__).resolve().parents[2] / "extension" / "manifest.json").read_text())
+    assert "content_scripts" not in manifest and "scripting" not in manifest["permissions"]
+    tab = open_page(browser, bx, servers.url("act-controls.html"))
+    assert js(browser, "document.querySelector('browserx-overlay') === null")  # nothing until browserx acts
+    bx.click(id_of(bx, tab, "Increment"), tab=tab)
+    # The ripple was drawn by the host in its isolated world: one overlay host, hidden from
+    # assistive tech, in the page's DOM (its content sits in a closed shadow root).
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and js(browser, "document.querySelector('browserx-overlay') === null"):
+        time.sleep(0.05)
+    assert js(browser, "document.querySelector('browserx-overlay').getAttribute('aria-hidden')") == "true"
+    assert js(browser, "document.querySelector('browserx-overlay').shadowRoot") is None  # closed

@@ -1,15 +1,20 @@
-"""Visual feedback in the page (the content script draws it): a ripple where the pointer acts.
-Fire and forget — an effect must never slow down or break an action."""
+"""Visual feedback in the page: a ripple where the pointer acts, drawn by the host itself in
+browserx's isolated world of the tab's top document (effects.js), so no content script runs on
+any site. Fire and forget — an effect must never slow down or break an action."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from importlib import resources
 from typing import Any
 
 from browserx.service import DomService
 
 EFFECT_BUDGET_S = 0.05
+EFFECTS_JS = resources.files("browserx.actions").joinpath("effects.js").read_text(encoding="utf-8")
+# One function for CDP: the file's two declarations, then the call.
+EFFECT_CALL_JS = "function(msg) {\n" + EFFECTS_JS + "\nreturn effect(msg);\n}"
 _pending: set[asyncio.Task[Any]] = set()  # keep references until the replies arrive
 
 
@@ -23,13 +28,27 @@ def _done(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieve it, so asyncio does not log "never retrieved"
 
 
-async def ripple(service: DomService, x: float, y: float) -> None:
-    if not effects_enabled():
+async def draw(service: DomService, effect: dict[str, Any]) -> None:
+    """Draw one effect ({kind: cursor | ripple | highlight | clear, x, y, ...}) in top-level
+    viewport coordinates; skipped when the top document's world is not known yet."""
+    world = service.worlds.get(None)
+    if not effects_enabled() or world is None:
         return
     task = asyncio.ensure_future(
-        service.conn.request("effect", tabId=service.tab_id, effect={"kind": "ripple", "x": x, "y": y})
+        service.cdp(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": EFFECT_CALL_JS,
+                "executionContextId": world[1],
+                "arguments": [{"value": effect}],
+            },
+        )
     )
     _pending.add(task)
     # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored.
     task.add_done_callback(_done)
     await asyncio.wait({task}, timeout=EFFECT_BUDGET_S)
+
+
+async def ripple(service: DomService, x: float, y: float) -> None:
+    await draw(service, {"kind": "ripple", "x": x, "y": y})

@@ -35,10 +35,13 @@ DEFAULT_TIMEOUT = 30.0
 # A chunked reply beyond these bounds means the worker is misbehaving: it is abandoned.
 MAX_CHUNKS = 100_000
 MAX_REASSEMBLED_CHARS = 512 * 1024 * 1024
+# Chrome's error texts are one line; a longer one is cut before it reaches an agent or a log.
+MAX_ERROR_TEXT = 2000
 
 
 def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError:
     """Turn the worker's error text (Chrome's wording) into our error tree."""
+    text = _clip(text)
     lower = text.lower()
     where = f" (tab {tab_id})" if tab_id is not None else ""
     if "method not allowed" in lower:
@@ -64,11 +67,20 @@ def _cdp_message(text: str) -> str:
     """Chrome reports CDP errors as JSON text ({code, message, data}); keep the readable parts."""
     try:
         data = msgspec.json.decode(text)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
         return text
     if not isinstance(data, dict) or "message" not in data:
         return text
-    return f"{data['message']}: {data['data']}" if data.get("data") else str(data["message"])
+    return _clip(f"{data['message']}: {data['data']}" if data.get("data") else str(data["message"]))
+
+
+def _clip(text: str, limit: int = MAX_ERROR_TEXT) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _loggable_id(msg_id: Any) -> Any:
+    """An id for a log line: a message id the host never made can be thousands of digits long."""
+    return msg_id if isinstance(msg_id, int) and abs(msg_id) < 2**63 else "<out of range>"
 
 
 class ExtensionConnection:
@@ -79,7 +91,9 @@ class ExtensionConnection:
         self._send = send
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[asyncio.Future[Inbound], str, int | None]] = {}
+        # Reassembly of chunked replies: the pieces so far, how many were announced, their size.
         self._chunks: dict[int, list[str]] = {}
+        self._chunk_plan: dict[int, tuple[int, int]] = {}
         self._handlers: list[NoticeHandler] = []
         self.default_timeout = default_timeout
         self.hello: Inbound | None = None
@@ -111,6 +125,7 @@ class ExtensionConnection:
         finally:
             self._pending.pop(msg_id, None)
             self._chunks.pop(msg_id, None)
+            self._chunk_plan.pop(msg_id, None)
         if reply.error is not None:
             raise map_relay_error(reply.error, what, tab_id)
         return reply
@@ -135,8 +150,10 @@ class ExtensionConnection:
         raw = reply.result or msgspec.Raw(b"{}")
         try:
             return msgspec.json.decode(raw, type=result_type)
-        except msgspec.ValidationError as exc:
-            raise CdpError(f"CDP error ({method}): unexpected result shape: {exc}") from exc
+        except msgspec.DecodeError as exc:  # ValidationError included
+            raise CdpError(f"CDP error ({method}): unexpected result shape: {exc}") from None
+        except RecursionError:
+            raise CdpError(f"CDP error ({method}): result nests JSON too deeply") from None
 
     async def cdp_batch(
         self,
@@ -157,13 +174,21 @@ class ExtensionConnection:
         if session_id:
             fields["sessionId"] = session_id
         reply = await self.request("batch", timeout=timeout, **fields)
-        answers: list[dict[str, Any]] = msgspec.json.decode(reply.result or b"{}").get("results", [])
+        try:
+            answers = msgspec.json.decode(reply.result or b"{}", type=_BatchResult).results
+        except msgspec.DecodeError as exc:  # ValidationError included
+            raise CdpError(f"CDP error (batch): unexpected result shape: {exc}") from None
+        except RecursionError:
+            raise CdpError("CDP error (batch): result nests JSON too deeply") from None
         out: list[dict[str, Any] | BrowserxError] = []
         for (method, _), answer in zip(commands, answers, strict=False):
             if "error" in answer:
                 out.append(map_relay_error(str(answer["error"]), method, tab_id))
             else:
-                out.append(answer.get("result") or {})
+                result = answer.get("result") or {}
+                if not isinstance(result, dict):
+                    result = CdpError(f"CDP error ({method}): unexpected result shape: not an object")
+                out.append(result)
         while len(out) < len(commands):
             out.append(CdpError("the extension answered fewer commands than were sent"))
         return out
@@ -184,57 +209,93 @@ class ExtensionConnection:
             self._resolve(msg)
         elif msg.type == "hello":
             self.hello = msg
-            log.info("extension_hello", version=msg.version, user_agent=msg.userAgent)
+            log.info(
+                "extension_hello",
+                version=_clip(str(msg.version), 100),
+                user_agent=_clip(str(msg.userAgent), 300),
+            )
         else:
             for handler in list(self._handlers):
                 try:
                     handler(msg)
-                except Exception:
-                    log.exception("notice_handler_failed", type=msg.type, method=msg.method)
+                except BrowserxError as exc:  # a notice of a shape Chrome never sends
+                    log.warning(
+                        "bad_notice", type=_clip(str(msg.type), 100), method=_clip(str(msg.method), 100),
+                        error=_clip(exc.message, 300),
+                    )  # fmt: skip
+                except Exception as exc:
+                    # One short line, not a traceback: a flood of odd notices must not flood the log.
+                    log.error(
+                        "notice_handler_failed", type=_clip(str(msg.type), 100),
+                        method=_clip(str(msg.method), 100), error=_clip(repr(exc), 300), where=_where(exc),
+                    )  # fmt: skip
 
     def _resolve(self, msg: Inbound) -> None:
-        assert msg.id is not None
-        entry = self._pending.get(msg.id)
+        entry = self._pending.get(msg.id) if msg.id is not None else None
         if entry is None:
-            log.warning("reply_for_unknown_id", id=msg.id)
+            log.warning("reply_for_unknown_id", id=_loggable_id(msg.id))
             return
         if not entry[0].done():
             entry[0].set_result(msg)
 
     def _feed_chunk(self, msg: Inbound) -> None:
         if msg.id is None or msg.id not in self._pending or msg.chunks is None or msg.data is None:
-            log.warning("stray_chunk", id=msg.id)
+            log.warning("stray_chunk", id=_loggable_id(msg.id))
             return
-        parts = self._chunks.setdefault(msg.id, [])
-        if msg.chunk != len(parts) or not 0 < msg.chunks <= MAX_CHUNKS:
-            log.error("chunk_out_of_order", id=msg.id, chunk=msg.chunk, have=len(parts))
-            self._fail(msg.id, CdpError("the extension sent a reply in broken pieces; retry"))
+        msg_id = msg.id
+        parts = self._chunks.setdefault(msg_id, [])
+        announced, size = self._chunk_plan.get(msg_id, (msg.chunks, 0))
+        if msg.chunk != len(parts) or msg.chunks != announced or not 0 < msg.chunks <= MAX_CHUNKS:
+            log.error(
+                "chunk_out_of_order", id=msg_id, chunk=_loggable_id(msg.chunk), have=len(parts),
+                chunks=_loggable_id(msg.chunks),
+            )  # fmt: skip
+            self._abandon_chunks(msg_id, CdpError("the extension sent a reply in broken pieces; retry"))
             return
         parts.append(msg.data)
-        if sum(map(len, parts)) > MAX_REASSEMBLED_CHARS:
-            self._fail(
-                msg.id, CdpError("the extension's reply is larger than browserx accepts (512 Mi characters)")
+        size += len(msg.data)  # kept as a running total: summing every piece again is quadratic
+        self._chunk_plan[msg_id] = (announced, size)
+        if size > MAX_REASSEMBLED_CHARS:
+            self._abandon_chunks(
+                msg_id, CdpError("the extension's reply is larger than browserx accepts (512 Mi characters)")
             )
             return
-        if len(parts) == msg.chunks:
-            del self._chunks[msg.id]
+        if len(parts) == announced:
+            self._chunks.pop(msg_id, None)
+            self._chunk_plan.pop(msg_id, None)
             whole = "".join(parts)
+            del parts
             try:
-                reply = decode_body(whole.encode("utf-8"), Inbound)
+                reply = decode_body(whole, Inbound)
             except FramingError as exc:
-                self._fail(msg.id, CdpError(f"the extension's reassembled reply is invalid: {exc}"))
+                self._fail(msg_id, CdpError(f"the extension's reassembled reply is invalid: {exc}"))
+                return
+            if reply.id != msg_id or not reply.is_reply or reply.chunk is not None:
+                self._fail(
+                    msg_id, CdpError("the extension's reassembled reply is not a reply to this request")
+                )
                 return
             self._resolve(reply)
+
+    def _abandon_chunks(self, msg_id: int, exc: BrowserxError) -> None:
+        """Fail a request whose reply came in bad pieces, and drop the pieces at once (a worker
+        that keeps sending must not make the host hold them until the request's finally)."""
+        self._chunks.pop(msg_id, None)
+        self._chunk_plan[msg_id] = (-1, 0)  # any later piece is out of order too
+        self._fail(msg_id, exc)
 
     def _fail_from_unreadable(self, body: bytes | str, exc: FramingError) -> None:
         """A reply we cannot read must not leave its caller waiting for a timeout."""
         try:
             text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
             loose = msgspec.json.decode(text)
-        except (msgspec.DecodeError, UnicodeError):
+        except (msgspec.DecodeError, UnicodeError, RecursionError):
             return
-        if isinstance(loose, dict) and isinstance(loose.get("id"), int):
-            self._fail(loose["id"], CdpError(f"the extension sent an unreadable reply: {exc}"))
+        if not isinstance(loose, dict):
+            return
+        msg_id = loose.get("id")
+        if isinstance(msg_id, int) and not isinstance(msg_id, bool):  # true == 1 is no id
+            self._fail(msg_id, CdpError(f"the extension sent an unreadable reply: {_clip(str(exc), 500)}"))
 
     def _fail(self, msg_id: int, exc: BrowserxError) -> None:
         entry = self._pending.get(msg_id)
@@ -246,3 +307,17 @@ class ExtensionConnection:
         self.closed = True
         for msg_id in list(self._pending):
             self._fail(msg_id, ExtensionDisconnected("The browser extension disconnected."))
+
+
+class _BatchResult(msgspec.Struct):
+    results: list[dict[str, Any]] = []
+
+
+def _where(exc: BaseException) -> str:
+    """Where an exception was raised, as ``file:line`` (the innermost frame)."""
+    tb = exc.__traceback__
+    if tb is None:
+        return "?"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"

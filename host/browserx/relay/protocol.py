@@ -1,6 +1,6 @@
 """The wire protocol between the host and the extension's service worker.
 
-Host → extension: ``{id, type: "cdp"|"batch"|"attach"|"detach"|"tabs"|"effect"|"ping", ...}``
+Host → extension: ``{id, type: "cdp"|"batch"|"attach"|"detach"|"tabs"|"ping", ...}``
 (``batch`` carries ``commands: [{method, params}]`` for one tab/session, run concurrently, and is
 answered with ``{results: [{result} | {error}]}`` in the same order).
 Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into

@@ -1,9 +1,23 @@
-// browserx visual effects: a cursor, click ripples and highlights so the user
-// can see what the agent does. Everything is drawn into one overlay host with a
-// closed shadow root; the page is never touched otherwise.
-// Styles go through element.style and animations through element.animate(),
-// both allowed under a strict CSP, unlike injected <style> text.
-(() => {
+// browserx visual effects: a cursor, click ripples and highlights so the user can see what the
+// agent does. Run by the host in browserx's isolated world of the tab's top document (no content
+// script on any site): called as effect(msg) with {kind, x, y, width, height, durationMs}; the
+// drawing state lives in that world's globalThis.__bxEffects. Everything is drawn into one
+// overlay host with a closed shadow root; the page is never touched otherwise. Styles go
+// through element.style and animations through element.animate(), both allowed under a strict
+// CSP, unlike injected <style> text.
+function effect(msg) {
+  let fx = globalThis.__bxEffects;
+  if (!fx || fx.doc !== document) {
+    fx = globalThis.__bxEffects = { doc: document, run: makeEffects() };
+  }
+  try {
+    fx.run(msg);
+  } catch (e) {
+    // Effects are cosmetic; a failure must never surface in the page.
+  }
+}
+
+function makeEffects() {
   const ACCENT = "#0969da";
   const TINT = "rgba(9, 105, 218, 0.18)";
   const MAX_DURATION_MS = 60_000;
@@ -177,12 +191,5 @@
     }
   }
 
-  chrome.runtime.onMessage.addListener((msg, sender) => {
-    try {
-      if (sender.id === chrome.runtime.id && msg?.browserx === "effect") run(msg);
-    } catch {
-      // Effects are cosmetic; a failure must never surface in the page.
-    }
-    // Returning nothing: no response is sent, the service worker doesn't wait.
-  });
-})();
+  return run;
+}
