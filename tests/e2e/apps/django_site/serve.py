@@ -9,15 +9,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ["CORPUS_DJANGO_DATA"] = sys.argv[1]
 os.environ["DJANGO_SETTINGS_MODULE"] = "django_site.settings"
 
-import django  # noqa: E402
-from django.core.management import call_command  # noqa: E402
+import django
+from django.core.management import call_command
 
 USERNAME, PASSWORD = "admin", "corpus-pass-123"
 
 
 def seed() -> None:
     from django.contrib.auth.models import Group, User
-
     from django_site.shop.models import Category, Product, Tag
 
     User.objects.create_superuser(USERNAME, "admin@example.com", PASSWORD)

@@ -39,6 +39,7 @@ TEMPLATES = [
     }
 ]
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATA / "db.sqlite3")}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast seeding and login
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 STATIC_URL = "static/"
 USE_TZ = True

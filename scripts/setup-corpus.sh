@@ -1,0 +1,25 @@
+#!/bin/sh
+# The real web apps of the end-to-end corpus (tests/e2e/apps/corpus.py): the PyPI ones into their
+# own venv .venv-apps (pinned in tests/e2e/apps/requirements.txt), the npm ones into
+# tests/e2e/apps/node_modules (`npm ci` from the committed package-lock.json, no install scripts).
+# Idempotent and quick when done: each half is redone only when its pinned list changed.
+set -eu
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+APPS=tests/e2e/apps
+VENV=.venv-apps
+
+digest() { cat "$@" | sha256sum | cut -d' ' -f1; }
+
+want=$(digest "$APPS/requirements.txt")
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$want" ]; then
+  [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$APPS/requirements.txt"
+  echo "$want" > "$VENV/.installed"
+fi
+
+want=$(digest "$APPS/package.json" "$APPS/package-lock.json")
+if [ "$(cat "$APPS/node_modules/.installed" 2>/dev/null)" != "$want" ]; then
+  (cd "$APPS" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+  echo "$want" > "$APPS/node_modules/.installed"
+fi
