@@ -130,6 +130,8 @@ class DomService:
         params: dict[str, Any] | None = None,
         session_id: str | None = None,
         timeout: float | None = None,
+        *,
+        keep: dict[str, Any] | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -141,6 +143,7 @@ class DomService:
         timeout: float | None = None,
         *,
         result_type: type[T],
+        keep: dict[str, Any] | None = None,
     ) -> T: ...
 
     async def cdp(
@@ -151,12 +154,13 @@ class DomService:
         timeout: float | None = None,
         *,
         result_type: type[Any] = dict,
+        keep: dict[str, Any] | None = None,
     ) -> Any:
         """Run a CDP command in this tab; re-attach once if the debugger was detached."""
         await self.ensure_attached()
         try:
             return await self.conn.cdp(
-                self.tab_id, method, params, session_id, timeout, result_type=result_type
+                self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
             )
         except DebuggerDetached:
             if session_id:
@@ -164,7 +168,7 @@ class DomService:
             self.attached = False
             await self.ensure_attached()
             return await self.conn.cdp(
-                self.tab_id, method, params, session_id, timeout, result_type=result_type
+                self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
             )
 
     async def cdp_batch(

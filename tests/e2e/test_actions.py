@@ -386,6 +386,10 @@ def test_cli_click_and_type(browser: Browser, bx: Client, page: Any) -> None:
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["success"] is True and js(browser, "counts.inc") == 1
     out = cli("type", str(ids["Full name"]["id"]), "Linus", "--clear", "--tab", str(tab))
+    assert (
+        out.returncode == 0 and "value changed (5 characters)" in out.stdout and "Linus" not in out.stdout
+    ), out
+    out = cli("type", str(ids["Full name"]["id"]), "Linus", "--clear", "--include-values", "--tab", str(tab))
     assert out.returncode == 0 and "value 'Linus'" in out.stdout, out
     out = cli("click", "999999", "--tab", str(tab), "--json")
     assert out.returncode == 1 and json.loads(out.stdout)["error"]["code"] == "unknown_id"

@@ -89,7 +89,7 @@ class FakePage:
 
     async def cdp(
         self, tab_id: int, method: str, params: dict[str, Any] | None = None, session_id: str | None = None,
-        timeout: float | None = None, *, result_type: type[Any] = dict,
+        timeout: float | None = None, *, result_type: type[Any] = dict, keep: dict[str, Any] | None = None,
     ) -> Any:  # fmt: skip
         await asyncio.sleep(0)  # a message is sent: other tasks run before the answer
         params = params or {}

@@ -113,6 +113,8 @@ def _report(args: argparse.Namespace, result: dict[str, Any]) -> int:
         parts.append(f"{changes['dom_mutations']} DOM mutations")
     if changes.get("new_value") is not None:
         parts.append(f"value {changes['new_value']!r}")
+    elif changes.get("value_changed") and changes.get("value_length") is not None:
+        parts.append(f"value changed ({changes['value_length']} characters)")
     if changes.get("checked") is not None:
         parts.append("checked" if changes["checked"] else "unchecked")
     if changes.get("selected") is not None:

@@ -139,13 +139,18 @@ class ExtensionConnection:
         timeout: float | None = None,
         *,
         result_type: type[Any] = dict,
+        keep: dict[str, Any] | None = None,
     ) -> Any:
-        """Run one CDP command in a tab (or one of its child sessions) and decode the result."""
+        """Run one CDP command in a tab (or one of its child sessions) and decode the result.
+        ``keep`` asks the extension to send only part of a large result (service-worker.js:
+        project): ``{"list": key, "fields": [...], "where": {"field": f, "values": [...]}}``."""
         if method not in CDP_ALLOWLIST:
             raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
         fields: dict[str, Any] = {"tabId": tab_id, "method": method, "params": params or {}}
         if session_id:
             fields["sessionId"] = session_id
+        if keep is not None:
+            fields["keep"] = keep
         reply = await self.request("cdp", timeout=timeout, **fields)
         raw = reply.result or msgspec.Raw(b"{}")
         try:

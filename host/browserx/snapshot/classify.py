@@ -37,6 +37,12 @@ GRID_ATTRS = ("tabindex", "aria-selected", "aria-expanded", "aria-sort")
 # Handlers of its own: a node that has one and wraps other controls is still a click target when
 # it holds text of its own outside them (Swagger's tag header, a card with a link inside).
 HANDLER_HINTS = frozenset({"listener", "onclick", "framework"})
+# DOMSnapshot's isClickable (capture.py, small documents) marks listeners of any click-like kind
+# and also what the browser itself makes clickable: that part says nothing new.
+SNAPSHOT_CLICKABLE = frozenset({"clickable"})
+NATIVELY_CLICKABLE = frozenset(
+    {"a", "area", "label", "button", "input", "select", "textarea", "summary", "option", "details"}
+)
 # A node listening for this many click-like event types is a framework's delegation root (React
 # listens for every one of them at its root container): the targets are inside it.
 DELEGATING_ROOT_TYPES = 6
@@ -53,7 +59,13 @@ def _hints(node: Node) -> tuple[str, ...]:
     if not (node.listeners or node.attrs or node.state or node.flags & F_CURSOR_POINTER):
         return ()  # the bulk of a page: nothing that could make it interactive
     hints: list[str] = []
-    if node.listeners and node.tag not in GLOBAL_TAGS and len(node.listeners) < DELEGATING_ROOT_TYPES:
+    listeners = node.listeners
+    if (
+        listeners
+        and node.tag not in GLOBAL_TAGS
+        and len(listeners) < DELEGATING_ROOT_TYPES
+        and not (listeners == SNAPSHOT_CLICKABLE and node.tag in NATIVELY_CLICKABLE)
+    ):
         hints.append("listener")
     if node.flags & F_FRAMEWORK_CLICK and node.tag not in GLOBAL_TAGS:
         hints.append("framework")

@@ -25,7 +25,7 @@ function collect(root, opts) {
   // the engine than numbers past 2^31 (and for the transfer). keyOf/nodeOf speak whole keys.
   // (A registry of another layout, left in the page by an older host, is replaced: a new host
   // process knows none of its keys anyway.)
-  const LAYOUT = 2;
+  const LAYOUT = 3;
   let bx = globalThis.__browserx;
   if (!bx || bx.doc !== document || bx.layout !== LAYOUT) {
     const same = bx && bx.layout === LAYOUT;
@@ -33,6 +33,13 @@ function collect(root, opts) {
     bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), base, next, layout: LAYOUT };
     bx.keyOf = function (n) { const k = this.keys.get(n); return k ? this.base + k : 0; };
     bx.nodeOf = function (key) { const r = this.refs.get(key - this.base); return r ? r.deref() || null : null; };
+    // A key for any node of the document, given now if the walk has not met it yet (a hidden
+    // listening node: the walk gives it the same key when it shows).
+    bx.keyFor = function (n) {
+      let key = this.keys.get(n);
+      if (key === undefined) { key = this.next++; this.keys.set(n, key); this.refs.set(key, new WeakRef(n)); }
+      return this.base + key;
+    };
   }
   bx.closed = bx.closed || new WeakMap(); // closed shadow roots handed in by the host: host → root
   // Is a node part of this frame's current page (through shadow roots and same-origin frames)?
@@ -83,7 +90,9 @@ function collect(root, opts) {
   // Elements that may host an author shadow root (attachShadow's list) besides custom elements.
   const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "DIV", "FOOTER", "H1", "H2", "H3", "H4",
     "H5", "H6", "HEADER", "MAIN", "NAV", "P", "SECTION", "SPAN"]);
-  const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "META", "LINK", "TITLE", "BASE"]);
+  // (SVG elements keep their tag's case: an SVG <style> is "style".)
+  const SKIP = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "META", "LINK", "TITLE", "BASE", "style",
+    "script"]);
   const ATTRS = new Set([
     "id", "role", "name", "type", "href", "alt", "title", "placeholder", "for", "tabindex",
     "contenteditable", "disabled", "checked", "selected", "readonly", "required", "multiple", "open",

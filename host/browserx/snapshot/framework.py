@@ -9,22 +9,22 @@ page's own world. (Vue, Svelte, Angular and Preact add real listeners, found the
 So a small probe lives in the page's main world, installed once per document: asked by an event
 (``browserx-scan``) that the collector dispatches from browserx's isolated world, it answers by
 dispatching ``browserx-clickable`` at every element whose framework props hold a click-like
-handler; the collector catches those in its own world and flags the elements. Events cross
-worlds, object references do not: no per-element CDP call, no attribute written into the page.
+handler; the collector catches those in its own world and flags the elements. Events cross worlds, object
+references do not: no per-element CDP call, no attribute written into the page.
 """
 
 from __future__ import annotations
-
-import contextlib
 
 from browserx.errors import BrowserxError
 from browserx.service import DomService
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 
+# Installed once per document; every call answers how many elements the document has (capture.py
+# picks how to list click listeners by it).
 FRAMEWORK_PROBE_JS = """(() => {
-  const d = document;
-  if (d.__bxProbe) return;
+  const d = document, count = d.getElementsByTagName("*").length;
+  if (d.__bxProbe) return count;
   Object.defineProperty(d, "__bxProbe", { value: true });
   const HANDLERS = ["onClick", "onClickCapture", "onMouseDown", "onMouseUp", "onPointerDown",
     "onPointerUp", "onDoubleClick", "onTouchStart", "onTouchEnd"];
@@ -57,12 +57,22 @@ FRAMEWORK_PROBE_JS = """(() => {
       }
     }
   });
+  return count;
 })()""".replace("__MAX__", str(MAX_MARKED))
 
 
-async def install_probe(service: DomService, session_id: str | None) -> None:
-    """Install the probe in the main world of the session's document (idempotent). Sent right
-    before the collector, which the renderer runs after it; best effort: without it, framework
-    handlers are simply not seen."""
-    with contextlib.suppress(BrowserxError):
-        await service.cdp("Runtime.evaluate", {"expression": FRAMEWORK_PROBE_JS}, session_id=session_id)
+async def install_probe(service: DomService, session_id: str | None) -> int | None:
+    """Install the probe in the main world of the session's document (idempotent); the
+    document's element count, or None when the probe could not run. Sent right before the
+    collector, which the renderer runs after it; best effort: without it, framework handlers are
+    simply not seen."""
+    try:
+        reply = await service.cdp(
+            "Runtime.evaluate",
+            {"expression": FRAMEWORK_PROBE_JS, "returnByValue": True},
+            session_id=session_id,
+        )
+    except BrowserxError:
+        return None
+    count = reply.get("result", {}).get("value")
+    return count if isinstance(count, int) else None
