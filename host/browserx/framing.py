@@ -27,7 +27,10 @@ T = TypeVar("T")
 
 def encode_frame(message: Any) -> bytes:
     """Encode one host → browser frame; refuses anything the browser would reject."""
-    body = _encoder.encode(message)
+    try:
+        body = _encoder.encode(message)
+    except RecursionError:
+        raise FramingError("outbound message nests JSON too deeply to encode; send a flatter one") from None
     if _HEADER.size + len(body) >= MAX_OUTBOUND:
         raise FramingError(
             f"outbound message of {len(body)} bytes exceeds the browser's 1 MiB limit; send smaller commands"

@@ -130,6 +130,12 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
         pump_task.cancel()
         stop_task.cancel()
         log.info("host_stopped")
+    # The pump never raises on bad input (feed() logs and drops it); should a bug end it anyway,
+    # the host must not vanish without a word.
+    crash = pump_task.exception() if pump_task.done() and not pump_task.cancelled() else None
+    if crash is not None:
+        log.error("stdin_pump_crashed", error=repr(crash)[:500])
+        return 1
     return 0
 
 

@@ -174,3 +174,14 @@ def test_legend_describes_the_text_format() -> None:
     for needle in ("[N]", "→", "-- below the viewport --", "(facts)", " | ", "clickable", "covered by",
                    "name from nearby text", "scroll containers"):  # fmt: skip
         assert needle in LEGEND, needle
+
+
+def test_parse_controls_keeps_quoted_names_with_cell_separators_whole() -> None:
+    from browserx.views.text import parse_controls
+
+    line = '[125] option "Administration | log entry | Can add log entry" | [126] button Go'
+    assert parse_controls(line) == {125: ("option", "Administration | log entry | Can add log entry"),
+                                    126: ("button", "Go")}  # fmt: skip
+    assert parse_controls(' [617] button "Python 3 (ipykernel) | Idle"') == {
+        617: ("button", "Python 3 (ipykernel) | Idle")
+    }

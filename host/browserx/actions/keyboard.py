@@ -27,6 +27,7 @@ from browserx.errors import BadRequest, CdpError, NotInteractable
 from browserx.service import DomService
 from browserx.views.outline import redact
 
+CTRL_MASK = 2
 TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
 
 # What kind of text target this is, and its value. Run on the element.
@@ -122,6 +123,24 @@ async def focus(ctx: ActionContext, target: Target) -> None:
     await click_target(ctx, target)
 
 
+async def clear_field(ctx: ActionContext, target: Target) -> None:
+    """Empty a focused field as a person would: select all with the keyboard (the browser's own
+    selectAll command, whatever the platform's shortcut), then Backspace. Editors that keep their
+    own document behind a hidden textarea (CodeMirror) follow the keys; plain fields whose
+    value survives get the DOM selection and Backspace."""
+    service = ctx.service
+    select_all = {"key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": CTRL_MASK}
+    await service.cdp(
+        "Input.dispatchKeyEvent", {"type": "rawKeyDown", "commands": ["selectAll"], **select_all}
+    )
+    await service.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **select_all})
+    await press(service, key_press("Backspace"))
+    left = await call_on(service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+    if isinstance(left, dict) and left.get("value"):
+        await call_on(service, target, SELECT_ALL_JS)
+        await press(service, key_press("Backspace"))
+
+
 async def type_text(
     service: DomService,
     element_id: int,
@@ -160,9 +179,8 @@ async def type_text(
         password = probe.get("type") == "password"
         before = probe.get("value")
         await focus(ctx, target)
-        if clear and before:
-            await call_on(ctx.service, target, SELECT_ALL_JS)
-            await press(service, key_press("Backspace"))
+        if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
+            await clear_field(ctx, target)
         if per_char:
             for ch in text:
                 p = char_press(ch)
@@ -172,6 +190,14 @@ async def type_text(
                     await service.cdp("Input.insertText", {"text": ch})
         elif text:
             await service.cdp("Input.insertText", {"text": text})
+            # insertText sends no key events; search boxes and editors that listen for keyup
+            # (MkDocs Material's search) would not notice. A person's typing ends with one.
+            last = char_press(text[-1])
+            await service.cdp(
+                "Input.dispatchKeyEvent",
+                {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
+                 "modifiers": last.modifiers},
+            )  # fmt: skip
         after = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         value = after.get("value") if isinstance(after, dict) else None
         changes = ctx.result.changes

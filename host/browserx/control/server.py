@@ -1,12 +1,19 @@
 """The control socket: a Unix domain socket (0600) serving newline-delimited JSON requests from
 any number of local clients. Every request is validated; a bad one gets a structured error and
-the connection stays usable."""
+the connection stays usable.
+
+Work per connection is bounded: a request line is at most MAX_REQUEST_BYTES, and at most
+MAX_INFLIGHT requests of one connection run at once; while they do, the server reads no further
+line from that connection (the client's writes block), so a client flooding requests holds at
+most that many in memory. Every request line gets exactly one response line.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import os
+import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,6 +27,11 @@ from browserx.errors import BadRequest, BrowserxError, UnknownMethod
 log = structlog.get_logger("browserx.control")
 
 Handler = Callable[[Any], Awaitable[Any]]
+
+# Requests of one connection that may run at once; the next line is read when one finishes.
+MAX_INFLIGHT = 16
+# What of a client's input is quoted back in an error message (a method name, a field name).
+MAX_QUOTE = 100
 
 
 def _enc_hook(obj: Any) -> Any:
@@ -73,36 +85,54 @@ class ControlServer:
         self._clients.add(task)
         write_lock = asyncio.Lock()
         inflight: set[asyncio.Task[None]] = set()
+        slots = asyncio.Semaphore(MAX_INFLIGHT)
 
-        async def respond(response: dict[str, Any]) -> None:
-            data = _encoder.encode(response) + b"\n"
+        async def send(data: bytes) -> None:
             async with write_lock:
                 writer.write(data)
                 await writer.drain()
 
+        async def respond(response: dict[str, Any]) -> None:
+            await send(_encoder.encode(response) + b"\n")
+
+        def finished(job: asyncio.Task[None]) -> None:
+            inflight.discard(job)
+            slots.release()
+
         try:
             while True:
+                # Backpressure: with MAX_INFLIGHT requests running, read nothing more until one ends.
+                await slots.acquire()
+                started = False
                 try:
-                    line = await reader.readuntil(b"\n")
-                except asyncio.IncompleteReadError as exc:
-                    if exc.partial.strip():
-                        await respond(self._error(None, BadRequest("request must end with a newline")))
-                    # A client that half-closed still gets the answers it is owed.
-                    await asyncio.gather(*inflight, return_exceptions=True)
-                    break
-                except asyncio.LimitOverrunError:
-                    await self._discard_line(reader)
-                    await respond(
-                        self._error(None, BadRequest(f"request longer than {MAX_REQUEST_BYTES} bytes"))
-                    )
-                    continue
-                if not line.strip():
-                    continue
-                job = asyncio.create_task(self._handle_line(line, respond))
-                inflight.add(job)
-                job.add_done_callback(inflight.discard)
+                    try:
+                        line = await reader.readuntil(b"\n")
+                    except asyncio.IncompleteReadError as exc:
+                        if exc.partial.strip():
+                            await respond(self._error(None, BadRequest("request must end with a newline")))
+                        # A client that half-closed still gets the answers it is owed.
+                        await asyncio.gather(*inflight, return_exceptions=True)
+                        break
+                    except asyncio.LimitOverrunError:
+                        await self._discard_line(reader)
+                        await respond(
+                            self._error(None, BadRequest(f"request longer than {MAX_REQUEST_BYTES} bytes"))
+                        )
+                        continue
+                    if not line.strip():
+                        continue
+                    job = asyncio.create_task(self._handle_line(line, send))
+                    del line
+                    started = True
+                    inflight.add(job)
+                    job.add_done_callback(finished)
+                finally:
+                    if not started:
+                        slots.release()
         except (ConnectionError, asyncio.CancelledError):
             pass
+        except Exception as exc:  # never expected; the connection goes, the server stays
+            log.error("connection_failed", error=_clip(repr(exc), 300), where=_where(exc))
         finally:
             for job in inflight:
                 job.cancel()
@@ -120,24 +150,45 @@ class ControlServer:
             except asyncio.IncompleteReadError:
                 return
 
-    async def _handle_line(self, line: bytes, respond: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        request_id: Any = None
+    async def _handle_line(self, line: bytes, send: Callable[[bytes], Awaitable[None]]) -> None:
+        request_id, response = await self._dispatch(line)
+        try:
+            data = _encoder.encode(response) + b"\n"
+        except Exception as exc:
+            log.error("response_unencodable", id=_loggable(request_id), error=_clip(repr(exc), 300))
+            data = _encoder.encode(
+                self._error(
+                    request_id, BrowserxError(f"internal error: result not encodable: {_clip(repr(exc), 300)}")
+                )
+            ) + b"\n"  # fmt: skip
+        with contextlib.suppress(ConnectionError):
+            await send(data)
+
+    async def _dispatch(self, line: bytes) -> tuple[int | str | None, dict[str, Any]]:
+        """The response to one request line (never raises)."""
+        request_id: int | str | None = None
         try:
             try:
                 raw = msgspec.json.decode(line)
             except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-                raise BadRequest(f"request is not valid JSON: {exc}") from exc
+                raise BadRequest(f"request is not valid JSON: {exc}") from None
+            except RecursionError:
+                log.warning("request_too_deep", size=len(line))
+                raise BadRequest(
+                    "request is not valid JSON: nested too deeply (keep it under a few hundred levels)"
+                ) from None
             if isinstance(raw, dict):
-                request_id = raw.get("id")
+                request_id = _valid_id(raw.get("id"))
             try:
                 request = ControlRequest.model_validate(raw)
             except pydantic.ValidationError as exc:
-                raise BadRequest(f"malformed request: {_brief(exc)}") from exc
+                raise BadRequest(f"malformed request: {_brief(exc)}") from None
             request_id = request.id
             method = self.methods.get(request.method)
             if method is None:
                 raise UnknownMethod(
-                    f"unknown method {request.method!r}; known: {', '.join(sorted(self.methods))}"
+                    f"unknown method {_clip(repr(request.method), MAX_QUOTE)}; "
+                    f"known: {', '.join(sorted(self.methods))}"
                 )
             try:
                 params = method.params.model_validate(request.params)
@@ -145,22 +196,21 @@ class ControlServer:
                 valid = ", ".join(method.params.model_fields) or "none"
                 raise BadRequest(
                     f"bad params for {request.method}: {_brief(exc)} (valid params: {valid})"
-                ) from exc
+                ) from None
             result = await method.handler(params)
-            response = {"id": request_id, "ok": True, "result": result}
+            return request_id, {"id": request_id, "ok": True, "result": result}
         except BrowserxError as exc:
-            response = self._error(request_id, exc)
+            return request_id, self._error(request_id, exc)
         except Exception as exc:
-            log.exception("handler_crashed")
-            response = self._error(request_id, BrowserxError(f"internal error: {exc!r}"))
-        try:
-            await respond(response)
-        except ConnectionError:
-            pass
-        except Exception as exc:
-            log.exception("response_unencodable")
-            await respond(
-                self._error(request_id, BrowserxError(f"internal error: result not encodable: {exc!r}"))
+            # A bug in a handler: logged with a bounded traceback (its last frames), not a huge one.
+            log.error(
+                "handler_crashed",
+                id=_loggable(request_id),
+                error=_clip(repr(exc), 500),
+                traceback=_clip("".join(traceback.format_exception(exc, limit=-8)), 4000),
+            )
+            return request_id, self._error(
+                request_id, BrowserxError(f"internal error: {_clip(repr(exc), 500)}")
             )
 
     @staticmethod
@@ -170,7 +220,33 @@ class ControlServer:
 
 def _brief(exc: pydantic.ValidationError) -> str:
     parts = []
-    for err in exc.errors()[:5]:
-        loc = ".".join(str(p) for p in err["loc"]) or "request"
-        parts.append(f"{loc}: {err['msg']}")
+    for err in exc.errors(include_url=False, include_context=False, include_input=False)[:5]:
+        loc = ".".join(_clip(str(p), MAX_QUOTE) for p in err["loc"]) or "request"
+        parts.append(f"{loc}: {_clip(err['msg'], 300)}")
     return "; ".join(parts)
+
+
+def _valid_id(value: Any) -> int | str | None:
+    """The id to echo in the error for a malformed request: only an id of a valid type."""
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else None
+
+
+def _loggable(request_id: int | str | None) -> int | str | None:
+    if isinstance(request_id, str):
+        return _clip(request_id, MAX_QUOTE)
+    if isinstance(request_id, int) and abs(request_id) >= 2**63:
+        return "<out of range>"
+    return request_id
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _where(exc: BaseException) -> str:
+    tb = exc.__traceback__
+    if tb is None:
+        return "?"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from .model import F_INLINE, Node, NodeRef, ScopeIndex
+from .model import F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node, NodeRef, ScopeIndex
 from .roles import INTERACTIVE_ROLES, input_type, role_of, word_set
 
 # Roles named from their content when they are the node being named (Chrome's
@@ -41,6 +41,9 @@ CONTRIBUTES_CONTENT_ROLES: frozenset[str] = word_set(
 LABELABLE_TAGS: frozenset[str] = frozenset(
     {"button", "input", "meter", "output", "progress", "select", "textarea"}
 )
+
+# Roles that cannot be named: their title attribute is no name when they are inside another's.
+UNNAMEABLE_ROLES: frozenset[str | None] = frozenset({None, "generic", "none", "presentation"})
 
 # Controls that contribute their value, not their name, when embedded in another's label.
 TEXTBOX_ROLES: frozenset[str] = frozenset({"textbox", "searchbox"})
@@ -327,7 +330,14 @@ def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool 
     text and whether it came from content (False: from an attribute, a label or a value, which
     Chrome sets apart from neighbouring text with a space)."""
     if node.is_text:
-        return (node.text if walk.hidden_ok or node.rendered else ""), True
+        if not (walk.hidden_ok or node.rendered):
+            return "", True
+        flags = node.flags  # the white space it had at its edges (collector.js)
+        if not flags:
+            return node.text, True
+        return (" " if flags & F_SPACE_BEFORE else "") + node.text + (
+            " " if flags & F_SPACE_AFTER else ""
+        ), True
     if not node.is_element or walk.depth > MAX_DEPTH:
         return "", True
     if _hidden(node) and not walk.hidden_ok:
@@ -350,7 +360,9 @@ def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool 
         (False, lambda: _attr(node, "aria-label")),
         (False, lambda: _native(node, ctx, walk)),
         (True, lambda: _content(node, ctx, walk) if referenced or _contributes(role) else ""),
-        (False, lambda: _attr(node, "title")),
+        # A generic element cannot be named (ARIA 1.2), so Chrome 156 ignores its title when it
+        # is met inside another's content: a tab's close icon <div title="Close x"> adds nothing.
+        (False, lambda: _attr(node, "title") if node is walk.root or role not in UNNAMEABLE_ROLES else ""),
     )
     for from_content, compute in steps:
         text = compute()

@@ -28,6 +28,8 @@ LIST_ROLES = frozenset(
 )
 # Listeners here are page-wide handlers (close menus, analytics), not targets.
 GLOBAL_TAGS = frozenset({"html", "body", "#document"})
+LIST_SEARCH_DEPTH = 3
+MAX_LABEL_CHARS = 40
 # Hints strong enough to keep a node that wraps other controls (a focusable composite widget).
 EXPLICIT_HINTS = frozenset({"tabindex", "editable", "grid"})
 # Parts of a grid or treegrid a person acts on when they are focusable or carry a state: cells
@@ -35,8 +37,13 @@ EXPLICIT_HINTS = frozenset({"tabindex", "editable", "grid"})
 GRID_PARTS = frozenset({"gridcell", "columnheader", "rowheader", "row"})
 GRID_ATTRS = ("tabindex", "aria-selected", "aria-expanded", "aria-sort")
 # Handlers of its own: a node that has one and wraps other controls is still a click target when
-# it holds text of its own outside them (Swagger's tag header, a card with a link inside).
+# it holds text of its own outside them (Swagger's tag header, a card with a link inside) and the
+# handler is meant for it: a framework's onClick, an onclick attribute, a clickable heading. (A
+# plain listener on a container is as often a widget's delegation: Shoelace's tab group, a
+# radio group.)
 HANDLER_HINTS = frozenset({"listener", "onclick", "framework"})
+OWN_HANDLER_HINTS = frozenset({"onclick", "framework"})
+MAX_OWN_TEXT = 120  # more text of its own than a header row has: a panel, not a target
 # DOMSnapshot's isClickable (capture.py, small documents) marks listeners of any click-like kind
 # and also what the browser itself makes clickable: that part says nothing new.
 SNAPSHOT_CLICKABLE = frozenset({"clickable"})
@@ -95,6 +102,58 @@ def _is_list_like(node: Node) -> bool:
     return len(items) >= 3 and len({c.tag for c in items}) == 1
 
 
+def _lists_inside(node: Node) -> list[Node]:
+    """The lists (ul, ol, table, ARIA list roles) a few levels inside a listening widget, not
+    inside another list or control."""
+    found: list[Node] = []
+    level = [c for c in node.children if c.is_element or c.tag == "#shadow-root"]
+    for _ in range(LIST_SEARCH_DEPTH):
+        deeper: list[Node] = []
+        for child in level:
+            if child.role in INTERACTIVE_ROLES:
+                continue
+            if child.is_element and (
+                child.tag in LIST_CONTAINERS or child.role in LIST_ROLES or _is_label_row(child)
+            ):
+                found.append(child)
+            else:
+                deeper.extend(c for c in child.children if c.is_element or c.tag == "#shadow-root")
+        level = deeper
+    return found
+
+
+def _is_label_row(node: Node) -> bool:
+    """A row of short labels of one kind (a file list's column headers: Name, Last Modified): in
+    a listening widget, each is something to click."""
+    labels = 0
+    tags: set[str] = set()
+    for item in node.children:
+        if not item.is_element or not item.visible:
+            continue
+        if any(n.role in INTERACTIVE_ROLES for n in item.walk() if n.is_element):
+            return False
+        text = "".join(n.text for n in item.walk() if n.is_text and n.visible).strip()
+        if not text:
+            continue  # a resize handle, a divider
+        if len(text) > MAX_LABEL_CHARS:
+            return False
+        labels += 1
+        tags.add(item.tag)
+    return labels >= 2 and len(tags) == 1
+
+
+def _shows_text(node: Node) -> bool:
+    """Whether an item shows any text (a separator in a menu does not: no target)."""
+    for seen, n in enumerate(node.walk()):
+        if seen > MAX_WRAPPER_NODES:
+            return True
+        if n.is_text and n.visible and n.text.strip():
+            return True
+        if n.role == "img" and n.is_element:
+            return True
+    return False
+
+
 def _delegation_targets(node: Node) -> list[Node]:
     items: list[Node] = []
     for child in node.children:
@@ -130,18 +189,24 @@ def classify(tree: Tree) -> None:
     # label stands in for is a wrapper of that control, not a second one.
     stand_in_for_hidden_toggles(tree)
 
-    # Delegation: a listening list/table hands the click to its items.
+    # Delegation: a listening list/table hands the click to its items; a listening widget that
+    # holds a list (a file browser, a menu) hands it to that list's items.
     for index, hints in list(candidates.items()):
         node = nodes[index]
-        if "listener" in hints and _is_list_like(node):
-            for item in _delegation_targets(node):
-                if item.role not in INTERACTIVE_ROLES and item.index not in candidates:
+        if "listener" not in hints:
+            continue
+        lists = [node] if _is_list_like(node) else _lists_inside(node)
+        if not lists:
+            continue
+        for container in lists:
+            for item in _delegation_targets(container):
+                if item.role not in INTERACTIVE_ROLES and item.index not in candidates and _shows_text(item):
                     candidates[item.index] = ("delegated",)
-            rest = tuple(h for h in hints if h != "listener")
-            if rest:
-                candidates[index] = rest
-            else:
-                del candidates[index]
+        rest = tuple(h for h in hints if h != "listener")
+        if rest:
+            candidates[index] = rest
+        else:
+            del candidates[index]
 
     # A candidate that wraps other controls is a container, not a target (unless focusable).
     wraps: set[int] = set()
@@ -155,7 +220,9 @@ def classify(tree: Tree) -> None:
         hints = candidates[index]
         if index in wraps and not EXPLICIT_HINTS.intersection(hints):
             node = nodes[index]
-            strong = HANDLER_HINTS.intersection(hints) or (node.role == "heading" and "pointer" in hints)
+            strong = OWN_HANDLER_HINTS.intersection(hints) or (
+                node.role == "heading" and not {"pointer", "listener"}.isdisjoint(hints)
+            )
             if not (strong and _text_of_its_own(node, candidates)):
                 del candidates[index]
 
@@ -170,22 +237,22 @@ def classify(tree: Tree) -> None:
 
 
 def _text_of_its_own(node: Node, candidates: dict[int, tuple[str, ...]]) -> bool:
-    """Whether a small wrapper shows text outside the controls it wraps."""
+    """Whether a small wrapper shows a little text outside the controls it wraps."""
     stack = list(node.children)
-    seen = 0
+    seen = chars = 0
     while stack:
         n = stack.pop()
         seen += 1
         if seen > MAX_WRAPPER_NODES:
             return False
         if n.is_text:
-            if n.visible and n.text.strip():
-                return True
+            if n.visible:
+                chars += len(n.text.strip())
             continue
         if n.index in candidates or (n.role in INTERACTIVE_ROLES and n.is_element):
             continue
         stack.extend(n.children)
-    return False
+    return 0 < chars <= MAX_OWN_TEXT
 
 
 def stand_in_for_hidden_toggles(tree: Tree) -> None:

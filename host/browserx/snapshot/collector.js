@@ -186,7 +186,9 @@ function collect(root, opts) {
     if (!raw) return null;
     if (!raw.trim()) return spaced && node.previousSibling && node.nextSibling ? " " : null;
     const text = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
-    return ODD_SPACE.test(text) ? text.replace(/\s+/g, " ").trim() : text.trim();
+    // Collapsed, with one space kept at either end where there was white space: it separates
+    // this text from its inline neighbours ("<strong>200 </strong><p>OK</p>" reads "200 OK").
+    return ODD_SPACE.test(text) ? text.replace(/\s+/g, " ") : text;
   }
 
   function formState(el, tag, s) {
@@ -328,9 +330,16 @@ function collect(root, opts) {
     sNode[top] = null; // let go of nodes as we pass them
     const type = sType[top];
     if (type === 3) {
-      // Text is never acted on: no key. Children lists hand over their text already cleaned.
-      k.push(0); p.push(parent); t.push("#text"); fl.push(0);
-      tx[n++] = node;
+      // Text is never acted on: no key. Children lists hand over their text already cleaned;
+      // its edge spaces go into its flags (1: before, 2: after), the text itself trimmed.
+      let f = 0, s = node;
+      if (s.length > 1) {
+        if (s.charCodeAt(0) === 32) f |= 1;
+        if (s.charCodeAt(s.length - 1) === 32) f |= 2;
+        if (f) s = s.trim();
+      }
+      k.push(0); p.push(parent); t.push("#text"); fl.push(f);
+      tx[n++] = s;
       continue;
     }
     const scope = sScope[top], ox = sX[top], oy = sY[top];
@@ -411,10 +420,14 @@ function collect(root, opts) {
       if (tag === "SLOT") {
         const assigned = node.assignedNodes({ flatten: true });
         if (assigned.length) {
+          // Assigned light nodes (not fallback content) live in the host's tree scope: their
+          // ids are looked up there (a combobox labelled by a <label> of the component's own
+          // root, slotted into an inner component).
+          if (node.assignedNodes().length) (st[i] || (st[i] = {})).slotted = true;
           for (let c = assigned.length - 1; c >= 0; c--) {
             const kid = assigned[c], kt = kid.nodeType;
             if (kt === 1) {
-              sNode[top] = kid; sType[top] = 1; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
+              sNode[top] = kid; sType[top] = 1; sParent[top] = i; sScope[top] = kid.getRootNode(); sX[top] = ox; sY[top] = oy; top++;
             } else if (kt === 3) {
               const text = textFor(kid, false);
               if (text !== null) { sNode[top] = text; sType[top] = 3; sParent[top] = i; top++; }
@@ -461,13 +474,17 @@ function collect(root, opts) {
     // (comments and processing instructions say nothing).
     const spaced = type === 1 && SPACED.has(t[i]);
     let content = false; // an element child or text that is not whitespace
+    let gap = false; // the sibling after this one was white space only (React's {code}{" "})
     for (let c = node.lastChild; c; c = c.previousSibling) {
       const kt = c.nodeType;
       if (kt === 1) {
         sNode[top] = c; sType[top] = 1; sParent[top] = i; sScope[top] = childScope; sX[top] = ox; sY[top] = oy; top++;
         content = true;
+        gap = false;
       } else if (kt === 3) {
-        const text = textFor(c, spaced);
+        let text = textFor(c, spaced);
+        if (text !== null && text !== " " && gap) text += " ";
+        gap = text === null || text === " ";
         if (text !== null) {
           sNode[top] = text; sType[top] = 3; sParent[top] = i; top++;
           if (text !== " ") content = true;
@@ -499,7 +516,7 @@ function collect(root, opts) {
   for (let j = 0; j < ne; j++) {
     const i = eIdx[j];
     const f = fl[i] |= layoutFlags(eCs[j]);
-    if (f & 24) {
+    if (f & 24 && t[i] !== "textarea") { // a textarea scrolls its own value: a field, not a container
       const s = scrollState(eNode[j], st[i] || null);
       if (s) st[i] = s;
     }

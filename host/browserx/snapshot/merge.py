@@ -49,7 +49,10 @@ def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> 
         if tag == "#text":
             if text_boxes:
                 b += 4
-            node = Node(text_ref, tag, parent, NO_CHILDREN, NO_FACTS, texts.get(i, ""), None, 0, NO_FACTS)
+            # (A text node's flags say where it had white space: F_SPACE_BEFORE / _AFTER.)
+            node = Node(
+                text_ref, tag, parent, NO_CHILDREN, NO_FACTS, texts.get(i, ""), None, flags[i], NO_FACTS
+            )
         else:
             b += 4
             if tag[0] == "#":
@@ -104,6 +107,11 @@ class Tree:
                 node.scope = node
             elif parent.tag == "#document" or parent.tag == "#shadow-root":
                 node.scope = parent
+            elif parent.tag == "slot" and parent.state.get("slotted"):
+                # Assigned to a slot: it lives in the scope of the shadow root's host.
+                root = parent.scope
+                host = root.parent if root is not None and root.tag == "#shadow-root" else None
+                node.scope = host.scope if host is not None else parent.scope
             else:
                 node.scope = parent.scope
             if tag[0] == "#":

@@ -196,7 +196,13 @@ def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
     hunted: set[int] = set()
     for node in names_for:
         proxy = node.state.get("proxyOf")
-        name = accessible_name(proxy if proxy is not None else node, ctx)
+        if proxy is not None:
+            # A label standing in for a hidden toggle: what the label itself says or shows
+            # first (MkDocs' palette label says "Switch to dark mode" while its radio's own
+            # aria-label describes the other state), else the toggle's name.
+            name = _text_content(node) or node.attrs.get("title") or accessible_name(proxy, ctx)
+        else:
+            name = accessible_name(node, ctx)
         if not name and node.role in ("textbox", "searchbox", "combobox", "spinbutton", "checkbox", "radio",
                                       "switch", "slider", "listbox"):  # fmt: skip
             name = hunt_label(node, ctx)

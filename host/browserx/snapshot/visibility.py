@@ -182,7 +182,7 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
             visible, hides_text = False, True
         node.visible = visible
         node.rendered = rendered
-        if visible:
+        if visible and not flags & F_DISPLAY_CONTENTS:  # no box of its own to place
             where = None
             if scroller is not None and scroller.box is not None:
                 sb = scroller.box

@@ -355,7 +355,8 @@ def render_text(snap: DomSnapshot, style: Style = PLAIN) -> str:
 
 # A control's part of a line: from its "[ID] " to the next cell (" | "), the next control or the
 # end of the line. (Delta marks, bullets and indentation come before it; boxes " @x,y,WxH" after.)
-_CONTROL = re.compile(r"(?:^|(?<=[\s|]))\[(\d+)\] (.*?)(?= \| | \[\d+\] |$)", re.M)
+# A quoted name may hold " | " or "[12] " itself: quotes are skipped whole.
+_CONTROL = re.compile(r'(?:^|(?<=[\s|]))\[(\d+)\] ((?:"[^"]*"|.)*?)(?= \| | \[\d+\] |$)', re.M)
 
 
 def _top_level_arrow(text: str) -> int:
@@ -366,8 +367,8 @@ def _top_level_arrow(text: str) -> int:
             quoted = not quoted
         elif not quoted and ch in "()":
             depth += 1 if ch == "(" else -1
-        elif not quoted and not depth and ch == "→" and text[i - 1 : i] == " ":
-            return i - 1
+        elif not quoted and not depth and ch == "→" and (i == 0 or text[i - 1] == " "):
+            return max(i - 1, 0)
     return -1
 
 
