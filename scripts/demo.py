@@ -4,7 +4,7 @@ take a snapshot through the control socket, print the text view, and clean every
 from __future__ import annotations
 
 import os
-import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -25,6 +25,7 @@ def main() -> int:
     os.environ.setdefault("BROWSERX_RUNTIME_DIR", tempfile.mkdtemp(prefix="browserx-demo-run-"))
     from browserx import Client
     from browserx.launch import launch
+    from browserx.views.text import parse_controls
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(ROOT / "demo")))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -43,19 +44,34 @@ def main() -> int:
                 f"({stats['interactive']} interactive elements, {stats['tokens']} tokens, "
                 f"capture {stats['capture_ms']:.0f} ms + build {stats['build_ms']:.0f} ms)"
             )
-            accept = re.search(r'\[(\d+)\] button "Accept"', result["text"])
-            if accept:
-                element_id = int(accept.group(1))
-                clicked = bx.click(element_id)
-                print(
-                    f"\n$ browserx click {element_id}   → success={clicked['success']}, "
-                    f"{clicked['changes']['dom_mutations']} DOM mutations, {clicked['duration_ms']:.0f} ms"
-                )
-                print("\n$ browserx snapshot --since-last")
-                print(bx.snapshot(since_last=True)["text"])
+            # The cookie banner's Accept button, read back from the view as an agent would.
+            accept = next(
+                (
+                    i
+                    for i, (role, name) in parse_controls(result["text"]).items()
+                    if (role, name) == ("button", "Accept")
+                ),
+                None,
+            )
+            if accept is None:
+                print("demo failed: the view lists no button Accept", file=sys.stderr)
+                return 1
+            clicked = bx.click(accept)
+            print(
+                f"\n$ browserx click {accept}   → success={clicked['success']}, "
+                f"{clicked['changes']['dom_mutations']} DOM mutations, {clicked['duration_ms']:.0f} ms"
+            )
+            delta = bx.snapshot(since_last=True)["text"]
+            print("\n$ browserx snapshot --since-last")
+            print(delta)
+            if not clicked["success"] or f"[{accept}]" not in delta:
+                print("demo failed: the click did not change the view", file=sys.stderr)
+                return 1
     finally:
         os.killpg(launched.browser_pid, signal.SIGTERM)
         server.shutdown()
+        shutil.rmtree(launched.user_data_dir, ignore_errors=True)
+        shutil.rmtree(os.environ["BROWSERX_RUNTIME_DIR"], ignore_errors=True)
     return 0
 
 
