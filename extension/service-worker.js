@@ -1,12 +1,21 @@
 // browserx relay: a thin pipe between the native host and chrome.debugger.
 // The host owns all the logic. This worker forwards messages, remembers what it
 // attached, and cleans up when the host goes away.
-/* global CDP_ALLOWLIST */
+/* global CDP_ALLOWLIST, CDP_TEST_ALLOWLIST */
 importScripts("allowlist.js");
+// Only the test suite's copy of the extension has this file (tests/e2e/harness.py writes it).
+try {
+  importScripts("allowlist-test.js");
+} catch {
+  // the shipped extension: the host's methods only
+}
 
 const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
-const ALLOWED = new Set(CDP_ALLOWLIST);
+const ALLOWED = new Set([
+  ...CDP_ALLOWLIST,
+  ...(typeof CDP_TEST_ALLOWLIST !== "undefined" ? CDP_TEST_ALLOWLIST : []),
+]);
 
 // Chrome allows 64 MiB per message to the host; 8 Mi UTF-16 units stays well
 // below that even after UTF-8 expansion and JSON re-escaping of the slice.

@@ -4,6 +4,7 @@ host registered in a throwaway profile (fixture servers: tests/e2e/servers.py)."
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -16,7 +17,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from browserx.install import apply, default_plan
-from browserx.launch import browser_flags, find_browser
+from browserx.launch import EXTENSION_DIR, browser_flags, find_browser
+from browserx.relay.protocol import TEST_ONLY_CDP
 from browserx.runtime import HostRecord, wait_for_new_host
 from tests.e2e.servers import PAGES, Servers, fixture_servers
 
@@ -46,10 +48,21 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
     config = root / "config.json"
     config.write_text('{"allow_raw_cdp": true}', encoding="utf-8")
     os.environ["BROWSERX_CONFIG"] = str(config)
+    # The test-only CDP methods: the host's switch, and a copy of the extension that carries
+    # allowlist-test.js (the shipped extension has no such file).
+    old_test_cdp = os.environ.get("BROWSERX_TEST_CDP")
+    os.environ["BROWSERX_TEST_CDP"] = "1"
+    extension = root / "extension"
+    shutil.copytree(EXTENSION_DIR, extension)
+    (extension / "allowlist-test.js").write_text(
+        "// written by tests/e2e/harness.py for the test suite's copy of the extension only\n"
+        f"const CDP_TEST_ALLOWLIST = {json.dumps(sorted(TEST_ONLY_CDP))};\n",
+        encoding="utf-8",
+    )
     apply(default_plan(None, profile))
     options = webdriver.ChromeOptions()
     options.binary_location = find_browser()
-    for flag in browser_flags(profile, headless):
+    for flag in browser_flags(profile, headless, extension):
         options.add_argument(flag)
     # chromedriver would otherwise pass --disable-extensions and block our unpacked extension.
     options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
@@ -67,7 +80,11 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
         yield Browser(driver, host, runtime, profile)
     finally:
         driver.quit()
-        for name, old in (("BROWSERX_RUNTIME_DIR", old_env), ("BROWSERX_CONFIG", old_config)):
+        for name, old in (
+            ("BROWSERX_RUNTIME_DIR", old_env),
+            ("BROWSERX_CONFIG", old_config),
+            ("BROWSERX_TEST_CDP", old_test_cdp),
+        ):
             if old is None:
                 os.environ.pop(name, None)
             else:

@@ -23,7 +23,7 @@ from browserx.errors import (
     TabClosed,
 )
 from browserx.framing import decode_body
-from browserx.relay.protocol import CDP_ALLOWLIST, Inbound
+from browserx.relay.protocol import Inbound, allowed
 
 log = structlog.get_logger("browserx.relay")
 
@@ -144,7 +144,7 @@ class ExtensionConnection:
         """Run one CDP command in a tab (or one of its child sessions) and decode the result.
         ``keep`` asks the extension to send only part of a large result (service-worker.js:
         project): ``{"list": key, "fields": [...], "where": {"field": f, "values": [...]}}``."""
-        if method not in CDP_ALLOWLIST:
+        if not allowed(method):
             raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
         fields: dict[str, Any] = {"tabId": tab_id, "method": method, "params": params or {}}
         if session_id:
@@ -170,7 +170,7 @@ class ExtensionConnection:
         """Run many independent commands in one round trip (the worker runs them concurrently).
         Each entry of the answer is that command's result, or its error."""
         for method, _ in commands:
-            if method not in CDP_ALLOWLIST:
+            if not allowed(method):
                 raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
         fields: dict[str, Any] = {
             "tabId": tab_id,
