@@ -1123,6 +1123,9 @@ def write_report(pages: list[PageReport], env_info: dict[str, Any], args: argpar
         "(which installs browserx and `bench/requirements.txt` into `.venv-bench`, then runs "
         f"`.venv-bench/bin/python bench/run.py`). This run: `{env_info['command']}`.",
         "",
+        "Real third-party apps (Django admin, Swagger UI, Redoc, Datasette, MkDocs Material, JupyterLab, "
+        "Shoelace), browserx vs Playwright: [CORPUS.md](CORPUS.md) (`bench/corpus.py`).",
+        "",
         "## Setup",
         "",
         f"- Date: {env_info['date']}; total bench time {env_info['elapsed_s']:.0f} s; load average "
