@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo test test-unit test-e2e lint bench clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint bench bench-venv bench-corpus clean
 
 setup: system venv native
 
@@ -36,14 +36,29 @@ uninstall-host: venv
 demo: setup
 	$(PY) scripts/demo.py
 
-test: setup
+# The real web apps of the end-to-end corpus (tests/e2e/apps): .venv-apps and npm packages.
+corpus:
+	PYTHON=$(PYTHON) sh scripts/setup-corpus.sh
+
+test: setup corpus
 	$(PY) -m pytest -q
 
 test-unit: venv native
 	$(PY) -m pytest -q -m "not e2e"
 
-test-e2e: setup
+test-e2e: setup corpus
 	$(PY) -m pytest -q -m e2e
+
+# Property-based fuzzing (tests/fuzz, hypothesis, derandomized) of the framing, the control socket,
+# the relay and the host process. `make test` runs it at a CI-sized budget; `make fuzz` runs the full
+# profile (>= 100,000 cases) and prints cases, crashes, hangs and memory at the end.
+fuzz: venv
+	BROWSERX_FUZZ=full $(PY) -m pytest -q tests/fuzz
+
+# 1,000 observe-act cycles on the fixture pages with the real browser, extension and host; fails when
+# an action errs or the host's RSS drifts more than 10 % (scripts/soak.py).
+soak: setup
+	$(PY) scripts/soak.py $(SOAK_ARGS)
 
 # Not part of `make test`: compares browserx with browser-use and Playwright on one shared Chromium
 # and writes docs/BENCHMARKS.md (~10 min). The comparison packages go into .venv only here.
@@ -51,14 +66,23 @@ test-e2e: setup
 # a venv of their own; the browserx host keeps running from .venv.
 BENCH_VENV := .venv-bench
 
-bench: setup
+bench-venv: setup
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install -q -e . -r bench/requirements.txt
+
+bench: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/run.py $(BENCH_ARGS)
+	$(BENCH_VENV)/bin/python bench/corpus.py $(CORPUS_ARGS)
+
+# browserx vs Playwright on the real apps of tests/e2e/apps/corpus.py (found controls, tokens,
+# snapshot latency, actions) on one shared Chromium; writes docs/CORPUS.md (~2-3 min). An app that
+# fails to start is reported as such.
+bench-corpus: bench-venv corpus
+	$(BENCH_VENV)/bin/python bench/corpus.py $(CORPUS_ARGS)
 
 lint: venv
-	$(VENV)/bin/ruff check host tests scripts
-	$(VENV)/bin/ruff format --check host tests scripts
+	$(VENV)/bin/ruff check host tests scripts bench
+	$(VENV)/bin/ruff format --check host tests scripts bench
 	$(VENV)/bin/mypy
 
 clean:

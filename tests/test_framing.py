@@ -7,6 +7,7 @@ import json
 import struct
 import tracemalloc
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 import pytest
@@ -261,3 +262,23 @@ def test_frame_writer_serialises_whole_frames() -> None:
     items = read_all([bytes(raw.data)])
     assert sorted(json.loads(b)["id"] for b in bodies(items)) == list(range(20))
     assert errors_in(items) == []
+
+
+# -- found by fuzzing (tests/fuzz) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body", [b'{"a":' * 5000 + b"1" + b"}" * 5000, b'{"id": 1, "result": ' + b"[" * 5000 + b"]" * 5000 + b"}"]
+)
+def test_decode_body_of_deeply_nested_json_is_a_framing_error(body: bytes) -> None:
+    """msgspec raises RecursionError past ~1000 levels; it escaped feed() and ended the host."""
+    with pytest.raises(FramingError, match="nests JSON too deeply"):
+        decode_body(body, Inbound)
+
+
+def test_encode_frame_of_a_too_deeply_nested_message_is_a_framing_error() -> None:
+    message: Any = []
+    for _ in range(5000):
+        message = [message]
+    with pytest.raises(FramingError, match="nests JSON too deeply"):
+        encode_frame({"params": message})

@@ -501,3 +501,56 @@ def test_client_when_the_server_goes_away(sock_path: str) -> None:
             bx.close()
     finally:
         running.stop()
+
+
+# -- found by fuzzing (tests/fuzz) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("payload", "request_id"),
+    [
+        (b"[" * 5000 + b"]" * 5000 + b"\n", None),
+        (b'{"id": 3, "method": "echo", "params": {"text": ' + b"[" * 5000 + b"]" * 5000 + b"}}\n", None),
+        # Nested just under msgspec's limit: decodable, but echoing it back could not be encoded
+        # (the request got no response at all).
+        (b'{"id": ' + b"[" * 990 + b"]" * 990 + b', "method": "echo"}\n', None),
+    ],
+)
+def test_deeply_nested_json_is_a_bad_request(server: ServerThread, payload: bytes, request_id: Any) -> None:
+    with Raw(server.path) as conn:
+        conn.send(payload)
+        response = conn.recv()
+        assert response["id"] == request_id
+        assert response["error"]["code"] == "bad_request"
+        assert_still_serving(conn)
+
+
+@pytest.mark.parametrize("bad_id", [[1], {"a": 1}, 1.5, True, None])
+def test_an_id_of_a_wrong_type_is_not_echoed(server: ServerThread, bad_id: Any) -> None:
+    with Raw(server.path) as conn:
+        response = conn.call({"id": bad_id, "method": "nope", "x": 1})
+        assert response["id"] is None
+        assert response["error"]["code"] == "bad_request"
+
+
+def test_huge_names_are_not_quoted_back_in_full(server: ServerThread) -> None:
+    with Raw(server.path) as conn:
+        response = conn.call({"id": 1, "method": "m" * 100_000})
+        assert response["error"]["code"] == "unknown_method"
+        assert len(response["error"]["message"]) < 1000
+        response = conn.call({"id": 2, "method": "echo", "params": {"text": "a", "k" * 100_000: 1}})
+        assert response["error"]["code"] == "bad_request"
+        assert len(response["error"]["message"]) < 1000
+
+
+def test_requests_in_flight_on_one_connection_are_bounded(server: ServerThread) -> None:
+    """More waiting requests than MAX_INFLIGHT: the server stops reading the connection until one
+    ends, so the `open` behind them is not read and they time out — but each gets its answer."""
+    n = server_module.MAX_INFLIGHT
+    with Raw(server.path, timeout=5) as conn:
+        conn.send(b"".join(b'{"id": %d, "method": "wait", "params": {"name": "g9"}}\n' % i for i in range(n)))
+        conn.send(b'{"id": 99, "method": "open", "params": {"name": "g9"}}\n')
+        responses = [conn.recv() for _ in range(n + 1)]
+        # The gates time out after 2 s (internal errors of the fake method), then `open` runs.
+        assert [r["id"] for r in responses][-1] == 99
+        assert sorted(r["id"] for r in responses[:-1]) == list(range(n))

@@ -306,7 +306,7 @@ def test_chunked_error_reply_is_mapped() -> None:
     async def main() -> None:
         fake = FakeExtension()
         conn = ExtensionConnection(fake.send)
-        task = await start(conn, fake, conn.cdp(4, "DOM.getDocument", {}))
+        task = await start(conn, fake, conn.cdp(4, "DOM.describeNode", {}))
         msg_id = fake.sent[-1]["id"]
         text = json.dumps({"id": msg_id, "error": "No tab with given id 4"})
         for frame in chunk_frames(msg_id, [text[:10], text[10:20], text[20:]]):
@@ -321,7 +321,7 @@ def test_out_of_order_chunk_fails_the_request() -> None:
     async def main() -> None:
         fake = FakeExtension()
         conn = ExtensionConnection(fake.send)
-        task = await start(conn, fake, conn.cdp(1, "DOM.getDocument", {}))
+        task = await start(conn, fake, conn.cdp(1, "DOM.describeNode", {}))
         msg_id = fake.sent[-1]["id"]
         text = REPLY_TEMPLATE % msg_id
         frames = chunk_frames(msg_id, [text[:5], text[5:10], text[10:]])
@@ -588,5 +588,122 @@ def test_batch_refuses_a_method_outside_the_allowlist_before_sending() -> None:
         with pytest.raises(MethodNotAllowed):
             await conn.cdp_batch(1, [("DOM.resolveNode", {}), ("Browser.close", {})])
         assert fake.sent == []
+
+    run(main)
+
+
+# -- found by fuzzing (tests/fuzz) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "inner",
+    [
+        '{"type": "event", "method": "Page.loadEventFired"}',  # no id: it asserted inside feed()
+        '{"id": null, "result": {}}',
+        '{"id": 999, "result": {}}',  # another request's id
+        '{"id": %d, "chunk": 0, "chunks": 1, "data": "{}"}',  # a chunk inside a chunk
+    ],
+)
+def test_reassembled_reply_that_is_not_a_reply_to_the_request_fails_it(inner: str) -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        task = await start(conn, fake, conn.request("tabs"))
+        msg_id = fake.sent[-1]["id"]
+        text = inner % msg_id if "%d" in inner else inner
+        for frame in chunk_frames(msg_id, [text[:7], text[7:]]):
+            conn.feed(frame)
+        with pytest.raises(CdpError, match="not a reply to this request"):
+            await settled(task)
+
+    run(main)
+
+
+def test_chunk_count_that_changes_midway_fails_the_request_and_drops_the_pieces() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        task = await start(conn, fake, conn.request("tabs"))
+        msg_id = fake.sent[-1]["id"]
+        conn.feed(enc({"id": msg_id, "chunk": 0, "chunks": 3, "data": '{"id": '}))
+        conn.feed(enc({"id": msg_id, "chunk": 1, "chunks": 2, "data": f"{msg_id}}}"}))
+        with pytest.raises(CdpError, match="broken pieces"):
+            await settled(task)
+        assert conn._chunks == {}
+
+    run(main)
+
+
+def test_many_small_chunks_reassemble_in_linear_time() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        task = await start(conn, fake, conn.request("tabs"))
+        msg_id = fake.sent[-1]["id"]
+        text = json.dumps({"id": msg_id, "result": {"pad": "p" * 60_000}})
+        started = time.monotonic()
+        for frame in chunk_frames(msg_id, list(text)):  # ~60,000 one-character chunks
+            conn.feed(frame)
+        assert (await settled(task, within=5)).id == msg_id
+        assert time.monotonic() - started < 5  # summing every piece again per chunk took minutes
+
+    run(main, limit=10)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "[" * 5000 + "]" * 5000,  # the error text is JSON nested too deeply to read
+        '{"message": "' + "m" * 100_000 + '"}',
+        "e" * 100_000,
+    ],
+)
+def test_odd_error_texts_become_a_short_cdp_error(error: str) -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        task = await start(conn, fake, conn.cdp(1, "Page.enable"))
+        conn.feed(enc({"id": fake.sent[-1]["id"], "error": error}))
+        with pytest.raises(CdpError) as info:
+            await settled(task)
+        assert len(info.value.message) < 3000
+
+    run(main)
+
+
+def test_unreadable_deeply_nested_reply_does_not_raise_out_of_feed() -> None:
+    conn = ExtensionConnection(FakeExtension().send)
+    conn.feed(b'{"id": 1, "error": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+
+
+@pytest.mark.parametrize(
+    "result", [[1, 2], {"results": 5}, {"results": [1, "x"]}, {"results": [{"result": 7}]}]
+)
+def test_batch_result_of_a_wrong_shape_is_a_cdp_error(result: Any) -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        task = await start(conn, fake, conn.cdp_batch(1, [("DOM.resolveNode", {})]))
+        conn.feed(enc({"id": fake.sent[-1]["id"], "result": result}))
+        try:
+            answers = await settled(task)
+        except CdpError as exc:
+            assert "unexpected result shape" in exc.message
+        else:
+            assert len(answers) == 1 and isinstance(answers[0], CdpError)
+
+    run(main)
+
+
+def test_true_is_not_the_id_1() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        task = await start(conn, fake, conn.request("tabs"))
+        assert fake.sent[-1]["id"] == 1
+        conn.feed(enc({"id": True, "error": 5}))
+        assert not task.done()
+        conn.feed(enc({"id": 1, "result": {}}))
+        assert (await settled(task)).id == 1
 
     run(main)

@@ -9,6 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from browserx.errors import CdpError
 from browserx.framing import decode_body
 from browserx.relay.protocol import (
     CDP_ALLOWLIST,
@@ -163,8 +164,22 @@ def test_decode_raw_of_absent_payload_is_an_empty_object(raw: msgspec.Raw | None
 
 
 def test_decode_raw_of_absent_payload_into_a_struct_with_required_fields_fails() -> None:
-    with pytest.raises(msgspec.ValidationError):
+    with pytest.raises(CdpError, match="unexpected shape"):
         decode_raw(EMPTY, TabsResult)
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        (msgspec.Raw(b'{"tabs": 5}'), "unexpected shape"),
+        (msgspec.Raw(b'{"tabs": [{"tabId": "one"}]}'), "unexpected shape"),
+        (msgspec.Raw(b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}"), "nested too deeply"),
+        (msgspec.Raw(b"{"), "unreadable payload"),
+    ],
+)
+def test_decode_raw_of_a_payload_chrome_never_sends_is_a_cdp_error(raw: msgspec.Raw, fragment: str) -> None:
+    with pytest.raises(CdpError, match=fragment):
+        decode_raw(raw, TabsResult)
 
 
 def test_decode_raw_of_present_payload() -> None:

@@ -1,0 +1,99 @@
+"""Hypothesis strategies shared by the fuzz targets: JSON of every shape, the shapes nobody
+should send (deep nesting, huge strings, odd numbers), and byte-level garbage."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+# Scalars as JSON has them, with the awkward corners: big and negative ints, floats, unicode
+# (including what needs escaping), empty strings.
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=40),
+    st.sampled_from(["", "\x00", "\u2028", "é€😀", "\\", '"', "\n", "null", "{}", "[]"]),
+)
+
+json_values: st.SearchStrategy[Any] = st.recursive(
+    json_scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=5),
+        st.dictionaries(st.text(max_size=12), children, max_size=5),
+    ),
+    max_leaves=10,
+)
+
+
+def deep(depth: int, kind: str = "list", leaf: str = "1") -> str:
+    """JSON nested ``depth`` levels deep (lists, objects, or both)."""
+    if kind == "list":
+        return "[" * depth + leaf + "]" * depth
+    if kind == "object":
+        return '{"a":' * depth + leaf + "}" * depth
+    return '{"a":[' * (depth // 2) + leaf + "]}" * (depth // 2)
+
+
+deep_json = st.builds(
+    deep,
+    st.one_of(st.integers(1, 64), st.integers(900, 1100), st.integers(1, 20_000)),
+    st.sampled_from(["list", "object", "mixed"]),
+)
+
+# A long string without asking hypothesis to draw every character of it.
+huge_strings = st.builds(
+    lambda ch, n: ch * n,
+    st.sampled_from(["x", "é", "😀", "\\", '"', "\x00", " "]),
+    st.one_of(st.integers(1_000, 70_000), st.integers(200_000, 1_100_000)),
+)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+# Bytes that are not UTF-8: lone continuation bytes, overlongs, surrogates encoded in UTF-8,
+# truncated sequences, 0xFF.
+bad_utf8 = st.sampled_from(
+    [b"\xff", b"\xfe", b"\x80", b"\xc0\xaf", b"\xed\xa0\x80", b"\xe2\x82", b"\xf4\x90\x80\x80", b"\xc3"]
+)
+
+
+@st.composite
+def garbage_bytes(draw: st.DrawFn) -> bytes:
+    """Bytes that are almost JSON, or not at all."""
+    kind = draw(st.sampled_from(["binary", "json", "broken-json", "bad-utf8", "deep", "text"]))
+    if kind == "binary":
+        return draw(st.binary(max_size=200))
+    if kind == "json":
+        return dumps(draw(json_values)).encode()
+    if kind == "broken-json":
+        text = dumps(draw(json_values)).encode()
+        cut = draw(st.integers(0, len(text)))
+        return text[:cut] + draw(st.sampled_from([b"", b",", b"}", b"]", b"'", b"\x00", b"trailing"]))
+    if kind == "bad-utf8":
+        text = dumps(draw(st.dictionaries(st.text(max_size=5), json_scalars, max_size=3))).encode()
+        cut = draw(st.integers(0, len(text)))
+        return text[:cut] + draw(bad_utf8) + text[cut:]
+    if kind == "deep":
+        return draw(deep_json).encode()
+    return draw(st.text(max_size=100)).encode("utf-8", "surrogatepass")
+
+
+@st.composite
+def chunkings(draw: st.DrawFn, data: bytes) -> list[bytes]:
+    """``data`` cut into pieces at arbitrary points (the pipe delivers bytes as it pleases)."""
+    if not data:
+        return []
+    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(data) - 1)), max_size=12))))
+    pieces, last = [], 0
+    for cut in [*cuts, len(data)]:
+        if cut > last:
+            pieces.append(data[last:cut])
+            last = cut
+    return pieces
