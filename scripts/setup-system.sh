@@ -16,7 +16,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO apt-get update -qq
 if [ -n "$PKGS" ]; then
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PKGS
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $PKGS
 fi
 if [ -n "$NODE" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $NODE
