@@ -22,7 +22,10 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 
 def main() -> int:
-    os.environ.setdefault("BROWSERX_RUNTIME_DIR", tempfile.mkdtemp(prefix="browserx-demo-run-"))
+    # A runtime dir of its own (removed at the end), unless the caller chose one (kept).
+    own_runtime = None
+    if not os.environ.get("BROWSERX_RUNTIME_DIR"):
+        own_runtime = os.environ["BROWSERX_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="browserx-demo-run-")
     from browserx import Client
     from browserx.launch import launch
     from browserx.views.text import parse_controls
@@ -71,7 +74,8 @@ def main() -> int:
         os.killpg(launched.browser_pid, signal.SIGTERM)
         server.shutdown()
         shutil.rmtree(launched.user_data_dir, ignore_errors=True)
-        shutil.rmtree(os.environ["BROWSERX_RUNTIME_DIR"], ignore_errors=True)
+        if own_runtime is not None:
+            shutil.rmtree(own_runtime, ignore_errors=True)
     return 0
 
 

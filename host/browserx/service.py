@@ -28,7 +28,7 @@ T = TypeVar("T")
 EventListener = Callable[[Inbound], None]
 INVALIDATING_EVENTS = frozenset(
     {"DOM.documentUpdated", "Page.frameNavigated", "Page.navigatedWithinDocument",
-     "Target.attachedToTarget", "Target.detachedFromTarget"}
+     "Target.attachedToTarget", "Target.detachedFromTarget", "Inspector.targetCrashed"}
 )  # fmt: skip
 
 
@@ -190,6 +190,10 @@ class DomService:
         elif msg.method == "Target.detachedFromTarget":
             detached: DetachedFromTarget = decode_raw(msg.params, DetachedFromTarget)
             self.forget_session(detached.sessionId)
+        elif msg.method == "Inspector.targetCrashed" and not msg.sessionId:
+            # The renderer died: what the host set up in it (domains, worlds, watchers) is gone
+            # with it; the next request sets it up again in the new one.
+            self.handle_detached("renderer crashed")
         if msg.method in INVALIDATING_EVENTS:
             self.invalidate(msg.method or "")
             self.frames_changed_at = time.monotonic()

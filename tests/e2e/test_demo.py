@@ -3,6 +3,7 @@ fails, and the README's sample output is the real one."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -18,8 +19,14 @@ def _readme_sample() -> list[str]:
 
 
 def test_the_demo_runs_every_step_and_the_readme_shows_its_real_output() -> None:
+    # As a user runs it: not in this session's runtime dir (the demo makes and removes its own).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BROWSERX_")}
     out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "demo.py")], capture_output=True, text=True, timeout=120
+        [sys.executable, str(ROOT / "scripts" / "demo.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "$ browserx click " in out.stdout and "success=True" in out.stdout, out.stdout
