@@ -42,7 +42,17 @@ from pathlib import Path
 from typing import Any
 
 from run import ROOT, Browser, fmt_ms, load, machine_info, short_error, start_browser, version_of
-from tests.e2e.apps.corpus import APPS, Action, App, Expect, Page, norm_name, run_steps, wait_for
+from tests.e2e.apps.corpus import (
+    APPS,
+    Action,
+    App,
+    Expect,
+    Page,
+    match_expectations,
+    norm_name,
+    run_steps,
+    wait_for,
+)
 
 from browserx import BrowserxError, Client, _native
 from browserx.views.text import TEXT_ROLES
@@ -231,26 +241,8 @@ def playwright_fits(expect: Expect, control: Control, need_ref: bool = True) -> 
 def match(
     expected: tuple[Expect, ...], controls: list[Control], fits: Callable[[Expect, Control], bool]
 ) -> dict[int, Control]:
-    """A maximum matching of expectations (by index) to distinct controls (Kuhn's algorithm), so a
-    name expected twice must be listed twice; named expectations first, unnamed ones ("any name")
-    take what is left — as tests/e2e/test_real_apps.py matches."""
-    candidates = [[c for c in controls if fits(e, c)] for e in expected]
-    owner: dict[str, int] = {}
-
-    def augment(i: int, seen: set[str]) -> bool:
-        for control in candidates[i]:
-            if control.key in seen:
-                continue
-            seen.add(control.key)
-            if control.key not in owner or augment(owner[control.key], seen):
-                owner[control.key] = i
-                return True
-        return False
-
-    for i in sorted(range(len(expected)), key=lambda i: not (expected[i].name or expected[i].aka)):
-        augment(i, set())
-    by_key = {c.key: c for c in controls}
-    return {i: by_key[key] for key, i in owner.items()}
+    """As tests/e2e/test_real_apps.py matches (one control per expectation)."""
+    return match_expectations(expected, controls, fits, lambda c: c.key)
 
 
 def similar(expect: Expect, name: str) -> bool:

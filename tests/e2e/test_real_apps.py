@@ -33,7 +33,18 @@ from browserx import Client
 from browserx.errors import BrowserxError
 from browserx.views.text import TEXT_ROLES, parse_controls
 from browserx.views.tokens import count_tokens
-from tests.e2e.apps.corpus import PAGES, Action, App, Expect, Page, app_of, norm_name, run_steps, wait_for
+from tests.e2e.apps.corpus import (
+    PAGES,
+    Action,
+    App,
+    Expect,
+    Page,
+    app_of,
+    match_expectations,
+    norm_name,
+    run_steps,
+    wait_for,
+)
 from tests.e2e.harness import Browser
 
 REPORT_PATH = Path("/tmp/real-apps-report.txt")
@@ -205,26 +216,7 @@ def fits(expect: Expect, control: Control) -> bool:
 
 
 def match(expected: tuple[Expect, ...], controls: list[Control]) -> dict[int, Control]:
-    """A maximum matching of expectations (by index) to distinct controls (Kuhn's algorithm), so a
-    name listed twice must be there twice."""
-    candidates = [[c for c in controls if fits(e, c)] for e in expected]
-    owner: dict[int, int] = {}  # control id → expectation index
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for control in candidates[i]:
-            if control.id in seen:
-                continue
-            seen.add(control.id)
-            if control.id not in owner or augment(owner[control.id], seen):
-                owner[control.id] = i
-                return True
-        return False
-
-    # Named expectations first: an unnamed one ("any name") takes what is left.
-    for i in sorted(range(len(expected)), key=lambda i: not (expected[i].name or expected[i].aka)):
-        augment(i, set())
-    by_id = {c.id: c for c in controls}
-    return {i: by_id[cid] for cid, i in owner.items()}
+    return match_expectations(expected, controls, fits, lambda c: c.id)
 
 
 def chrome_has(driver: WebDriver, expect: Expect) -> bool:

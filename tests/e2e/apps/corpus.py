@@ -31,13 +31,14 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+C = TypeVar("C")
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 APPS_VENV = ROOT / ".venv-apps"
@@ -174,6 +175,35 @@ def wait_for(driver: Driver, expression: str, timeout: float) -> Any:
         if time.monotonic() > deadline:
             raise TimeoutError(f"not true within {timeout} s: {expression}")
         time.sleep(0.1)
+
+
+def match_expectations(
+    expected: tuple[Expect, ...],
+    controls: list[C],
+    fits: Callable[[Expect, C], bool],
+    key: Callable[[C], Hashable],
+) -> dict[int, C]:
+    """A maximum matching of expectations (by index) to distinct controls (Kuhn's algorithm), so a
+    name expected twice must be listed twice; named expectations first, unnamed ones ("any name")
+    take what is left. Shared by the e2e test and the benchmark (each with its own controls)."""
+    candidates = [[c for c in controls if fits(e, c)] for e in expected]
+    owner: dict[Hashable, int] = {}  # control key → expectation index
+
+    def augment(i: int, seen: set[Hashable]) -> bool:
+        for control in candidates[i]:
+            k = key(control)
+            if k in seen:
+                continue
+            seen.add(k)
+            if k not in owner or augment(owner[k], seen):
+                owner[k] = i
+                return True
+        return False
+
+    for i in sorted(range(len(expected)), key=lambda i: not (expected[i].name or expected[i].aka)):
+        augment(i, set())
+    by_key = {key(c): c for c in controls}
+    return {i: by_key[k] for k, i in owner.items()}
 
 
 # -- serving -----------------------------------------------------------------------------------
