@@ -73,6 +73,8 @@ class DomService:
         self.page_events: EventLog | None = None
         # Sessions whose new documents get the page watcher from their first moment (capture.py).
         self.watched_sessions: set[str | None] = set()
+        # Sessions whose documents hold so many click listeners that listing them is slow (capture.py).
+        self.listener_heavy: set[str | None] = set()
 
     async def ensure_attached(self) -> None:
         if not self.attached:
@@ -217,6 +219,7 @@ class DomService:
             return False
         self.key_bases[session_id] = base
         self.forget_document_keys(session_id)
+        self.listener_heavy.discard(session_id)
         return True
 
     def forget_session(self, session_id: str) -> None:

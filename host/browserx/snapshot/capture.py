@@ -37,11 +37,12 @@ WORLD_NAME = "browserx"
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
                 "touchend", "contextmenu")  # fmt: skip
 CLICK_EVENT_SET = frozenset(CLICK_EVENTS)
-# Up to this many elements, click listeners come from DOMSnapshot's isClickable (one capture of
-# the document, tens of ms); beyond, from DOMDebugger.getEventListeners over the document, whose
-# cost grows with the number of listeners instead of nodes (JupyterLab: 10,000 listeners on 818
-# elements, 0.8 s; a generated 50k-element page: few listeners, cheap).
+# Click listeners come from DOMDebugger.getEventListeners over the document, whose cost grows with
+# the number of listeners (a few ms on most pages). A document found to be full of them (JupyterLab:
+# 10,000 listeners on 818 elements, 0.8 s) is asked through DOMSnapshot's isClickable instead, one
+# capture of the document, while it has at most SMALL_DOCUMENT elements (its cost grows with nodes).
 SMALL_DOCUMENT = 5000
+LISTENER_HEAVY = 500  # click-like listeners in one listing that make a session "heavy"
 MAX_CLOSED_ROOT_DEPTH = 3
 EXTRAS_TIMEOUT = 10.0
 CHILD_FRAME_TIMEOUT = 10.0
@@ -440,8 +441,11 @@ async def _listening_nodes(service: DomService, session_id: str | None) -> dict[
               "where": {"field": "type", "values": list(CLICK_EVENTS)}},
     )  # fmt: skip
     _release_later(service, session_id, "browserx-d")
+    entries = listing.get("listeners", [])
+    if len(entries) > LISTENER_HEAVY:
+        service.listener_heavy.add(session_id)  # the next snapshot asks DOMSnapshot instead
     types: dict[int, set[str]] = {}
-    for entry in listing.get("listeners", []):
+    for entry in entries:
         if isinstance(entry, list) and len(entry) == 2 and entry[0] in CLICK_EVENT_SET and entry[1]:
             types.setdefault(int(entry[1]), set()).add(entry[0])
     return types
@@ -529,7 +533,8 @@ async def _capture_frame(
     except BaseException:
         collecting.cancel()
         raise
-    lister = _clickable_nodes if count is not None and count <= SMALL_DOCUMENT else _listening_nodes
+    heavy = session_id in service.listener_heavy and count is not None and count <= SMALL_DOCUMENT
+    lister = _clickable_nodes if heavy else _listening_nodes
     listening = asyncio.ensure_future(_optional(lister(service, session_id), {}, "click listeners", problems))
     try:
         frame_id, ctx, collected = await collecting
