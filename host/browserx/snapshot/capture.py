@@ -288,8 +288,10 @@ async def _collect_in_world(
     raise AssertionError("unreachable")
 
 
-async def _object_ids(service: DomService, session_id: str | None, ctx: int, expression: str) -> list[str]:
-    """objectIds of the elements of an array held in the isolated world."""
+async def _object_ids(
+    service: DomService, session_id: str | None, ctx: int, expression: str
+) -> tuple[str | None, list[str]]:
+    """The objectId of an array held in the isolated world, and those of its elements."""
     arr = await service.cdp(
         "Runtime.evaluate",
         {"expression": expression, "contextId": ctx, "objectGroup": "browserx"},
@@ -297,15 +299,23 @@ async def _object_ids(service: DomService, session_id: str | None, ctx: int, exp
     )
     object_id = arr["result"].get("objectId")
     if not object_id:
-        return []
+        return None, []
     props = await service.cdp(
         "Runtime.getProperties", {"objectId": object_id, "ownProperties": True}, session_id=session_id
     )
-    return [
+    return object_id, [
         p["value"]["objectId"]
         for p in props["result"]
         if p["name"].isdigit() and "objectId" in p.get("value", {})
     ]
+
+
+# Marks the suspected hosts that have no closed shadow root (by position in the array), so the
+# collector does not suspect them again.
+MARK_PLAIN_JS = """function(closed) {
+  const B = globalThis.__browserx, keep = new Set(closed);
+  if (B && B.plain) this.forEach((el, i) => { if (!keep.has(i)) B.plain.add(el); });
+}"""
 
 
 CLOSED_ROOTS_JS = """function(opts, ...objs) {
@@ -345,19 +355,31 @@ async def _closed_roots(
     (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
     found: list[tuple[int, RawFrame]] = []
     for _depth in range(MAX_CLOSED_ROOT_DEPTH):
-        hosts = await _object_ids(service, session_id, ctx, "globalThis.__browserx.suspects")
+        array, hosts = await _object_ids(service, session_id, ctx, "globalThis.__browserx.suspects")
         if not hosts:
             break
         described = await service.cdp_batch(
             [("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}) for o in hosts], session_id
         )
-        closed: list[tuple[str, int]] = [
-            (host, shadow["backendNodeId"])
-            for host, desc in zip(hosts, described, strict=True)
-            if isinstance(desc, dict)
-            for shadow in desc.get("node", {}).get("shadowRoots", [])
-            if shadow.get("shadowRootType") == "closed"
-        ]
+        closed: list[tuple[str, int]] = []
+        answered: list[int] = []  # positions of hosts CDP described (with or without a closed root)
+        for i, (host, desc) in enumerate(zip(hosts, described, strict=True)):
+            if not isinstance(desc, dict):
+                continue
+            roots = [
+                s for s in desc.get("node", {}).get("shadowRoots", []) if s.get("shadowRootType") == "closed"
+            ]
+            closed.extend((host, s["backendNodeId"]) for s in roots)
+            if not roots:
+                answered.append(i)
+        if array is not None and answered:
+            # Not asked again: sent now, run by the renderer before the next collector.
+            await service.cdp(
+                "Runtime.callFunctionOn",
+                {"functionDeclaration": MARK_PLAIN_JS, "objectId": array,
+                 "arguments": [{"value": [i for i in range(len(hosts)) if i not in set(answered)]}]},
+                session_id=session_id,
+            )  # fmt: skip
         if not closed:
             break
         resolved = await service.cdp_batch(

@@ -540,8 +540,13 @@ function collect(root, opts) {
       }
     }
   }
+  // Hosts the host has already asked CDP about and found without a closed root are not asked
+  // about again (an element attaches its shadow root once, when it is made).
+  const plain = bx.plain || (bx.plain = new WeakSet());
   for (let c = 0; c < cand.length; c++) {
-    if (candCustom[c] ? suspects.length < MAX_CUSTOM_SUSPECTS : candBox[c]) suspects.push(eNode[cand[c]]);
+    const host = eNode[cand[c]];
+    if (plain.has(host)) continue;
+    if (candCustom[c] ? suspects.length < MAX_CUSTOM_SUSPECTS : candBox[c]) suspects.push(host);
   }
 
   bx.suspects = suspects;
