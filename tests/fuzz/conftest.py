@@ -46,6 +46,7 @@ def _fuzz_target(request: pytest.FixtureRequest) -> Iterator[None]:
                 t.rss_start = rss
             t.seconds += clock.elapsed()
             t.rss_end = harness.settled_rss()
+            t.peak = harness.peak_rss()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -73,6 +73,7 @@ class Target:
     seconds: float = 0.0
     rss_start: int = 0
     rss_end: int = 0
+    peak: int = 0  # the process's peak RSS when the target's tests ended (it only rises)
 
 
 @dataclass
@@ -281,6 +282,7 @@ def report_lines(elapsed: float) -> list[str]:
         lines.append(
             f"  {name:<{width}}  {t.cases:>8,} cases  {t.seconds:6.1f} s  crashes {t.crashes}  "
             f"hangs {t.hangs}  failures {t.failures}  RSS {mb(t.rss_start)} -> {mb(t.rss_end)}"
+            f" (process peak so far {mb(t.peak)})"
         )
     lines.append(
         f"  test process RSS (settled): {mb(s.rss_start)} at start, {mb(settled_rss())} at end, "

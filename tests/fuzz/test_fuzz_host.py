@@ -44,7 +44,7 @@ class Host:
     log: Path
     stdin: asyncio.StreamWriter
     frames: asyncio.Queue[dict[str, Any]]
-    reader_task: asyncio.Task[None]
+    reader_task: asyncio.Task[None] | None = None
     stdout_bytes: int = 0
     stdout_frames: int = 0
     rss: list[int] = field(default_factory=list)
@@ -106,14 +106,7 @@ async def start_host(directory: Path) -> Host:
         assert proc.poll() is None, "the host exited at start-up"
         assert time.monotonic() < deadline, "the host did not open its control socket"
         await asyncio.sleep(0.05)
-    host = Host(
-        proc,
-        str(socket_path),
-        runtime / f"host-{proc.pid}.log",
-        writer,
-        asyncio.Queue(),
-        None,  # type: ignore[arg-type]
-    )
+    host = Host(proc, str(socket_path), runtime / f"host-{proc.pid}.log", writer, asyncio.Queue())
     host.reader_task = asyncio.ensure_future(read_stdout(host, reader))
     return host
 
@@ -135,6 +128,7 @@ def finish(loop: asyncio.AbstractEventLoop, host: Host) -> None:
     alive = host.proc.poll() is None
     host.proc.send_signal(signal.SIGTERM)
     code = host.proc.wait(20)
+    assert host.reader_task is not None
     run(loop, host.reader_task, limit=10)  # the rest of stdout: whole frames, then EOF
     host.stdin.close()
     lines = host.log.read_text(encoding="utf-8", errors="replace").splitlines() if host.log.exists() else []
@@ -217,6 +211,7 @@ async def exchange(
     try:
         for body in notices_:
             host.stdin.write(frame(body))
+        await host.stdin.drain()  # at the host's pace: nothing piles up in this process
         writer.write(msgspec.json.encode(request) + b"\n")
         await writer.drain()
         response_task = asyncio.ensure_future(reader.readline())
@@ -262,6 +257,7 @@ def test_the_host_answers_every_agent_request_whatever_the_browser_sends(
         if response["ok"] is False:
             assert response["error"]["code"] != "internal", response
         assert response["id"] == request["id"]
+        assert host.reader_task is not None
         assert not host.reader_task.done() or host.reader_task.exception() is None
     if STATS.target("host.process").cases % 200 == 0:
         host.rss.append(rss_of(host.proc.pid))
