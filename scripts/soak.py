@@ -7,6 +7,11 @@ field, or a scroll — choosing with a seeded random generator; now and then it 
 snapshot or action), the host's RSS (VmRSS of /proc/<host pid>/status) and its drift, and exits
 non-zero when a floor is missed: any error, fewer cycles than asked, or drift above the limit.
 
+An action that browserx refuses for a reason the view could not show is a refusal, printed
+but not an error: `occluded` for an element the view listed out of view (scrolled into view, it
+landed under a fixed banner). The same refusal for an element the view showed in view and
+uncovered is an error.
+
 The drift is measured from the host's RSS after a warm-up (one visit to each page: the first
 snapshots load the tokenizer, compile the collector and fill caches once for the host's life) to
 its RSS at the end; the RSS at launch is printed too.
@@ -33,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from tests.e2e.harness import PAGES, browser_with_extension, fixture_servers  # noqa: E402
 
 from browserx import Client  # noqa: E402
-from browserx.errors import BrowserxError  # noqa: E402
+from browserx.errors import BrowserxError, Occluded  # noqa: E402
 
 # Pages whose controls stay on the fixture site and raise no modal dialogs (alert/confirm would
 # block the page: no agent clicks through one of those here).
@@ -71,6 +76,7 @@ class Soak:
     cycles: int = 0
     actions: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
     reopened: int = 0
     navigations: int = 0
     rss: list[tuple[int, int]] = field(default_factory=list)  # (cycle, bytes)
@@ -169,7 +175,13 @@ def run(args: argparse.Namespace) -> int:
                 view = bx.snapshot(format="json", max_tokens=0)
                 page_url = view["json"]["page"]["context"].get("url") or url
                 kind, node = choose(rng, controls(view["json"]["page"]["body"]), page_url)
-                result = act(bx, rng, kind, node)
+                try:
+                    result = act(bx, rng, kind, node)
+                except Occluded as exc:
+                    if node is None or "position" not in node:
+                        raise  # the view showed it in view and uncovered: the view was wrong
+                    soak.refusals.append(f"cycle {soak.cycles} on {url}: {exc.message[:200]}")
+                    return
                 if counted:
                     soak.actions[kind] += 1
                     if result.get("changes", {}).get("navigated"):
@@ -218,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
     report = {
         "cycles": soak.cycles,
         "errors": len(soak.errors),
+        "refusals": len(soak.refusals),
         "actions": dict(soak.actions),
         "reopened_pages": soak.reopened,
         "navigations_by_clicks": soak.navigations,
@@ -235,6 +248,9 @@ def run(args: argparse.Namespace) -> int:
           f"pages reopened {soak.reopened}, navigations by clicks {soak.navigations}")  # fmt: skip
     print(f"  errors: {len(soak.errors)}")
     for line in soak.errors[:20]:
+        print(f"    {line}")
+    print(f"  refusals the view could not foresee (not errors): {len(soak.refusals)}")
+    for line in soak.refusals[:5]:
         print(f"    {line}")
     print(
         f"  host RSS: {mb(rss_launch)} at launch, {mb(rss_warm)} at start (after warm-up), "

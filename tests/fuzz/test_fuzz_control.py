@@ -262,6 +262,7 @@ def test_every_request_line_gets_exactly_one_well_formed_response(
             if known is not None and len(line) < LIMIT:  # an over-long line is not even parsed
                 assert known in ids
         assert_logs_small_since(mark)
+        assert not server._clients, "a finished connection left its task behind"
         if STATS.target("control.requests").cases % 10 == 1:
             run(loop, still_serving(server.path), limit=10)
 
