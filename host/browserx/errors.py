@@ -176,3 +176,20 @@ def error_from_dict(data: dict[str, Any]) -> BrowserxError:
     if cls is BrowserxError and data.get("code") not in (None, "internal"):
         err.details["code"] = data.get("code")
     return err
+
+
+def clip(text: str, limit: int) -> str:
+    """Text for an error message or a log line, cut at ``limit`` characters (saying how long it was):
+    a name, an id or an error text from outside can be megabytes."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def raised_at(exc: BaseException) -> str:
+    """Where an exception was raised, as ``file:line`` (the innermost frame), for a short log line
+    instead of a traceback."""
+    tb = exc.__traceback__
+    if tb is None:
+        return "?"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"

@@ -22,7 +22,7 @@ import pydantic
 import structlog
 
 from browserx.control.schemas import MAX_REQUEST_BYTES, ControlRequest, Params
-from browserx.errors import BadRequest, BrowserxError, UnknownMethod
+from browserx.errors import BadRequest, BrowserxError, UnknownMethod, clip, raised_at
 
 log = structlog.get_logger("browserx.control")
 
@@ -132,7 +132,7 @@ class ControlServer:
         except (ConnectionError, asyncio.CancelledError):
             pass
         except Exception as exc:  # never expected; the connection goes, the server stays
-            log.error("connection_failed", error=_clip(repr(exc), 300), where=_where(exc))
+            log.error("connection_failed", error=clip(repr(exc), 300), where=raised_at(exc))
         finally:
             for job in inflight:
                 job.cancel()
@@ -155,10 +155,10 @@ class ControlServer:
         try:
             data = _encoder.encode(response) + b"\n"
         except Exception as exc:
-            log.error("response_unencodable", id=_loggable(request_id), error=_clip(repr(exc), 300))
+            log.error("response_unencodable", id=_loggable(request_id), error=clip(repr(exc), 300))
             data = _encoder.encode(
                 self._error(
-                    request_id, BrowserxError(f"internal error: result not encodable: {_clip(repr(exc), 300)}")
+                    request_id, BrowserxError(f"internal error: result not encodable: {clip(repr(exc), 300)}")
                 )
             ) + b"\n"  # fmt: skip
         with contextlib.suppress(ConnectionError):
@@ -187,7 +187,7 @@ class ControlServer:
             method = self.methods.get(request.method)
             if method is None:
                 raise UnknownMethod(
-                    f"unknown method {_clip(repr(request.method), MAX_QUOTE)}; "
+                    f"unknown method {clip(repr(request.method), MAX_QUOTE)}; "
                     f"known: {', '.join(sorted(self.methods))}"
                 )
             try:
@@ -206,11 +206,11 @@ class ControlServer:
             log.error(
                 "handler_crashed",
                 id=_loggable(request_id),
-                error=_clip(repr(exc), 500),
-                traceback=_clip("".join(traceback.format_exception(exc, limit=-8)), 4000),
+                error=clip(repr(exc), 500),
+                traceback=clip("".join(traceback.format_exception(exc, limit=-8)), 4000),
             )
             return request_id, self._error(
-                request_id, BrowserxError(f"internal error: {_clip(repr(exc), 500)}")
+                request_id, BrowserxError(f"internal error: {clip(repr(exc), 500)}")
             )
 
     @staticmethod
@@ -221,8 +221,8 @@ class ControlServer:
 def _brief(exc: pydantic.ValidationError) -> str:
     parts = []
     for err in exc.errors(include_url=False, include_context=False, include_input=False)[:5]:
-        loc = ".".join(_clip(str(p), MAX_QUOTE) for p in err["loc"]) or "request"
-        parts.append(f"{loc}: {_clip(err['msg'], 300)}")
+        loc = ".".join(clip(str(p), MAX_QUOTE) for p in err["loc"]) or "request"
+        parts.append(f"{loc}: {clip(err['msg'], 300)}")
     return "; ".join(parts)
 
 
@@ -233,20 +233,7 @@ def _valid_id(value: Any) -> int | str | None:
 
 def _loggable(request_id: int | str | None) -> int | str | None:
     if isinstance(request_id, str):
-        return _clip(request_id, MAX_QUOTE)
+        return clip(request_id, MAX_QUOTE)
     if isinstance(request_id, int) and abs(request_id) >= 2**63:
         return "<out of range>"
     return request_id
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
-
-
-def _where(exc: BaseException) -> str:
-    tb = exc.__traceback__
-    if tb is None:
-        return "?"
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"

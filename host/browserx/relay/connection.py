@@ -21,6 +21,8 @@ from browserx.errors import (
     FramingError,
     MethodNotAllowed,
     TabClosed,
+    clip,
+    raised_at,
 )
 from browserx.framing import decode_body
 from browserx.relay.protocol import Inbound, allowed
@@ -41,7 +43,7 @@ MAX_ERROR_TEXT = 2000
 
 def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError:
     """Turn the worker's error text (Chrome's wording) into our error tree."""
-    text = _clip(text)
+    text = clip(text, MAX_ERROR_TEXT)
     lower = text.lower()
     where = f" (tab {tab_id})" if tab_id is not None else ""
     if "method not allowed" in lower:
@@ -71,11 +73,9 @@ def _cdp_message(text: str) -> str:
         return text
     if not isinstance(data, dict) or "message" not in data:
         return text
-    return _clip(f"{data['message']}: {data['data']}" if data.get("data") else str(data["message"]))
-
-
-def _clip(text: str, limit: int = MAX_ERROR_TEXT) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+    return clip(
+        f"{data['message']}: {data['data']}" if data.get("data") else str(data["message"]), MAX_ERROR_TEXT
+    )
 
 
 def _loggable_id(msg_id: Any) -> Any:
@@ -216,8 +216,8 @@ class ExtensionConnection:
             self.hello = msg
             log.info(
                 "extension_hello",
-                version=_clip(str(msg.version), 100),
-                user_agent=_clip(str(msg.userAgent), 300),
+                version=clip(str(msg.version), 100),
+                user_agent=clip(str(msg.userAgent), 300),
             )
         else:
             for handler in list(self._handlers):
@@ -225,14 +225,14 @@ class ExtensionConnection:
                     handler(msg)
                 except BrowserxError as exc:  # a notice of a shape Chrome never sends
                     log.warning(
-                        "bad_notice", type=_clip(str(msg.type), 100), method=_clip(str(msg.method), 100),
-                        error=_clip(exc.message, 300),
+                        "bad_notice", type=clip(str(msg.type), 100), method=clip(str(msg.method), 100),
+                        error=clip(exc.message, 300),
                     )  # fmt: skip
                 except Exception as exc:
                     # One short line, not a traceback: a flood of odd notices must not flood the log.
                     log.error(
-                        "notice_handler_failed", type=_clip(str(msg.type), 100),
-                        method=_clip(str(msg.method), 100), error=_clip(repr(exc), 300), where=_where(exc),
+                        "notice_handler_failed", type=clip(str(msg.type), 100),
+                        method=clip(str(msg.method), 100), error=clip(repr(exc), 300), where=raised_at(exc),
                     )  # fmt: skip
 
     def _resolve(self, msg: Inbound) -> None:
@@ -300,7 +300,7 @@ class ExtensionConnection:
             return
         msg_id = loose.get("id")
         if isinstance(msg_id, int) and not isinstance(msg_id, bool):  # true == 1 is no id
-            self._fail(msg_id, CdpError(f"the extension sent an unreadable reply: {_clip(str(exc), 500)}"))
+            self._fail(msg_id, CdpError(f"the extension sent an unreadable reply: {clip(str(exc), 500)}"))
 
     def _fail(self, msg_id: int, exc: BrowserxError) -> None:
         entry = self._pending.get(msg_id)
@@ -316,13 +316,3 @@ class ExtensionConnection:
 
 class _BatchResult(msgspec.Struct):
     results: list[dict[str, Any]] = []
-
-
-def _where(exc: BaseException) -> str:
-    """Where an exception was raised, as ``file:line`` (the innermost frame)."""
-    tb = exc.__traceback__
-    if tb is None:
-        return "?"
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
