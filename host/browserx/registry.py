@@ -27,6 +27,12 @@ class TabRegistry:
 
     async def resolve(self, tab_id: int | None) -> DomService:
         """The DomService of ``tab_id``, or of the active tab of the focused window when None."""
+        in_use = self.services.get(tab_id) if tab_id is not None else None
+        if in_use is not None:
+            # A tab in use needs no listing (a round trip through the extension): its service is
+            # dropped when the browser says the tab is gone, and a command to a tab closed since
+            # fails with tab_closed.
+            return in_use
         tabs = await self.list_tabs()
         if tab_id is None:
             tab = default_tab(tabs)

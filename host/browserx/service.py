@@ -75,6 +75,13 @@ class DomService:
         self.watched_sessions: set[str | None] = set()
         # Sessions whose documents hold so many click listeners that listing them is slow (capture.py).
         self.listener_heavy: set[str | None] = set()
+        # Per session: a main-world handle on its document, with the isolated world it was taken
+        # beside (capture.py lists click listeners through it), and the document's element count.
+        self.doc_handles: dict[str | None, tuple[tuple[str, int], str]] = {}
+        self.element_counts: dict[str | None, int] = {}
+        # Per session: the last listing of a listener-heavy document, with its world and the page
+        # watcher's mutation count when it was taken (capture.py reuses it while that stands).
+        self.heavy_listings: dict[str | None, tuple[tuple[str, int], int, dict[int, set[str]]]] = {}
 
     async def ensure_attached(self) -> None:
         if not self.attached:
@@ -239,6 +246,8 @@ class DomService:
             del self.listener_keys[stale]
         for owner in [k for k in self.owner_keys if k[0] == session_id]:
             del self.owner_keys[owner]
+        self.doc_handles.pop(session_id, None)
+        self.heavy_listings.pop(session_id, None)
 
     def frame_label(self, session_id: str) -> str:
         """A short, never-reused label for a child session (node refs and IDs carry it)."""
@@ -263,5 +272,7 @@ class DomService:
         self.frame_ids.clear()
         self.listener_keys.clear()
         self.owner_keys.clear()
+        self.doc_handles.clear()
+        self.heavy_listings.clear()
         self.invalidate("debugger detached")
         log.info("detached", tab=self.tab_id, reason=reason)

@@ -2,14 +2,18 @@
 and gather what page JavaScript cannot see through CDP: closed shadow roots, JS click listeners,
 and which ``<iframe>`` element owns each out-of-process frame.
 
-Round trips per frame: one call that settles (snapshot/stability.py) and collects, one listener
-query (plus one lookup per new listening node), and a few calls only for suspected closed shadow
-hosts and for OOPIF owners not seen before.
+Round trips per frame: one burst, answered together (the framework probe, the isolated world,
+the call that settles (snapshot/stability.py), collects and hit-tests, and the click-listener
+listing through a document handle kept from the last capture), plus one lookup per new listening
+node, and a few calls only for suspected closed shadow hosts and for OOPIF owners not seen before.
+The first capture of a document asks for the handle with the probe, and sends the collector's
+source, which later calls find installed in the world.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import re
 import time
@@ -25,7 +29,7 @@ import structlog
 from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
 from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.service import DomService
-from browserx.snapshot.framework import install_probe
+from browserx.snapshot.framework import DOCUMENT_GROUP, install_probe
 from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions, waited_ms
 
@@ -63,6 +67,20 @@ SETTLE_AND_COLLECT_JS = """function(opts, quiet, timeout, network) {
   return settle(quiet, timeout, network).then(
     s => '{"settled":' + JSON.stringify(s) + ',"frame":' + collect(document, opts) + '}');
 }""".replace("__SETTLE__", SETTLE_JS).replace("__COLLECT__", COLLECTOR_JS)
+# The collector is 30 kB of source, and the renderer compiles what it is sent on every call
+# (3 ms): it is sent once per isolated world, which keeps it; later calls send a stub that runs
+# it (null when the world lacks it: a world the host took for one it had seen). Its name carries
+# the source's hash: a host of another version never runs this one's collector.
+_COLLECTOR_NAME = "__browserxCollect_" + hashlib.sha256(SETTLE_AND_COLLECT_JS.encode()).hexdigest()[:12]
+INSTALL_AND_COLLECT_JS = (
+    f"function(opts, quiet, timeout, network) {{\n  const run = globalThis.{_COLLECTOR_NAME} = "
+    + SETTLE_AND_COLLECT_JS
+    + ";\n  return run(opts, quiet, timeout, network);\n}"
+)
+COLLECT_STUB_JS = (
+    f"function(opts, quiet, timeout, network) {{ const run = globalThis.{_COLLECTOR_NAME}; "
+    "return run ? run(opts, quiet, timeout, network) : null; }"
+)
 
 
 class RawFrame(msgspec.Struct, kw_only=True):
@@ -90,6 +108,12 @@ class RawFrame(msgspec.Struct, kw_only=True):
     frameOwners: list[int]
     pruned: int
     pageMs: float = 0.0  # the walk's time in the page (the rest of "collect" is transfer)
+    # What covers the elements the collector hit-tested (flag F_HIT_TESTED), by whole key:
+    # [the cover's key or 0, its tag#id.class]; the uncovered ones are not listed.
+    hits: dict[int, tuple[int, str]] = {}
+    hitTested: int = 0  # how many
+    hitMs: float = 0.0  # of pageMs
+    mutations: int = -1  # DOM changes the page watcher has counted in this document (-1: no watcher)
     # compact columns, as sent
     keyBase: int = 0  # keys count from it: the page keeps small numbers
     keyDeltas: list[int] = []  # step from the previous key; 0 = no key (text)
@@ -233,27 +257,35 @@ async def _collect_document(
         if session_id is None and settle.wait:
             timeout = settle.longest_wait + DEFAULT_TIMEOUT
 
-    async def collect(ctx: int) -> _EvalResult:
-        with_base = {**opts, "freshBase": service.fresh_base(session_id, KEY_BITS)}
-        return await service.cdp(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": SETTLE_AND_COLLECT_JS,
-                "executionContextId": ctx,
-                "arguments": [{"value": with_base}, *({"value": a} for a in settle_args)],
-                "awaitPromise": True,
-                "returnByValue": True,
-            },
-            session_id=session_id,
-            timeout=timeout,
-            result_type=_EvalResult,
-        )
+    async def collect(ctx: int, installed: bool) -> _EvalResult:
+        # The click listeners of the last capture of this document: the collector hit-tests
+        # them with the other elements a person might act on.
+        listening = list(service.listener_keys.get((session_id, ctx), {}).values())
+        with_base = {**opts, "freshBase": service.fresh_base(session_id, KEY_BITS), "hitTest": True,
+                     "listening": listening}  # fmt: skip
+        for source in (COLLECT_STUB_JS, INSTALL_AND_COLLECT_JS) if installed else (INSTALL_AND_COLLECT_JS,):
+            reply: _EvalResult = await service.cdp(
+                "Runtime.callFunctionOn",
+                {
+                    "functionDeclaration": source,
+                    "executionContextId": ctx,
+                    "arguments": [{"value": with_base}, *({"value": a} for a in settle_args)],
+                    "awaitPromise": True,
+                    "returnByValue": True,
+                },
+                session_id=session_id,
+                timeout=timeout,
+                result_type=_EvalResult,
+            )
+            if reply.exceptionDetails or reply.result.get("value") is not None:
+                break
+        return reply
 
     return await _collect_in_world(service, session_id, collect)
 
 
 async def _collect_in_world(
-    service: DomService, session_id: str | None, collect: Callable[[int], Awaitable[_EvalResult]]
+    service: DomService, session_id: str | None, collect: Callable[[int, bool], Awaitable[_EvalResult]]
 ) -> tuple[str, int, _Collected]:
     for attempt in (0, 1):
         # The collector goes out right behind the question which world is current, into the
@@ -262,7 +294,8 @@ async def _collect_in_world(
         # frame has left: dropped, and collected again in the new one.
         known = service.worlds.get(session_id) if attempt == 0 else None
         asking = asyncio.ensure_future(isolated_world(service, session_id, fresh=attempt == 1))
-        early = asyncio.ensure_future(collect(known[1])) if known is not None else None
+        # A world the host collected in before holds the collector already.
+        early = asyncio.ensure_future(collect(known[1], True)) if known is not None else None
         if early is not None:
             early.add_done_callback(_ignore_outcome)
         try:
@@ -275,7 +308,7 @@ async def _collect_in_world(
             early.cancel()
             early = None
         try:
-            reply = await (early if early is not None else collect(ctx))
+            reply = await (early if early is not None else collect(ctx, False))
         except CdpError as exc:
             # The page navigated since the world was made: its context is gone. Make a new one.
             if attempt == 0 and "context" in exc.message.lower():
@@ -445,24 +478,20 @@ async def _clickable_nodes(service: DomService, session_id: str | None) -> dict[
     return types
 
 
-async def _listening_nodes(service: DomService, session_id: str | None) -> dict[int, set[str]]:
+async def _listening_nodes(service: DomService, session_id: str | None, document: str) -> dict[int, set[str]]:
     """Click-like JS listener types of every node of the document (shadow roots included), by
-    backendNodeId. Needs no collector run, so it is asked for while the collector runs."""
-    # The document handle comes from the page's main world: getEventListeners(pierce) on a handle
-    # from browserx's isolated world crashes the renderer (Chromium 156, after the collector ran).
-    doc = await service.cdp(
-        "Runtime.evaluate", {"expression": "document", "objectGroup": "browserx-d"}, session_id=session_id
-    )
+    backendNodeId, through a main-world handle on the document: getEventListeners(pierce) on a
+    handle from browserx's isolated world crashes the renderer (Chromium 156, after the
+    collector ran). Needs no collector run, so it is asked for while the collector runs."""
     # Only the click-like entries, as [type, backendNodeId], cross the pipe (a component-heavy
     # page lists every keydown and slotchange listener of every node: megabytes).
     listing = await service.cdp(
         "DOMDebugger.getEventListeners",
-        {"objectId": doc["result"]["objectId"], "depth": -1, "pierce": True},
+        {"objectId": document, "depth": -1, "pierce": True},
         session_id=session_id,
         keep={"list": "listeners", "fields": ["type", "backendNodeId"],
               "where": {"field": "type", "values": list(CLICK_EVENTS)}},
     )  # fmt: skip
-    _release_later(service, session_id, "browserx-d")
     entries = listing.get("listeners", [])
     if len(entries) > LISTENER_HEAVY:
         service.listener_heavy.add(session_id)  # the next snapshot asks DOMSnapshot instead
@@ -473,22 +502,15 @@ async def _listening_nodes(service: DomService, session_id: str | None) -> dict[
     return types
 
 
-_releasing: set[asyncio.Future[Any]] = set()  # held until done: the loop keeps weak references
-
-
-def _release_later(service: DomService, session_id: str | None, group: str) -> None:
-    """Release an object group without waiting for the answer: nothing depends on it, and the
-    renderer may still be busy with the collector."""
-
-    async def release() -> None:
-        try:
-            await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": group}, session_id=session_id)
-        except BrowserxError as exc:  # the frame went away: so did its objects
-            log.debug("release_failed", group=group, error=str(exc))
-
-    task = asyncio.ensure_future(release())
-    _releasing.add(task)
-    task.add_done_callback(_releasing.discard)
+async def _document_handle(service: DomService, session_id: str | None) -> str:
+    """A fresh main-world handle on the session's document."""
+    reply = await service.cdp(
+        "Runtime.evaluate", {"expression": "document", "objectGroup": DOCUMENT_GROUP}, session_id=session_id
+    )
+    object_id = reply.get("result", {}).get("objectId")
+    if not isinstance(object_id, str):
+        raise CdpError("the page gave no handle on its document")
+    return object_id
 
 
 async def _listener_keys(
@@ -542,28 +564,50 @@ async def _capture_frame(
     opts: dict[str, Any],
     settle: SettleOptions | None,
 ) -> FrameCapture:
+    """One frame's capture. Everything goes out at once where it can: the framework probe first
+    (the renderer runs commands in order, so it is in place when the collector asks it:
+    snapshot/framework.py), then the collector, and the click-listener listing through the
+    document handle kept from an earlier capture of the same document. Without one, the probe
+    answers with a handle and the listing follows it (one round trip, overlapping the collect)."""
     t0 = time.perf_counter()
     problems: list[str] = []
-    # The framework probe goes first: the renderer runs commands in order, so it is in place
-    # when the collector asks it (snapshot/framework.py). It answers with the document's size,
-    # which decides how click listeners are listed: asked for while the collector runs (the
-    # renderer answers one after the other, but the collector's large reply is in transit).
-    probing = asyncio.ensure_future(install_probe(service, session_id))
-    collecting = asyncio.ensure_future(_collect_document(service, session_id, opts, settle))
-    try:
-        count = await probing
-    except BaseException:
-        collecting.cancel()
-        raise
+    world = service.worlds.get(session_id)
+    cached = service.doc_handles.get(session_id)
+    handle = cached[1] if cached is not None and world is not None and cached[0] == world else None
+    count = service.element_counts.get(session_id)
     heavy = session_id in service.listener_heavy and count is not None and count <= SMALL_DOCUMENT
-    lister = _clickable_nodes if heavy else _listening_nodes
-    listening = asyncio.ensure_future(_optional(lister(service, session_id), {}, "click listeners", problems))
+    probing = asyncio.ensure_future(install_probe(service, session_id, handle=handle is None and not heavy))
+    collecting = asyncio.ensure_future(_collect_document(service, session_id, opts, settle))
+    listing: asyncio.Future[dict[int, set[str]]] | None = None
+    if heavy:
+        listing = asyncio.ensure_future(_none_listening())  # asked once the collector has answered
+    elif handle is not None:
+        listing = asyncio.ensure_future(_listening_nodes(service, session_id, handle))
     try:
+        probe = await probing
+        if listing is None:
+            handle = probe.document
+            listing = asyncio.ensure_future(
+                _listening_nodes(service, session_id, handle) if handle else _none_listening()
+            )
         frame_id, ctx, collected = await collecting
         raw = collected.frame
     except BaseException:
-        listening.cancel()
+        collecting.cancel()
+        if listing is not None:
+            listing.cancel()
         raise
+    if probe.count is not None:
+        service.element_counts[session_id] = probe.count
+    if heavy:
+        listing = asyncio.ensure_future(_heavy_listing(service, session_id, (frame_id, ctx), raw.mutations))
+    if handle is not None and not heavy:
+        if (frame_id, ctx) != world and cached is not None and handle == cached[1]:
+            # The listing went through the handle of a document the frame has since left: ask again.
+            listing.cancel()
+            listing = asyncio.ensure_future(_listing_afresh(service, session_id))
+        else:
+            service.doc_handles[session_id] = ((frame_id, ctx), handle)
     t1 = time.perf_counter()
     closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
     waited = waited_ms(collected.settled) / 1000
@@ -572,7 +616,12 @@ async def _capture_frame(
         timings["settle"] = waited
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
-        types = await listening
+        try:
+            types = await listing
+        except CdpError:
+            if heavy:
+                raise
+            types = await _listing_afresh(service, session_id)  # the handle went stale
         return await _listener_keys(service, session_id, ctx, types) if types else {}
 
     listeners, closed = await asyncio.gather(
@@ -585,6 +634,34 @@ async def _capture_frame(
     )
     capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture
+
+
+async def _heavy_listing(
+    service: DomService, session_id: str | None, world: tuple[str, int], mutations: int
+) -> dict[int, set[str]]:
+    """The clickable nodes of a listener-heavy document (a DOMSnapshot capture: tens of ms on
+    JupyterLab), or those of its last capture while the page watcher has counted no DOM change
+    since: the listeners of such apps come and go with their elements."""
+    cached = service.heavy_listings.get(session_id)
+    if mutations >= 0 and cached is not None and cached[0] == world and cached[1] == mutations:
+        return cached[2]
+    types = await _clickable_nodes(service, session_id)
+    service.heavy_listings[session_id] = (world, mutations, types)
+    return types
+
+
+async def _listing_afresh(service: DomService, session_id: str | None) -> dict[int, set[str]]:
+    """The listing through a new document handle, kept for the next capture."""
+    service.doc_handles.pop(session_id, None)
+    handle = await _document_handle(service, session_id)
+    world = service.worlds.get(session_id)
+    if world is not None:
+        service.doc_handles[session_id] = (world, handle)
+    return await _listening_nodes(service, session_id, handle)
+
+
+async def _none_listening() -> dict[int, set[str]]:
+    return {}
 
 
 async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:

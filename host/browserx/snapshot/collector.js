@@ -17,6 +17,7 @@
 // an array per node.
 function collect(root, opts) {
   const started = performance.now();
+  const view0 = (root.ownerDocument || root).defaultView || window;
   opts = opts || {};
   // One registry per document. A node's key is the base the host reserved for a new document
   // (reported back as keyBase: that is how the host learns the document is new) plus a small
@@ -26,6 +27,7 @@ function collect(root, opts) {
   // (A registry of another layout, left in the page by an older host, is replaced: a new host
   // process knows none of its keys anyway.)
   const LAYOUT = 3;
+  const HIT_POINTS = [0.5, 0.5, 0.2, 0.2, 0.8, 0.2, 0.2, 0.8, 0.8, 0.8]; // where an element is hit-tested
   let bx = globalThis.__browserx;
   if (!bx || bx.doc !== document || bx.layout !== LAYOUT) {
     const same = bx && bx.layout === LAYOUT;
@@ -62,30 +64,68 @@ function collect(root, opts) {
   // containing-block chain, by the same rules the host's snapshot/visibility.py follows (the root's
   // and body's overflow belong to the viewport; absolute escapes static boxes up to a positioned
   // one; fixed escapes all but transformed or contained ones).
-  bx.visibleRect = bx.visibleRect || function (el) {
+  // A batch of calls may share a memo (a Map): what the walk up learns of each ancestor (its
+  // computed style's few facts, its box) is then read once for all its descendants.
+  bx.visibleRect = bx.visibleRect || function (el, memo) {
     const doc = el.ownerDocument, view = doc.defaultView, root = doc.documentElement, body = doc.body;
+    const facts = (a) => {
+      let f = memo ? memo.get(a) : undefined;
+      if (f === undefined) {
+        const cs = view.getComputedStyle(a);
+        let open = cs.display === "contents" || (cs.overflowX === "visible" && cs.overflowY === "visible");
+        if (!open && a === body) {
+          const rs = view.getComputedStyle(root);
+          open = rs.overflowX === "visible" && rs.overflowY === "visible";
+        }
+        f = { cs, pos: cs.position, open, holds: undefined, rect: null };
+        if (memo) memo.set(a, f);
+      }
+      return f;
+    };
+    const holds = (f) => {
+      if (f.holds === undefined) {
+        const cs = f.cs;
+        f.holds = cs.transform !== "none" || cs.perspective !== "none" || cs.filter !== "none" ||
+          /paint|layout|strict|content/.test(cs.contain) || /transform|perspective|filter/.test(cs.willChange);
+      }
+      return f.holds;
+    };
     const b = el.getBoundingClientRect();
     let x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
     let x2 = Math.min(b.right, view.innerWidth), y2 = Math.min(b.bottom, view.innerHeight);
-    const holds = (cs) => cs.transform !== "none" || cs.perspective !== "none" || cs.filter !== "none" ||
-      /paint|layout|strict|content/.test(cs.contain) || /transform|perspective|filter/.test(cs.willChange);
-    let pos = view.getComputedStyle(el).position;
+    let pos = memo ? facts(el).pos : view.getComputedStyle(el).position;
     for (let a = el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host);
       a && a !== root && x2 > x1 && y2 > y1;
       a = a.assignedSlot || a.parentElement || (a.parentNode && a.parentNode.host)) {
-      const cs = view.getComputedStyle(a);
-      if (pos === "fixed" && !holds(cs)) continue;
-      if (pos === "absolute" && cs.position === "static" && !holds(cs)) continue;
-      pos = cs.position; // a is in the chain: from here on, its own position decides
-      if (cs.display === "contents" || (cs.overflowX === "visible" && cs.overflowY === "visible")) continue;
-      if (a === body) {
-        const rs = view.getComputedStyle(root);
-        if (rs.overflowX === "visible" && rs.overflowY === "visible") continue;
-      }
-      const r = a.getBoundingClientRect();
+      const f = facts(a);
+      if (pos === "fixed" && !holds(f)) continue;
+      if (pos === "absolute" && f.pos === "static" && !holds(f)) continue;
+      pos = f.pos; // a is in the chain: from here on, its own position decides
+      if (f.open) continue;
+      const r = f.rect || (f.rect = a.getBoundingClientRect());
       x1 = Math.max(x1, r.left); y1 = Math.max(y1, r.top); x2 = Math.min(x2, r.right); y2 = Math.min(y2, r.bottom);
     }
     return x2 - x1 >= 1 && y2 - y1 >= 1 ? [x1, y1, x2, y2] : null;
+  };
+  // What covers an element at every point tested, as [its key (0 if it has none), tag#id.class],
+  // or null when some point of its visible part shows the element itself, its own content, an
+  // ancestor (its shadow host included) or one of its labels (a person's click lands on it).
+  bx.cover = bx.cover || function (el, rect, memo) {
+    const r = rect === undefined ? this.visibleRect(el, memo) : rect;
+    if (!r) return null;
+    const root = el.getRootNode(), doc = root.elementFromPoint ? root : el.ownerDocument;
+    let cover = null;
+    for (let q = 0; q < 10; q += 2) {
+      const fx = HIT_POINTS[q], fy = HIT_POINTS[q + 1];
+      const hit = doc.elementFromPoint(r[0] + (r[2] - r[0]) * fx, r[1] + (r[3] - r[1]) * fy);
+      if (!hit || this.inside(el, hit) || this.inside(hit, el) ||
+          (el.labels && Array.prototype.some.call(el.labels, (l) => this.inside(l, hit)))) return null;
+      if (!cover) cover = hit;
+    }
+    if (!cover) return null;
+    const desc = cover.localName + (cover.id ? "#" + cover.id : "") +
+      (typeof cover.className === "string" && cover.className ? "." + cover.className.trim().split(/\s+/)[0] : "");
+    return [this.keyOf(cover), desc];
   };
   // Elements that may host an author shadow root (attachShadow's list) besides custom elements.
   const SHADOW_HOSTS = new Set(["ARTICLE", "ASIDE", "BLOCKQUOTE", "DIV", "FOOTER", "H1", "H2", "H3", "H4",
@@ -102,6 +142,13 @@ function collect(root, opts) {
     "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
+  // Hit-testing candidates (see the occlusion pass): tags and attributes that may make an element a control.
+  const ACTIVE_TAGS = new Set(["a", "area", "button", "input", "select", "textarea", "summary", "option", "label",
+    "details", "video", "audio"]);
+  const ACTIVE_ATTRS = new Set(["role", "tabindex", "contenteditable", "onclick", "onmousedown", "onpointerdown",
+    "ng-click", "x-on:click", "@click", "v-on:click", "jsaction"]);
+  const LIST_TAGS = new Set(["ul", "ol", "menu", "table", "tbody", "thead", "tfoot", "dl"]);
+  const SECTIONS = new Set(["tbody", "thead", "tfoot"]);
   const ODD_SPACE = /[^\S ]| {2}/; // whitespace the collapsing below would change
   const MAX_CUSTOM_SUSPECTS = 500; // CDP asks per suspect; bound the cost on huge component trees
   const SPACED = new Set(["a", "button", "label", "summary", "option", "legend", "h1", "h2", "h3", "h4", "h5",
@@ -540,6 +587,80 @@ function collect(root, opts) {
       }
     }
   }
+  // Occlusion, tested here rather than in a second call once the host knows what it lists: every
+  // element a person might act on (a superset of what the host calls interactive: native
+  // controls, elements with a role, a tabindex, click attributes or a framework handler, where
+  // the pointer cursor starts, and nodes that listened for clicks at the last capture and their
+  // items), if its box meets the viewport. Tested ones get bit 131072; what covers them goes
+  // in `hits` by key. The host tests what it lists beyond these in a call of its own.
+  const hits = {}, hitStarted = performance.now();
+  let hitTested = 0;
+  if (opts.hitTest) {
+    const base = bx.base, listening = opts.listening && opts.listening.length ? new Set(opts.listening) : null;
+    // Listening nodes, and the items of lists (list elements, elements with a role, rows of
+    // one kind of child) up to three levels inside one: the host's delegation rules give those
+    // items the clicks (rows through a table section).
+    let near = null, lists = null;
+    if (listening) {
+      near = new Uint8Array(n).fill(9); // levels below the nearest listening node, 9: none near
+      lists = new Uint8Array(n);
+      const kids = new Map(); // element children per node: tag → count
+      for (let j = 0; j < ne; j++) {
+        const i = eIdx[j], pi = p[i];
+        if (pi < 0) continue;
+        let m = kids.get(pi);
+        if (m === undefined) kids.set(pi, (m = new Map()));
+        m.set(t[i], (m.get(t[i]) || 0) + 1);
+      }
+      for (let i = 0; i < n; i++) {
+        if (k[i] && listening.has(base + k[i]) && t[i] !== "body" && t[i] !== "html") near[i] = 0;
+        else if (p[i] >= 0 && near[p[i]] < 4) near[i] = near[p[i]] + 1;
+        const m = kids.get(i);
+        if (LIST_TAGS.has(t[i]) || (at[i] !== undefined && at[i].role !== undefined) ||
+            (m !== undefined && m.size === 1 && m.values().next().value >= 2)) lists[i] = 1;
+      }
+    }
+    const memo = new Map();
+    const vw = view0.innerWidth, vh = view0.innerHeight;
+    // Whether an overflow box is among a node's ancestors (parents come before their children).
+    // Without one, the part of an element a person sees is its box within the viewport, and
+    // visibleRect's walk up the ancestors (a computed style each) can be spared.
+    const clipAbove = new Uint8Array(n);
+    for (let i = 1; i < n; i++) { const pi = p[i]; if (pi >= 0) clipAbove[i] = clipAbove[pi] | (fl[pi] & 56 ? 1 : 0); }
+    for (let j = 0; j < ne; j++) {
+      const i = eIdx[j], f = fl[i];
+      if (f & 1 || bx4[eBox[j] + 2] === 0 || bx4[eBox[j] + 3] === 0) continue;
+      if (eX[j] === 0 && eY[j] === 0) { // a box of the top document wholly out of view: nothing to hit
+        const x = bx4[eBox[j]], y = bx4[eBox[j] + 1];
+        if (x >= vw || y >= vh || x + bx4[eBox[j] + 2] <= 0 || y + bx4[eBox[j] + 3] <= 0) continue;
+      }
+      let maybe = ACTIVE_TAGS.has(t[i]) || (f & 65536) !== 0;
+      if (!maybe) {
+        const a = at[i];
+        if (a !== undefined) for (const name in a) if (ACTIVE_ATTRS.has(name) || name.startsWith("hx-")) { maybe = true; break; }
+      }
+      if (!maybe && f & 2) { const pi = p[i]; maybe = pi < 0 || t[pi][0] === "#" || !(fl[pi] & 2); }
+      if (!maybe && st[i] !== undefined && st[i].editable) maybe = true;
+      if (!maybe && near !== null) {
+        const pi = p[i];
+        maybe = near[i] === 0 || (pi >= 0 && ((lists[pi] && near[pi] <= 3) ||
+          (SECTIONS.has(t[pi]) && p[pi] >= 0 && lists[p[pi]] && near[p[pi]] <= 3)));
+      }
+      if (!maybe) continue;
+      fl[i] |= 131072;
+      hitTested++;
+      let rect;
+      if (!clipAbove[i]) {
+        const el = eNode[j], v = el.ownerDocument.defaultView, b = el.getBoundingClientRect();
+        const x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
+        const x2 = Math.min(b.right, v.innerWidth), y2 = Math.min(b.bottom, v.innerHeight);
+        rect = x2 - x1 >= 1 && y2 - y1 >= 1 ? [x1, y1, x2, y2] : null;
+      }
+      const c = bx.cover(eNode[j], rect, memo);
+      if (c !== null) hits[base + k[i]] = c;
+    }
+  }
+  const hitMs = performance.now() - hitStarted;
   // Hosts the host has already asked CDP about and found without a closed root are not asked
   // about again (an element attaches its shadow root once, when it is made).
   const plain = bx.plain || (bx.plain = new WeakSet());
@@ -579,6 +700,7 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, frameOwners, pruned, keyBase: bx.base, pageMs: performance.now() - started,
+    suspects: suspects.length, frameOwners, pruned, keyBase: bx.base, hits, hitTested, hitMs,
+    mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

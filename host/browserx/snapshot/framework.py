@@ -15,6 +15,9 @@ references do not: no per-element CDP call, no attribute written into the page.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from browserx.errors import BrowserxError
 from browserx.service import DomService
 
@@ -61,18 +64,33 @@ FRAMEWORK_PROBE_JS = """(() => {
 })()""".replace("__MAX__", str(MAX_MARKED))
 
 
-async def install_probe(service: DomService, session_id: str | None) -> int | None:
-    """Install the probe in the main world of the session's document (idempotent); the
-    document's element count, or None when the probe could not run. Sent right before the
-    collector, which the renderer runs after it; best effort: without it, framework handlers are
-    simply not seen."""
+DOCUMENT_GROUP = "browserx-doc"  # main-world document handles, kept while their document lives
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    count: int | None = None  # the document's elements (when asked by value)
+    document: str | None = None  # a main-world handle on the document (when asked for one)
+
+
+async def install_probe(service: DomService, session_id: str | None, handle: bool = False) -> Probe:
+    """Install the probe in the main world of the session's document (idempotent). Answers the
+    document's element count, or with ``handle`` a handle on the main world's document instead
+    (capture.py lists click listeners through it: from browserx's isolated world that listing
+    crashes the renderer). Sent right before the collector, which the renderer runs after it;
+    best effort: without it, framework handlers are simply not seen."""
+    params: dict[str, Any] = {"expression": FRAMEWORK_PROBE_JS, "returnByValue": True}
+    if handle:
+        params = {"expression": f"({FRAMEWORK_PROBE_JS}, document)", "objectGroup": DOCUMENT_GROUP}
     try:
-        reply = await service.cdp(
-            "Runtime.evaluate",
-            {"expression": FRAMEWORK_PROBE_JS, "returnByValue": True},
-            session_id=session_id,
-        )
+        reply = await service.cdp("Runtime.evaluate", params, session_id=session_id)
     except BrowserxError:
-        return None
-    count = reply.get("result", {}).get("value")
-    return count if isinstance(count, int) else None
+        return Probe()
+    result = reply.get("result")
+    if not isinstance(result, dict):
+        return Probe()
+    if handle:
+        object_id = result.get("objectId")
+        return Probe(document=object_id if isinstance(object_id, str) else None)
+    count = result.get("value")
+    return Probe(count=count if isinstance(count, int) else None)

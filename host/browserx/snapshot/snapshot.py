@@ -21,7 +21,7 @@ from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
-from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, with_ids_below
+from browserx.snapshot.model import F_HIT_TESTED, NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, with_ids_below
 from browserx.snapshot.stability import Settled, SettleOptions, settled_from
 from browserx.snapshot.visibility import Placements, compute_visibility, is_scroll_container
 
@@ -33,30 +33,11 @@ NAMED_GROUP_ROLES = frozenset(
 MAX_NAME = 120
 
 HIT_TEST_JS = """function(keys){
-  const B = globalThis.__browserx, out = [];
-  const pts = [[.5,.5],[.2,.2],[.8,.2],[.2,.8],[.8,.8]];
-  for (const key of keys) {
+  const B = globalThis.__browserx;
+  return JSON.stringify(keys.map((key) => {
     const el = B.nodeOf(key);
-    if (!el || !el.isConnected) { out.push(null); continue; }
-    const root = el.getRootNode();
-    const doc = root.elementFromPoint ? root : el.ownerDocument;
-    // Test only the part a person sees (the same clipping rules as the snapshot's).
-    const r = B.visibleRect(el);
-    let cover = null, clear = false;
-    for (const [fx, fy] of (r ? pts : [])) {
-      const hit = doc.elementFromPoint(r[0] + (r[2] - r[0]) * fx, r[1] + (r[3] - r[1]) * fy);
-      // Never covered by itself, its own content, an ancestor (its shadow host included) or its label.
-      if (!hit || B.inside(el, hit) || B.inside(hit, el) ||
-          (el.labels && Array.prototype.some.call(el.labels, l => B.inside(l, hit)))) { clear = true; break; }
-      if (!cover) cover = hit;
-    }
-    if (clear || !cover) { out.push(null); continue; }
-    const key2 = B.keyOf(cover);
-    const desc = cover.localName + (cover.id ? '#' + cover.id : '') +
-      (typeof cover.className === 'string' && cover.className ? '.' + cover.className.trim().split(/\\s+/)[0] : '');
-    out.push([key2 || 0, desc]);
-  }
-  return JSON.stringify(out);
+    return el && el.isConnected ? B.cover(el) : null;
+  }));
 }"""
 
 
@@ -81,6 +62,7 @@ class SnapshotStats:
     capture_ms: float
     build_ms: float
     hidden_interactive: int
+    hit_tested_by_host: int = 0  # targets the collector did not hit-test (one more call)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,6 +77,7 @@ class SnapshotStats:
             "pruned_hidden": self.pruned_hidden,
             "capture_ms": round(self.capture_ms, 1),
             "build_ms": round(self.build_ms, 1),
+            "hit_tested_by_host": self.hit_tested_by_host,
         }  # fmt: skip
 
 
@@ -261,6 +244,28 @@ class Prepared:
         """Interactive elements in the viewport: the only ones worth hit-testing."""
         return [n for n in self.actionable if n.index not in self.placements and is_interactive(n)]
 
+    def covers_from_page(self, targets: list[Node]) -> tuple[dict[int, Cover], list[Node]]:
+        """What covers the targets the collector hit-tested, and the targets it did not test (the
+        host tests those itself: listeners new since the last capture, delegated items deeper in)."""
+        hits: dict[str, dict[int, tuple[int, str]]] = {}
+        for frame in self.frames:
+            found = hits[frame.label] = dict(frame.raw.hits)
+            for _, closed in frame.closed_roots:
+                found.update(closed.hits)
+        covered: dict[int, Cover] = {}
+        untested: list[Node] = []
+        by_ref = self.tree.by_ref
+        for node in targets:
+            if not node.flags & F_HIT_TESTED:
+                untested.append(node)
+                continue
+            hit = hits[node.ref.frame].get(node.ref.key)
+            if hit is not None:
+                cover_key, description = hit
+                by = by_ref.get(NodeRef(node.ref.frame, int(cover_key))) if cover_key else None
+                covered[node.index] = Cover(by, str(description))
+        return covered, untested
+
 
 def prepare(frames: list[FrameCapture]) -> Prepared:
     """merge → visibility → roles and tiers → names."""
@@ -355,7 +360,8 @@ def finish(
                 "nodes": prepared.tree.node_counts.get(f.label, 0),
                 "closed_shadow_roots": len(f.closed_roots),
                 "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()}
-                | {"collect_in_page": round(f.raw.pageMs, 1)},
+                | {"collect_in_page": round(f.raw.pageMs, 1), "hit_test_in_page": round(f.raw.hitMs, 1)},
+                "hit_tested_in_page": f.raw.hitTested,
                 **({"problems": f.problems} if f.problems else {}),
             }
             for f in frames
@@ -408,8 +414,7 @@ async def take_snapshot(
         settled = settled_from(frames[0].settled, (f.settled for f in frames[1:]), settle.wait)
     with paused_gc():
         prepared = prepare(frames)
-    targets = prepared.hit_test_targets()
-    covered: dict[int, Cover] = {}
+    covered, targets = prepared.covers_from_page(prepared.hit_test_targets())
     hit_test = asyncio.ensure_future(_hit_test(service, frames, prepared.tree, targets)) if targets else None
     if hit_test is not None:
         for _ in range(3):  # until its requests are written (it gathers one task per frame)
@@ -427,5 +432,6 @@ async def take_snapshot(
         raise
     if hit_test is not None:
         covered.update(await hit_test)  # snap.covered is a live view of this dict
-        snap = replace(snap, stats=replace(snap.stats, build_ms=(time.perf_counter() - t1) * 1000))
+        build_ms = (time.perf_counter() - t1) * 1000
+        snap = replace(snap, stats=replace(snap.stats, build_ms=build_ms, hit_tested_by_host=len(targets)))
     return snap
