@@ -29,7 +29,7 @@ import structlog
 from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
 from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.service import DomService
-from browserx.snapshot.framework import DOCUMENT_GROUP, install_probe
+from browserx.snapshot.framework import install_probe
 from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions, waited_ms
 
@@ -504,9 +504,8 @@ async def _listening_nodes(service: DomService, session_id: str | None, document
 
 async def _document_handle(service: DomService, session_id: str | None) -> str:
     """A fresh main-world handle on the session's document."""
-    reply = await service.cdp(
-        "Runtime.evaluate", {"expression": "document", "objectGroup": DOCUMENT_GROUP}, session_id=session_id
-    )
+    # In no object group (see install_probe).
+    reply = await service.cdp("Runtime.evaluate", {"expression": "document"}, session_id=session_id)
     object_id = reply.get("result", {}).get("objectId")
     if not isinstance(object_id, str):
         raise CdpError("the page gave no handle on its document")
