@@ -48,6 +48,7 @@ class DomService:
         # browserx's isolated world per session: (frame id, execution context id).
         self.worlds: dict[str | None, tuple[str, int]] = {}
         self.frame_ids: dict[str | None, str] = {}  # top frame id per session
+        self.worlds_checked: dict[str | None, float] = {}  # monotonic time each world was last confirmed
         # Node keys of each document start at a base no other document of the tab had (see
         # snapshot/capture.py): the collector takes the session's reserved base when it meets a
         # new document and reports the base it used, so the host learns of a new document from

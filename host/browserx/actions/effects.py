@@ -28,7 +28,7 @@ def _done(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieve it, so asyncio does not log "never retrieved"
 
 
-async def draw(service: DomService, effect: dict[str, Any]) -> None:
+async def draw(service: DomService, effect: dict[str, Any], wait: bool = True) -> None:
     """Draw one effect ({kind: cursor | ripple | highlight | clear, x, y, ...}) in top-level
     viewport coordinates; skipped when the top document's world is not known yet."""
     world = service.worlds.get(None)
@@ -47,8 +47,10 @@ async def draw(service: DomService, effect: dict[str, Any]) -> None:
     _pending.add(task)
     # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored.
     task.add_done_callback(_done)
-    await asyncio.wait({task}, timeout=EFFECT_BUDGET_S)
+    if wait:
+        await asyncio.wait({task}, timeout=EFFECT_BUDGET_S)
 
 
 async def ripple(service: DomService, x: float, y: float) -> None:
-    await draw(service, {"kind": "ripple", "x": x, "y": y})
+    """Not waited for: the renderer draws it before the click that follows, in order."""
+    await draw(service, {"kind": "ripple", "x": x, "y": y}, wait=False)

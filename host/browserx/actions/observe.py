@@ -20,10 +20,11 @@ START_JS = """(() => {
   s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   globalThis.__bxmo = s; return location.href;
 })()"""
-# The page's reaction to an action, observed instead of waited for: two animation frames (input
-# handlers have run, a framework's re-render is flushed and painted), then on until the DOM has
-# been quiet for QUIET ms when it is still changing, at most CAP ms in all. A page that does not
-# react is done in about 33 ms; one that re-renders is read once it has.
+# The page's reaction to an action, observed instead of waited for: the next animation frame and
+# the tasks queued before it (input handlers have run; a framework's re-render, flushed in the
+# event, a microtask or that frame, is done), then on until the DOM has been quiet for QUIET ms
+# when it is still changing, at most CAP ms in all. A page that does not react is done in about
+# one frame; one that re-renders is read once it has.
 SETTLE_JS = """(() => new Promise(done => {
   const s = globalThis.__bxmo, t0 = performance.now(), QUIET = __QUIET__, CAP = __CAP__;
   if (!s) return done(0);
@@ -34,7 +35,7 @@ SETTLE_JS = """(() => new Promise(done => {
     setTimeout(check, 10);
   };
   if (document.visibilityState !== "visible") return setTimeout(check, 20);  // no frames drawn
-  requestAnimationFrame(() => requestAnimationFrame(check));
+  requestAnimationFrame(() => setTimeout(check, 0));
 }))()"""
 QUIET_MS = 50
 SETTLE_CAP_MS = 600

@@ -229,13 +229,20 @@ async def mouse_click(
     service: DomService, point: Point, button: str = "left", count: int = 1, modifiers: int = 0
 ) -> None:
     x, y = point
-    await mouse_move(service, point, modifiers)
     bit = BUTTON_BITS[button]
+    events: list[dict[str, Any]] = [
+        {"type": "mouseMoved", "x": x, "y": y, "modifiers": modifiers, "button": "none"}
+    ]
     # A double click is two press/release pairs with clickCount 1 then 2, like a real mouse.
     for n in range(1, count + 1):
         common = {"x": x, "y": y, "button": button, "clickCount": n, "modifiers": modifiers}
-        await service.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "buttons": bit, **common})
-        await service.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "buttons": 0, **common})
+        events += [
+            {"type": "mousePressed", "buttons": bit, **common},
+            {"type": "mouseReleased", "buttons": 0, **common},
+        ]
+    # Sent one behind the other without waiting for each answer: the browser dispatches them in
+    # order, as separate input events, and the move alone waits for the next frame (~16 ms).
+    await asyncio.gather(*(service.cdp("Input.dispatchMouseEvent", event) for event in events))
 
 
 async def click_target(

@@ -9,6 +9,7 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from browserx.actions.observe import NAV_COMMIT_S, NAV_LOAD_S, MutationCounter, NavigationWatch
 from browserx.actions.resolve import OBJECT_GROUP, Target
@@ -80,8 +81,23 @@ async def _observe_after(ctx: ActionContext) -> None:
     if watch.committed or (url is not None and before is not None and url != before):
         changes.navigated = True
         changes.new_url = url or watch.url
-    await asyncio.gather(
-        *(ctx.service.cdp("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, session_id=s)
-          for s in ctx.sessions),
-        return_exceptions=True,
-    )  # fmt: skip
+    for session_id in ctx.sessions:
+        _release_later(ctx.service, session_id)
+
+
+_releasing: set[asyncio.Future[Any]] = set()  # held until done: the loop keeps weak references
+
+
+def _release_later(service: DomService, session_id: str | None) -> None:
+    """Release the action's handles without waiting for the answer: nothing depends on it."""
+    task = asyncio.ensure_future(
+        service.cdp("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, session_id=session_id)
+    )
+    _releasing.add(task)
+    task.add_done_callback(_released)
+
+
+def _released(task: asyncio.Future[Any]) -> None:
+    _releasing.discard(task)
+    if not task.cancelled():
+        task.exception()  # a frame gone meanwhile took its objects with it

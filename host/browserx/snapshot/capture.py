@@ -50,6 +50,7 @@ LISTENER_HEAVY = 500  # click-like listeners in one listing that make a session 
 MAX_CLOSED_ROOT_DEPTH = 3
 EXTRAS_TIMEOUT = 10.0
 CHILD_FRAME_TIMEOUT = 10.0
+WORLD_TRUSTED_S = 1.0  # how long a checked isolated world is taken as current without asking again
 KEY_BITS = 24  # keys per document before they would run into the next document's range
 LATE_FRAME_WINDOW = 3.0  # seconds after attaching during which frames may still be announcing
 LATE_FRAME_WAIT = 1.0
@@ -191,6 +192,18 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
     navigated away from but is still alive (back/forward cache), and acting there would be
     acting on a page the person no longer sees. The browser returns the same context while the
     document lives, so this is one cheap round trip."""
+    checked = service.worlds_checked.get(session_id)
+    known = service.worlds.get(session_id)
+    if (
+        not fresh
+        and known is not None
+        and checked is not None
+        and checked > service.frames_changed_at
+        and time.monotonic() - checked < WORLD_TRUSTED_S
+    ):
+        # Checked a moment ago, and no navigation since: the steps of one action (or a snapshot
+        # right after one) need not ask again.
+        return known
     frame_id = service.frame_ids.get(session_id)
     if frame_id is None or fresh:
         tree = await service.cdp("Page.getFrameTree", session_id=session_id)
@@ -204,6 +217,7 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
             raise
         return await isolated_world(service, session_id, fresh=True)  # the frame id changed
     context = (frame_id, int(world["executionContextId"]))
+    service.worlds_checked[session_id] = time.monotonic()
     # Not a document identity: a new renderer process counts context ids from 1 again. The
     # collector's registry says when the document is new (``DomService.document_seen``).
     service.worlds[session_id] = context
