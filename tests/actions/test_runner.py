@@ -20,6 +20,8 @@ class FakeService:
         self.invalidated: list[str] = []
         self.worlds: dict[str | None, tuple[str, int]] = {None: ("F", 5)}
         self.frame_ids: dict[str | None, str] = {None: "F"}
+        self.worlds_checked: dict[str | None, float] = {}
+        self.frames_changed_at = 0.0
         self.key_epoch = 0
         self.key_bases: dict[str | None, int] = {}
         self.calls: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import msgspec
@@ -193,6 +194,26 @@ def test_children_are_collected_again_when_the_main_frame_had_to_settle() -> Non
     asyncio.run(run())
 
 
+def test_a_world_checked_a_moment_ago_is_not_asked_for_again_until_a_navigation() -> None:
+    from browserx.snapshot.capture import isolated_world
+
+    async def run() -> None:
+        page = FakePage()
+        service = _service(page)
+        assert await isolated_world(service, None) == ("frame-None", 10)
+        assert await isolated_world(service, None) == ("frame-None", 10)
+        asked = [m for m, _ in page.calls].count("Page.createIsolatedWorld")
+        assert asked == 1
+        service.frames_changed_at = time.monotonic() + 1e-6  # a navigation event came in
+        page.main_world = 11
+        assert await isolated_world(service, None) == ("frame-None", 11)
+        service.worlds_checked[None] -= 60  # long ago: asked again though nothing was heard
+        await isolated_world(service, None)
+        assert [m for m, _ in page.calls].count("Page.createIsolatedWorld") == asked + 2
+
+    asyncio.run(run())
+
+
 def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_again() -> None:
     from browserx.snapshot.capture import capture_tab
 
@@ -203,6 +224,7 @@ def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_agai
         await capture_tab(service)  # same world: one collect, sent without waiting for the world
         assert [c for c, _ in page.main_collects] == [10, 10]
         page.main_world = 11  # the main frame navigated: a new document, a new world
+        service.frames_changed_at = time.monotonic()  # what its Page.frameNavigated event does
         after = await capture_tab(service)
         assert [c for c, _ in page.main_collects] == [10, 10, 10, 11]
         old_base, new_base = page.main_collects[2][1], page.main_collects[3][1]
