@@ -27,7 +27,12 @@ const STABLE_MS = 10_000;
 
 const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: false, flatten: true };
 // The host needs these to learn about child sessions even before enabling anything.
-const ALWAYS_FORWARD = new Set(["Target.attachedToTarget", "Target.detachedFromTarget", "Inspector.targetCrashed"]);
+const ALWAYS_FORWARD = new Set([
+  "Target.attachedToTarget",
+  "Target.detachedFromTarget",
+  "Inspector.targetCrashed",
+  "Inspector.targetReloadedAfterCrash",
+]);
 
 let port = null;
 let connectedAt = 0;

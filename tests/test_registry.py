@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import msgspec
 import pytest
 
-from browserx.errors import TabNotFound
+from browserx.errors import PageCrashed, TabClosed, TabNotFound
 from browserx.registry import TabRegistry, default_tab
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import TabInfo, TargetInfo
@@ -28,10 +28,13 @@ class FakeExtension:
         self.tabs = tabs or []
         self.focused_window = focused_window
         self.sent: list[dict[str, Any]] = []
+        self.silent = False  # answer nothing (a page that hangs, a renderer that died)
         self.conn = ExtensionConnection(self.send, default_timeout=1)
 
     async def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
+        if self.silent and message["type"] not in ("attach", "detach", "tabs"):
+            return
         if message["type"] == "tabs":
             result: dict[str, Any] = {"tabs": self.tabs, "lastFocusedWindowId": self.focused_window}
         else:
@@ -174,16 +177,72 @@ def test_tab_replaced_drops_the_removed_tab() -> None:
     assert registry.services == {9: added}
 
 
-def test_detached_drops_the_service_and_marks_it_detached() -> None:
+def test_detached_keeps_the_service_and_marks_it_detached() -> None:
+    # The user pressed Cancel on the debugging banner: the next request attaches again, with the
+    # same ID allocator (an ID never names two elements of one tab).
     fake = FakeExtension()
     registry = TabRegistry(fake.conn)
     service = registry.service(5)
     service.attached = True
     service.sessions["S1"] = TargetInfo(targetId="T")
     fake.notice(type="detached", tabId=5, reason="canceled_by_user")
-    assert registry.services == {}
+    assert registry.services == {5: service}
     assert service.attached is False
     assert service.sessions == {}
+
+
+def test_a_closed_tab_fails_what_waits_on_it_at_once() -> None:
+    async def go() -> None:
+        fake = FakeExtension()
+        fake.silent = True  # nothing is ever answered
+        registry = TabRegistry(fake.conn)
+        registry.service(5)
+        pending = asyncio.ensure_future(fake.conn.cdp(5, "Runtime.evaluate", {"expression": "1"}, timeout=30))
+        await asyncio.sleep(0)
+        fake.notice(type="tab", event="removed", tabId=5)
+        with pytest.raises(TabClosed):
+            await asyncio.wait_for(pending, 1)
+
+    run(go)
+
+
+def test_a_crashed_renderer_fails_what_waits_on_it_and_refuses_until_a_reload() -> None:
+    async def go() -> None:
+        fake = FakeExtension()
+        fake.silent = True
+        registry = TabRegistry(fake.conn)
+        service = registry.service(5)
+        service.attached = True
+        pending = asyncio.ensure_future(service.cdp("Runtime.evaluate", {"expression": "1"}, timeout=30))
+        await asyncio.sleep(0)
+        fake.notice(type="event", tabId=5, method="Inspector.targetCrashed", params={})
+        with pytest.raises(PageCrashed):
+            await asyncio.wait_for(pending, 1)
+        with pytest.raises(PageCrashed, match="Reload"):
+            await service.cdp("Runtime.evaluate", {"expression": "1"})
+        assert service.attached  # the debugger stays; its domains come back with the next renderer
+        fake.notice(type="event", tabId=5, method="Inspector.targetReloadedAfterCrash", params={})
+        assert service.crashed is False
+
+    run(go)
+
+
+def test_idle_tabs_are_released_and_busy_or_recent_ones_kept() -> None:
+    async def go() -> None:
+        fake = FakeExtension()
+        registry = TabRegistry(fake.conn)
+        idle, recent, busy = registry.service(5), registry.service(6), registry.service(7)
+        for service in (idle, recent, busy):
+            service.attached = True
+        idle.last_used -= 100
+        busy.last_used -= 100
+        async with busy.lock:
+            assert await registry.release_idle(50) == [5]
+        assert not idle.attached and recent.attached and busy.attached
+        assert registry.services == {5: idle, 6: recent, 7: busy}  # released, not forgotten
+        assert {"type": "detach", "tabId": 5} in [{k: m[k] for k in ("type", "tabId")} for m in fake.sent]
+
+    run(go)
 
 
 @pytest.mark.parametrize(

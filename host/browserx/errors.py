@@ -14,6 +14,7 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ TabNotFound                unknown_tab
     │  ├─ TabClosed                  tab_closed
     │  ├─ DebuggerDetached           debugger_detached
+    │  ├─ PageCrashed                page_crashed
     │  ├─ FrameGone                  frame_gone
     │  ├─ CdpError                   cdp_error
     │  └─ CdpTimeout                 timeout
@@ -97,6 +98,12 @@ class TabClosed(RelayError):
 
 class DebuggerDetached(RelayError):
     code = "debugger_detached"
+
+
+class PageCrashed(RelayError):
+    code = "page_crashed"
+    """The tab's renderer died (out of memory, a crash): nothing in the page answers until the
+    tab is reloaded or navigated."""
 
 
 class FrameGone(RelayError):

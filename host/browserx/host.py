@@ -27,6 +27,7 @@ from browserx.framing import FrameWriter, read_frames
 from browserx.registry import TabRegistry
 from browserx.relay.connection import ExtensionConnection
 from browserx.runtime import HostRecord, ensure_runtime_dir, remove_record, write_record
+from browserx.settings import load_settings
 
 log = structlog.get_logger("browserx.host")
 
@@ -90,7 +91,8 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
 
     conn = ExtensionConnection(frames.send)
     registry = TabRegistry(conn)
-    server = ControlServer(socket_path, build_methods(registry, socket_path))
+    settings = load_settings()
+    server = ControlServer(socket_path, build_methods(registry, socket_path, settings))
     await server.start()
     record = HostRecord(
         pid=pid,
@@ -121,9 +123,16 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
 
     pump_task = asyncio.create_task(pump())
     stop_task = asyncio.create_task(stop.wait())
+    sweep = (
+        asyncio.create_task(registry.release_idle_forever(settings.idle_release_s))
+        if settings.idle_release_s
+        else None
+    )
     try:
         await asyncio.wait({pump_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        if sweep is not None:
+            sweep.cancel()
         conn.close()
         await server.close()
         remove_record(pid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -84,6 +85,8 @@ def launch(
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # the browser outlives this command
     )
+    if user_data_dir is None:
+        remove_when_gone(proc.pid, profile)
     host = wait_for_new_host(started, timeout, str(profile))
     if host is None:
         proc.terminate()
@@ -92,3 +95,43 @@ def launch(
             "Check that the extension loaded (chrome://extensions) and the host log in the runtime dir."
         )
     return Launched(proc.pid, profile, host)
+
+
+def remove_when_gone(pid: int, path: Path) -> None:
+    """Remove a throwaway profile once the browser using it has exited: a small process of its own
+    (the browser outlives `browserx launch`) that checks every second."""
+    _removers.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "browserx.launch", "--remove-when-gone", str(pid), str(path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    )
+
+
+_removers: list[subprocess.Popen[bytes]] = []  # never waited for: they outlive this process
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # exited, but its parent has not collected it yet
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _wait_then_remove(pid: int, path: Path, poll_s: float = 1.0) -> None:
+    while _running(pid):
+        time.sleep(poll_s)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--remove-when-gone":
+    _wait_then_remove(int(sys.argv[2]), Path(sys.argv[3]))

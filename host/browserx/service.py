@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import structlog
 
-from browserx.errors import BrowserxError, DebuggerDetached
+from browserx.errors import BrowserxError, DebuggerDetached, PageCrashed
 from browserx.heap import return_freed_memory, snapshot_placed
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
@@ -30,6 +30,18 @@ INVALIDATING_EVENTS = frozenset(
     {"DOM.documentUpdated", "Page.frameNavigated", "Page.navigatedWithinDocument",
      "Target.attachedToTarget", "Target.detachedFromTarget", "Inspector.targetCrashed"}
 )  # fmt: skip
+# What a tab whose renderer crashed still serves (a reload or navigation brings a new renderer),
+# and the events that say the new one is there.
+RECOVERY_METHODS = frozenset(
+    {
+        "Page.navigate",
+        "Page.reload",
+        "Page.getNavigationHistory",
+        "Page.navigateToHistoryEntry",
+        "Page.enable",
+    }
+)
+RECOVERY_EVENTS = frozenset({"Inspector.targetReloadedAfterCrash", "Page.frameNavigated"})
 
 
 class DomService:
@@ -39,6 +51,8 @@ class DomService:
         self.lock = asyncio.Lock()
         self.attached = False
         self.attached_at = 0.0  # monotonic time of the last attach
+        self.crashed = False  # the renderer died; set until a reload or navigation replaces it
+        self.last_used = time.monotonic()  # the last request for this tab (idle release)
         self.frames_changed_at = 0.0  # last navigation or child frame attach/detach
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
         self.sessions: dict[str, TargetInfo] = {}
@@ -167,6 +181,8 @@ class DomService:
         keep: dict[str, Any] | None = None,
     ) -> Any:
         """Run a CDP command in this tab; re-attach once if the debugger was detached."""
+        if self.crashed and method not in RECOVERY_METHODS:
+            raise self.crashed_error()
         await self.ensure_attached()
         try:
             return await self.conn.cdp(
@@ -185,6 +201,8 @@ class DomService:
         self, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
     ) -> list[dict[str, Any] | BrowserxError]:
         """Many independent commands in one round trip; per-command results or errors."""
+        if self.crashed:
+            raise self.crashed_error()
         await self.ensure_attached()
         return await self.conn.cdp_batch(self.tab_id, commands, session_id)
 
@@ -201,9 +219,10 @@ class DomService:
             detached: DetachedFromTarget = decode_raw(msg.params, DetachedFromTarget)
             self.forget_session(detached.sessionId)
         elif msg.method == "Inspector.targetCrashed" and not msg.sessionId:
-            # The renderer died: what the host set up in it (domains, worlds, watchers) is gone
-            # with it; the next request sets it up again in the new one.
-            self.handle_detached("renderer crashed")
+            self.handle_crashed()
+        elif self.crashed and not msg.sessionId and msg.method in RECOVERY_EVENTS:
+            self.crashed = False  # a new renderer took over
+            log.info("recovered_from_crash", tab=self.tab_id)
         if msg.method in INVALIDATING_EVENTS:
             self.invalidate(msg.method or "")
             self.frames_changed_at = time.monotonic()
@@ -265,15 +284,53 @@ class DomService:
                 return sid
         return None
 
-    def handle_detached(self, reason: str | None) -> None:
-        self.attached = False
+    async def release(self) -> None:
+        """Detach the debugger and free the snapshots (under the tab's lock): the tab has been idle.
+        What keeps IDs unique in the tab (the ID allocator, the last view) stays."""
+        if self.attached:
+            try:
+                await self.conn.request("detach", tabId=self.tab_id)
+            except BrowserxError as exc:  # the tab or the extension went away meanwhile
+                log.debug("release_detach_failed", tab=self.tab_id, error=exc.message)
+        self.handle_detached("idle")
+        await self.discard_snapshots()
+
+    def handle_crashed(self) -> None:
+        """The renderer died. What the host set up in it (worlds, watchers, handles) died with it;
+        the debugger stays attached with its domains enabled, and they come back with the next
+        renderer. Until the tab is reloaded or navigated, only that is served: anything else
+        would wait for a page that cannot answer."""
+        self.crashed = True
         self.sessions.clear()
         self.session_parents.clear()
+        self._forget_page_state()
+        self.watched_sessions.clear()
+        self.invalidate("renderer crashed")
+        self.conn.fail_tab(self.tab_id, self.crashed_error())
+        log.warning("renderer_crashed", tab=self.tab_id)
+
+    def crashed_error(self) -> PageCrashed:
+        return PageCrashed(
+            f"The page in tab {self.tab_id} crashed (its renderer died). Reload the tab (`reload`) or "
+            "navigate it, then take a new snapshot.",
+            tab_id=self.tab_id,
+        )
+
+    def handle_detached(self, reason: str | None) -> None:
+        self.attached = False
+        self.crashed = False  # a new attachment finds out afresh
+        self.sessions.clear()
+        self.session_parents.clear()
+        self._forget_page_state()
+        self.invalidate("debugger detached")
+        log.info("detached", tab=self.tab_id, reason=reason)
+
+    def _forget_page_state(self) -> None:
+        """Drop what the host cached about the page's worlds, documents and nodes."""
         self.worlds.clear()
+        self.worlds_checked.clear()
         self.frame_ids.clear()
         self.listener_keys.clear()
         self.owner_keys.clear()
         self.doc_handles.clear()
         self.heavy_listings.clear()
-        self.invalidate("debugger detached")
-        log.info("detached", tab=self.tab_id, reason=reason)

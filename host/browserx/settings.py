@@ -3,7 +3,7 @@
 Read once when the host starts, from ``$BROWSERX_CONFIG`` or else
 ``$XDG_CONFIG_HOME/browserx/config.json`` (``~/.config/browserx/config.json``)::
 
-    {"allow_raw_cdp": true, "allow_file_urls": false}
+    {"allow_raw_cdp": true, "allow_file_urls": false, "idle_release_s": 300}
 
 A file that cannot be read or parsed leaves every door shut (and says so in the log); ``browserx
 status`` shows what is in force and where it was read from.
@@ -29,6 +29,15 @@ class HostSettings(BaseModel):
         description="Serve the `cdp` control method (raw, allowlisted CDP commands; never on data-no-ai pages).",
     )
     allow_file_urls: bool = Field(default=False, description="Let `navigate` open file:// URLs.")
+    idle_release_s: float = Field(
+        default=300.0,
+        ge=0,
+        description=(
+            "Detach the debugger from a tab browserx has not used for this many seconds, and free "
+            "its snapshot (its next use attaches again; IDs it showed before may then be stale). "
+            "0 keeps used tabs attached until the host stops."
+        ),
+    )
 
 
 def settings_path() -> Path:

@@ -34,7 +34,9 @@ class Browser:
 
 
 @contextlib.contextmanager
-def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iterator[Browser]:
+def browser_with_extension(
+    headless: bool = True, timeout: float = 30.0, config: dict[str, object] | None = None
+) -> Iterator[Browser]:
     """Chromium via the system chromedriver, with our extension and host; BROWSERX_RUNTIME_DIR is
     set in this process's environment so the host (a grandchild) and our clients agree."""
     root = Path(tempfile.mkdtemp(prefix="browserx-e2e-"))
@@ -45,9 +47,9 @@ def browser_with_extension(headless: bool = True, timeout: float = 30.0) -> Iter
     # The tests compare with Chrome's own view through the raw `cdp` method, which a host serves
     # only when its user's config opens it (browserx/settings.py): this host's config does.
     old_config = os.environ.get("BROWSERX_CONFIG")
-    config = root / "config.json"
-    config.write_text('{"allow_raw_cdp": true}', encoding="utf-8")
-    os.environ["BROWSERX_CONFIG"] = str(config)
+    config_file = root / "config.json"
+    config_file.write_text(json.dumps({"allow_raw_cdp": True, **(config or {})}), encoding="utf-8")
+    os.environ["BROWSERX_CONFIG"] = str(config_file)
     # The test-only CDP methods: the host's switch, and a copy of the extension that carries
     # allowlist-test.js (the shipped extension has no such file).
     old_test_cdp = os.environ.get("BROWSERX_TEST_CDP")

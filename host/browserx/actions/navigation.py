@@ -11,7 +11,16 @@ import time
 
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import ActionTimeout, BadRequest, BrowserxError, NavigationFailed
+from browserx.errors import (
+    ActionTimeout,
+    BadRequest,
+    BrowserxError,
+    ExtensionDisconnected,
+    NavigationFailed,
+    PageCrashed,
+    TabClosed,
+    TabNotFound,
+)
 from browserx.service import DomService
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
@@ -128,6 +137,8 @@ async def wait_for(
                 value = reply.get("result", {}).get("value")
                 if isinstance(value, list) and all(value):
                     return
+            except (TabClosed, TabNotFound, PageCrashed, ExtensionDisconnected):
+                raise  # nothing left to wait on
             except BrowserxError:
                 pass  # navigating: try again on the next document
             if time.monotonic() > deadline:

@@ -307,6 +307,12 @@ class ExtensionConnection:
         if entry is not None and not entry[0].done():
             entry[0].set_exception(exc)
 
+    def fail_tab(self, tab_id: int, exc: BrowserxError) -> None:
+        """Fail every pending request of one tab (its renderer died: none will be answered)."""
+        for msg_id, (_, _, pending_tab) in list(self._pending.items()):
+            if pending_tab == tab_id:
+                self._fail(msg_id, exc)
+
     def close(self) -> None:
         """The pipe is gone: fail every pending request with the same error."""
         self.closed = True

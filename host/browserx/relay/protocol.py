@@ -53,10 +53,11 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Runtime.releaseObjectGroup",
     }
 )
-# Methods only the test suite sends (it compares with Chrome's own accessibility tree). Served only
+# Methods only the test suite sends (it compares with Chrome's own accessibility tree, and
+# crashes a renderer on purpose). Served only
 # by a host started with BROWSERX_TEST_CDP=1, through an extension that carries
 # allowlist-test.js (tests/e2e/harness.py writes both; the shipped extension has neither).
-TEST_ONLY_CDP: frozenset[str] = frozenset({"Accessibility.getFullAXTree"})
+TEST_ONLY_CDP: frozenset[str] = frozenset({"Accessibility.getFullAXTree", "Page.crash"})
 
 
 def allowed(method: str) -> bool:
