@@ -251,6 +251,34 @@ const handlers = {
     };
   },
 
+  // Tab tools: a new tab always starts blank (the host navigates it, under its URL policy).
+  async newTab() {
+    const tab = await chrome.tabs.create({ url: "about:blank", active: true });
+    return { tabId: tab.id, windowId: tab.windowId };
+  },
+
+  // Only for leaving a page chrome.debugger cannot attach to (chrome://newtab, settings): the
+  // host navigates every other page itself, after its URL policy.
+  async navigateTab({ tabId, url }) {
+    requireTabId(tabId);
+    if (typeof url !== "string" || !/^https?:/i.test(url)) throw badRequest("url must be http(s)");
+    await chrome.tabs.update(tabId, { url });
+    return { navigating: true };
+  },
+
+  async closeTab({ tabId }) {
+    requireTabId(tabId);
+    await chrome.tabs.remove(tabId);
+    return { closed: true };
+  },
+
+  async activateTab({ tabId }) {
+    requireTabId(tabId);
+    const tab = await chrome.tabs.update(tabId, { active: true });
+    await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
+    return { activated: true };
+  },
+
   ping() {
     return { pong: true, version: VERSION };
   },

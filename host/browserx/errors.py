@@ -15,6 +15,7 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ TabClosed                  tab_closed
     │  ├─ DebuggerDetached           debugger_detached
     │  ├─ PageCrashed                page_crashed
+    │  ├─ PageOffLimits              page_off_limits
     │  ├─ FrameGone                  frame_gone
     │  ├─ CdpError                   cdp_error
     │  └─ CdpTimeout                 timeout
@@ -98,6 +99,12 @@ class TabClosed(RelayError):
 
 class DebuggerDetached(RelayError):
     code = "debugger_detached"
+
+
+class PageOffLimits(RelayError):
+    code = "page_off_limits"
+    """The tab shows a page no extension may debug (chrome://, another extension's, the Web Store):
+    browserx can navigate it away, nothing else."""
 
 
 class PageCrashed(RelayError):

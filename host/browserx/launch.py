@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -12,9 +13,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from browserx.errors import NoHost
 from browserx.install import REPO_ROOT, apply, default_plan
-from browserx.runtime import HostRecord, wait_for_new_host
+from browserx.runtime import HostRecord, ensure_runtime_dir, runtime_dir, wait_for_new_host
 
 EXTENSION_DIR = REPO_ROOT / "extension"
 BROWSER_CANDIDATES = (
@@ -94,7 +97,64 @@ def launch(
             f"The browser started (pid {proc.pid}) but no browserx host connected within {timeout:.0f} s. "
             "Check that the extension loaded (chrome://extensions) and the host log in the runtime dir."
         )
+    record_launch(proc.pid, profile, throwaway=user_data_dir is None)
     return Launched(proc.pid, profile, host)
+
+
+# -- what `browserx stop` stops ---------------------------------------------------------------
+
+
+class LaunchRecord(BaseModel):
+    browser_pid: int
+    user_data_dir: str
+    throwaway: bool  # a profile browserx made, removed when the browser stops
+    started_at: float
+
+
+def _record_path(pid: int) -> Path:
+    return runtime_dir() / f"launched-{pid}.json"
+
+
+def record_launch(pid: int, profile: Path, throwaway: bool) -> None:
+    ensure_runtime_dir()
+    record = LaunchRecord(
+        browser_pid=pid, user_data_dir=str(profile), throwaway=throwaway, started_at=time.time()
+    )
+    _record_path(pid).write_text(record.model_dump_json(), encoding="utf-8")
+
+
+def launched() -> list[LaunchRecord]:
+    """The browsers browserx launched from this runtime dir that still run, oldest first (the
+    records of those that have exited are dropped)."""
+    records: list[LaunchRecord] = []
+    for path in sorted(runtime_dir().glob("launched-*.json")):
+        try:
+            record = LaunchRecord.model_validate_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if _running(record.browser_pid):
+            records.append(record)
+        else:
+            path.unlink(missing_ok=True)
+    return sorted(records, key=lambda r: r.started_at)
+
+
+def stop(record: LaunchRecord, grace_s: float = 5.0) -> None:
+    """Stop a launched browser (its whole process group: it was started in a session of its own)
+    and remove its throwaway profile."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(record.browser_pid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        deadline = time.monotonic() + grace_s
+        while _running(record.browser_pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not _running(record.browser_pid):
+            break
+    if record.throwaway:
+        shutil.rmtree(record.user_data_dir, ignore_errors=True)
+    _record_path(record.browser_pid).unlink(missing_ok=True)
 
 
 def remove_when_gone(pid: int, path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import structlog
 
-from browserx.errors import BrowserxError, DebuggerDetached, PageCrashed
+from browserx.errors import BrowserxError, CdpError, DebuggerDetached, PageCrashed, PageOffLimits
 from browserx.heap import return_freed_memory, snapshot_placed
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
@@ -100,7 +100,17 @@ class DomService:
 
     async def ensure_attached(self) -> None:
         if not self.attached:
-            await self.conn.request("attach", tabId=self.tab_id)
+            try:
+                await self.conn.request("attach", tabId=self.tab_id)
+            except CdpError as exc:
+                if "Cannot access" in exc.message or "Cannot attach" in exc.message:
+                    raise PageOffLimits(
+                        f"Tab {self.tab_id} shows a browser page (chrome://, an extension's or the Web "
+                        "Store's) that browserx may not read or act on. Navigate it to a web page (navigate "
+                        "works from here) or pick another tab.",
+                        tab_id=self.tab_id,
+                    ) from None
+                raise
             self.attached = True
             self.attached_at = time.monotonic()
             self.watched_sessions.clear()  # scripts registered on a former attachment are gone

@@ -1,19 +1,32 @@
-"""The control methods the host serves, bound to its TabRegistry."""
+"""The control methods the host serves: the tools of control/tools.py, bound to its TabRegistry."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
-from browserx import _native
+from browserx import _native, actions
 from browserx._version import __version__
-from browserx.control.action_methods import build_action_methods
+from browserx.control.action_methods import Handler, action_handlers
 from browserx.control.observe import observe
-from browserx.control.schemas import CdpParams, SnapshotParams, StatusParams, TabsParams, TargetsParams
+from browserx.control.schemas import (
+    ActivateTabParams,
+    CdpParams,
+    CloseTabParams,
+    NewTabParams,
+    ReleaseTabParams,
+    SnapshotParams,
+    StatusParams,
+    TabsParams,
+    TargetsParams,
+)
 from browserx.control.server import Method
-from browserx.errors import MethodNotAllowed
+from browserx.control.tools import TOOLS
+from browserx.errors import MethodNotAllowed, TabClosed
 from browserx.policy import check_url, refuse_opted_out
 from browserx.registry import TabRegistry
+from browserx.relay.protocol import NewTabResult, decode_raw
 from browserx.settings import HostSettings, load_settings, settings_path
 
 # Host machinery a client never drives through the raw door, even when it is open: scripts in
@@ -80,13 +93,55 @@ def build_methods(
         async with service.lock:
             return await observe(service, p)
 
-    return {
-        "snapshot": Method(
-            SnapshotParams, snapshot, "Observe a tab: the text, json or semantic view with element IDs."
-        ),
-        "status": Method(StatusParams, status, "Health of the host and its extension connection."),
-        "tabs": Method(TabsParams, tabs, "List the browser's tabs."),
-        "cdp": Method(CdpParams, cdp, "Run one allowlisted CDP command in a tab or child session."),
-        "targets": Method(TargetsParams, targets, "Child CDP sessions (out-of-process iframes) of a tab."),
-        **build_action_methods(registry, settings),
+    async def new_tab(p: NewTabParams) -> dict[str, Any]:
+        if p.url is not None:
+            check_url(p.url, settings.allow_file_urls)  # before a tab is even opened
+        reply = await conn.request("newTab")
+        created = decode_raw(reply.result, NewTabResult)
+        service = registry.service(created.tabId)
+        out: dict[str, Any] = {"tab": created.tabId}
+        if p.url is not None:
+            async with service.lock:
+                result = await actions.navigate(service, p.url, p.timeout)
+            result.raise_for_error()
+            out.update(result.model_dump(mode="json"), tab=created.tabId)
+        return out
+
+    async def close_tab(p: CloseTabParams) -> dict[str, Any]:
+        await registry.resolve(p.tab)  # unknown_tab, listing the open ones
+        # The browser's "removed" notice may come first and fail what waits on the tab: this too.
+        with contextlib.suppress(TabClosed):
+            await conn.request("closeTab", tabId=p.tab)
+        registry.drop(p.tab)
+        return {"tab": p.tab, "closed": True}
+
+    async def activate_tab(p: ActivateTabParams) -> dict[str, Any]:
+        await registry.resolve(p.tab)
+        await conn.request("activateTab", tabId=p.tab)
+        return {"tab": p.tab, "active": True}
+
+    async def release_tab(p: ReleaseTabParams) -> dict[str, Any]:
+        service = await registry.resolve(p.tab)
+        async with service.lock:
+            was_attached = service.attached
+            await service.release()
+        return {"tab": p.tab, "released": was_attached}
+
+    handlers: dict[str, Handler] = {
+        "status": status,
+        "tabs": tabs,
+        "cdp": cdp,
+        "targets": targets,
+        "snapshot": snapshot,
+        "new_tab": new_tab,
+        "close_tab": close_tab,
+        "activate_tab": activate_tab,
+        "release_tab": release_tab,
+        **action_handlers(registry, settings),
     }
+    # The dispatch is the declared tools (control/tools.py): a tool without an implementation, or
+    # an implementation of no tool, stops the host at start, not an agent at its first call.
+    missing = {t.name for t in TOOLS} ^ handlers.keys()
+    if missing:
+        raise RuntimeError(f"tools declared and implemented differ: {sorted(missing)}")
+    return {t.name: Method(t.params, handlers[t.name], t.description) for t in TOOLS}

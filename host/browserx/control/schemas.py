@@ -178,3 +178,23 @@ class WaitParams(TabParams):
     text: str | None = Field(default=None, description="Wait until this text is on the page.")
     gone: str | None = Field(default=None, description="Wait until this text is no longer on the page.")
     timeout: float = Field(default=10.0, gt=0, le=300, description="Seconds to wait.")
+
+
+# -- tabs ---------------------------------------------------------------------------------
+
+
+class NewTabParams(Params):
+    url: str | None = Field(default=None, description="URL to open; default: an empty tab (about:blank).")
+    timeout: float = Field(default=30.0, gt=0, le=300, description="Seconds to wait for the page.")
+
+
+class CloseTabParams(Params):
+    tab: int = Field(description="Tab id (from `tabs`).")
+
+
+class ActivateTabParams(Params):
+    tab: int = Field(description="Tab id (from `tabs`).")
+
+
+class ReleaseTabParams(Params):
+    tab: int = Field(description="Tab id (from `tabs`).")

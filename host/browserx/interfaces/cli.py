@@ -6,83 +6,14 @@ Exit codes: 0 ok, 1 the request failed (the error is printed, as JSON with --jso
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from browserx._version import __version__
-from browserx.control.client import Client
 from browserx.errors import BrowserxError
 from browserx.install import BROWSERS, apply, default_plan, remove
-
-
-def _print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
-
-
-def cmd_status(args: argparse.Namespace) -> int:
-    with Client(args.socket) as bx:
-        status = bx.status()
-    if args.json:
-        _print_json(status)
-    else:
-        ext = status.get("extension") or {}
-        build = (
-            "compiled"
-            if status.get("compiled")
-            else "plain Python (run `make native` for the compiled build)"
-        )
-        print(f"host {status['version']} pid {status['pid']} socket {status['socket']} ({build})")
-        print(
-            f"extension {'connected' if status['extension_connected'] else 'DISCONNECTED'} {ext.get('version', '')}"
-        )
-        print(f"attached tabs: {status['attached_tabs'] or 'none'}")
-    return 0
-
-
-def cmd_tabs(args: argparse.Namespace) -> int:
-    with Client(args.socket) as bx:
-        tabs = bx.tabs()
-    if args.json:
-        _print_json(tabs)
-    else:
-        for tab in tabs:
-            mark = "*" if tab.get("active") and tab.get("focused") else " "
-            print(f"{mark}{tab['tabId']:>6}  {tab.get('title', '')[:60]:<60}  {tab.get('url', '')}")
-    return 0
-
-
-def cmd_cdp(args: argparse.Namespace) -> int:
-    try:
-        params = json.loads(args.params)
-    except json.JSONDecodeError as exc:
-        raise SystemExit(f"browserx cdp: params must be a JSON object: {exc}") from exc
-    with Client(args.socket) as bx:
-        _print_json(bx.cdp(args.method, params, tab=args.tab, session_id=args.session))
-    return 0
-
-
-def cmd_snapshot(args: argparse.Namespace) -> int:
-    with Client(args.socket) as bx:
-        result = bx.snapshot(
-            tab=args.tab, format=args.format, include_values=args.include_values, stats=args.json_stats,
-            viewport_only=args.viewport_only, boxes=args.boxes, max_depth=args.max_depth,
-            max_elements=args.max_elements, filter=args.filter, max_tokens=args.max_tokens,
-            since_last=args.since_last, query=args.query, wait_stable=not args.no_wait,
-            network_idle=args.network_idle,
-        )  # fmt: skip
-    if args.json:
-        _print_json(result)
-        return 0
-    if args.format in ("json", "semantic"):
-        _print_json(result[args.format])
-    else:
-        sys.stdout.write(result["text"])
-    if args.json_stats:
-        print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
-    return 0
+from browserx.interfaces.cli_tools import add_tool_commands, print_json
 
 
 def cmd_legend(args: argparse.Namespace) -> int:
@@ -92,126 +23,37 @@ def cmd_legend(args: argparse.Namespace) -> int:
     return 0
 
 
-def _mods(text: str | None) -> list[str] | None:
-    return [m for m in text.replace("+", ",").split(",") if m] if text else None
+def cmd_do(args: argparse.Namespace) -> int:
+    """One action in the seed-004 grammar: click(12), setValue(13, "x"), goBack(), finish(), ..."""
+    from browserx.control.client import Client
+    from browserx.interfaces import grammar
+    from browserx.interfaces.cli_tools import print_action
 
-
-def _report(args: argparse.Namespace, result: dict[str, Any]) -> int:
-    """One line for people, the whole ActionResult with --json."""
+    try:  # parse before connecting: a grammar error needs no host, and is bad usage (exit 2)
+        grammar.parse_action(args.action)
+    except grammar.GrammarError as exc:
+        if args.json:
+            print_json({"ok": False, "error": exc.to_dict()})
+        print(f"browserx: {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
+    with Client(args.socket) as bx:
+        result = grammar.run_action(bx, args.action, tab=args.tab)
     if args.json:
-        _print_json(result)
-        return 0
-    changes = result.get("changes") or {}
-    parts = [f"{result['action']} ok", f"{result.get('duration_ms', 0):.0f} ms"]
-    if result.get("id") is not None:
-        parts.insert(1, f"id {result['id']}")
-    if result.get("recovered_from") is not None:
-        parts.append(f"recovered from id {result['recovered_from']}")
-    if changes.get("navigated"):
-        parts.append(f"navigated to {changes.get('new_url')}")
-    if changes.get("dom_mutations"):
-        parts.append(f"{changes['dom_mutations']} DOM mutations")
-    if changes.get("new_value") is not None:
-        parts.append(f"value {changes['new_value']!r}")
-    elif changes.get("value_changed") and changes.get("value_length") is not None:
-        parts.append(f"value changed ({changes['value_length']} characters)")
-    if changes.get("checked") is not None:
-        parts.append("checked" if changes["checked"] else "unchecked")
-    if changes.get("selected") is not None:
-        parts.append(f"selected {changes['selected']!r}")
-    scroll = changes.get("scroll")
-    if scroll:
-        parts.append(f"scroll {scroll['before']} → {scroll['after']}, left: {scroll['remaining']}")
-    print(", ".join(parts))
+        print_json(result)
+    elif result.get("done"):  # finish()/fail(): the task ends, nothing ran on the host
+        reason = f": {result['reason']}" if result["reason"] else ""
+        print(f"{'finished' if result['success'] else 'failed'}{reason}")
+    else:
+        print_action(args, result)
     return 0
 
 
-def cmd_action(args: argparse.Namespace) -> int:
-    with Client(args.socket) as bx:
-        name = args.command
-        if name == "click":
-            result = bx.click(args.id, tab=args.tab, button=args.button, count=args.count,
-                              modifiers=_mods(args.modifiers), force=args.force)  # fmt: skip
-        elif name == "type":
-            result = bx.type_text(args.id, args.text, tab=args.tab, clear=args.clear, submit=args.submit,
-                                  per_char=args.per_char, include_values=args.include_values)  # fmt: skip
-        elif name == "key":
-            result = bx.key(
-                args.key, tab=args.tab, modifiers=_mods(args.modifiers), id=args.id, repeat=args.repeat
-            )
-        elif name == "scroll":
-            amount: str | float = args.amount if args.amount == "page" else float(args.amount)
-            result = bx.scroll(args.id, tab=args.tab, direction=args.direction, amount=amount, to_id=args.to)
-        elif name == "select":
-            result = bx.select(args.id, args.value, tab=args.tab, include_values=args.include_values)
-        elif name == "check":
-            result = bx.check(args.id, not args.uncheck, tab=args.tab)
-        elif name == "hover":
-            result = bx.hover(args.id, tab=args.tab, force=args.force)
-        elif name == "navigate":
-            result = bx.navigate(args.url, tab=args.tab, timeout=args.timeout)
-        elif name in ("back", "forward"):
-            result = getattr(bx, name)(tab=args.tab, timeout=args.timeout)
-        elif name == "reload":
-            result = bx.reload(tab=args.tab, ignore_cache=args.ignore_cache)
-        else:
-            result = bx.wait(text=args.text, gone=args.gone, tab=args.tab, timeout=args.timeout)
-    return _report(args, result)
+def cmd_schema(args: argparse.Namespace) -> int:
+    from browserx.interfaces.schema import tool_definitions
 
-
-def _action_commands(command: Callable[..., argparse.ArgumentParser],
-                     connects: Callable[..., None]) -> None:  # fmt: skip
-    def act(name: str, help: str) -> argparse.ArgumentParser:
-        p = command(name, cmd_action, help)
-        connects(p, tab=True)
-        return p
-
-    p = act("click", "Click an element by its snapshot ID.")
-    p.add_argument("id", type=int)
-    p.add_argument("--button", choices=("left", "right", "middle"), default="left")
-    p.add_argument("--count", type=int, default=1, help="2 for a double click")
-    p.add_argument("--modifiers", help="held keys, e.g. ctrl,shift")
-    p.add_argument("--force", action="store_true", help="click even if covered")
-    p = act("type", "Type text into an input, textarea or contenteditable element.")
-    p.add_argument("id", type=int)
-    p.add_argument("text")
-    p.add_argument("--clear", action="store_true", help="clear the field first")
-    p.add_argument("--submit", action="store_true", help="press Enter afterwards")
-    p.add_argument("--per-char", action="store_true", help="one key event per character")
-    p.add_argument("--include-values", action="store_true", help="report the field's value (masked)")
-    p = act("key", "Press a key or shortcut, e.g. Enter, Escape, ArrowDown, Ctrl+A.")
-    p.add_argument("key")
-    p.add_argument("--modifiers", help="held keys, e.g. ctrl,shift")
-    p.add_argument("--id", type=int, help="focus this element first")
-    p.add_argument("--repeat", type=int, default=1)
-    p = act("scroll", "Scroll the page, a container (--id) or an element into view (--to).")
-    p.add_argument("--id", type=int, help="container to scroll (default: the page)")
-    p.add_argument("--direction", choices=("down", "up", "left", "right"), default="down")
-    p.add_argument("--amount", default="page", help="'page' or pixels")
-    p.add_argument("--to", type=int, help="scroll this element into view instead")
-    p = act("select", "Choose an option of a select, combobox or listbox by label or value.")
-    p.add_argument("id", type=int)
-    p.add_argument("value")
-    p.add_argument("--include-values", action="store_true", help="report the chosen value (masked)")
-    p = act("check", "Check (or --uncheck) a checkbox, radio, switch or toggle.")
-    p.add_argument("id", type=int)
-    p.add_argument("--uncheck", action="store_true")
-    p = act("hover", "Move the mouse over an element.")
-    p.add_argument("id", type=int)
-    p.add_argument("--force", action="store_true")
-    p = act("navigate", "Open a URL in the tab and wait for it to load.")
-    p.add_argument("url")
-    p.add_argument("--timeout", type=float)
-    for name, text in (
-        ("back", "Go back in the tab's history."),
-        ("forward", "Go forward in the tab's history."),
-    ):
-        act(name, text).add_argument("--timeout", type=float)
-    act("reload", "Reload the tab.").add_argument("--ignore-cache", action="store_true")
-    p = act("wait", "Wait until text appears (--text) and/or disappears (--gone).")
-    p.add_argument("--text")
-    p.add_argument("--gone")
-    p.add_argument("--timeout", type=float)
+    names = [n for n in (args.tools or "").split(",") if n]
+    print_json(tool_definitions(args.format, names))
+    return 0
 
 
 def cmd_install_host(args: argparse.Namespace) -> int:
@@ -248,7 +90,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     if args.json:
-        _print_json(
+        print_json(
             {
                 "socket": launched.host.socket,
                 "host_pid": launched.host.pid,
@@ -258,7 +100,34 @@ def cmd_launch(args: argparse.Namespace) -> int:
         )
     else:
         print(launched.host.socket)
+        print(f"browser pid {launched.browser_pid} (browserx stop ends it)")
     return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    from browserx.launch import launched, stop
+
+    running = launched()
+    chosen = running if args.all else running[-1:]
+    for record in chosen:
+        stop(record)
+    if args.json:
+        print_json({"stopped": [r.browser_pid for r in chosen]})
+    elif chosen:
+        print("stopped browser pid " + ", ".join(str(r.browser_pid) for r in chosen))
+    else:
+        print("no browser launched by browserx is running")
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    if args.headless and not args.launch:
+        raise SystemExit("browserx mcp: --headless goes with --launch")
+    if args.socket and args.launch:
+        raise SystemExit("browserx mcp: --launch starts its own host: no --socket with it")
+    from browserx.interfaces.mcp_server import main as serve_mcp  # the MCP SDK only for this command
+
+    return serve_mcp(socket_path=args.socket, launch=args.launch, headless=args.headless)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -279,35 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
         if tab:
             p.add_argument("--tab", type=int, help="tab id (default: the active tab)")
 
-    connects(command("status", cmd_status, "Health check: is a host running and its extension connected?"))
-    connects(command("tabs", cmd_tabs, "List the browser's tabs."))
-    p = command("snapshot", cmd_snapshot, "Observe a tab: a compact view with element IDs.")
-    connects(p, tab=True)
-    p.add_argument("--format", choices=("text", "json", "semantic"), default="text")
-    p.add_argument("--include-values", action="store_true", help="include form values (never passwords)")
-    p.add_argument("--json-stats", action="store_true", help="print snapshot stats as JSON on stderr")
-    p.add_argument("--viewport-only", action="store_true", help="only what is in view (2/3 of a box visible)")
-    p.add_argument("--boxes", action="store_true", help="include element boxes (x, y, w, h)")
-    p.add_argument("--max-depth", type=int, metavar="N", help="drop content nested deeper than N")
-    p.add_argument("--max-elements", type=int, metavar="N", help="at most N elements: viewport first")
-    p.add_argument(
-        "--filter", metavar="CSS", help="only elements matching this selector (frames, shadow roots)"
-    )
-    p.add_argument("--max-tokens", type=int, metavar="N", help="token budget (default 6000, 0 = unlimited)")
-    p.add_argument("--since-last", action="store_true", help="only what changed since the last view")
-    p.add_argument("--query", metavar="TEXT", help="only the sections most relevant to TEXT")
-    p.add_argument("--no-wait", action="store_true", help="do not wait for the DOM to be stable first")
-    p.add_argument("--network-idle", action="store_true", help="stability also waits for network idle")
+    # status, tabs, snapshot, the actions, the tab tools, cdp, targets: one per declared tool.
+    add_tool_commands(sub)
     p = command("legend", cmd_legend, "Print how to read a view (for a system prompt).")
     p.add_argument("--format", choices=("text", "semantic"), default="text", help="which view (default text)")
-
-    p = command("cdp", cmd_cdp, "Run one allowlisted CDP command (debugging aid).")
-    connects(p, tab=True)
-    p.add_argument("method")
-    p.add_argument("params", nargs="?", default="{}", help="JSON object")
-    p.add_argument("--session", help="child session id (out-of-process iframe)")
-
-    _action_commands(command, connects)
+    p = command("schema", cmd_schema, "Print the agent tools as function-calling definitions (JSON).")
+    p.add_argument("--format", choices=("json-schema", "openai", "anthropic"), default="json-schema")
+    p.add_argument("--tools", metavar="A,B", help="only these tools (default: every agent tool)")
 
     for name, func, text in (
         ("install-host", cmd_install_host, "Register the native-messaging host with browsers."),
@@ -325,6 +172,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user-data-dir", help="profile dir (default: a new temporary one)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the host")
     p.add_argument("--json", action="store_true")
+    p = command(
+        "stop", cmd_stop, "Stop the browser `browserx launch` started last (its throwaway profile goes too)."
+    )
+    p.add_argument("--all", action="store_true", help="every browser launched from this runtime dir")
+    p.add_argument("--json", action="store_true")
+
+    p = command("mcp", cmd_mcp, "Serve the browserx tools to MCP clients (Claude, Cursor, VS Code) on stdio.")
+    p.add_argument("--socket", help="control socket path (default: discover the running host)")
+    p.add_argument("--launch", action="store_true", help="start a browser for this session, stop it after")
+    p.add_argument("--headless", action="store_true", help="with --launch: a browser without a window")
+
+    p = command("do", cmd_do, 'Run one action written as a call: click(12), setValue(13, "x"), goBack(), ...')
+    connects(p, tab=True)
+    p.add_argument("action", metavar="ACTION", help="e.g. 'press(\"Enter\")'; strings are JSON")
     return parser
 
 
@@ -335,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrowserxError as exc:
         if getattr(args, "json", False):
-            _print_json({"ok": False, "error": exc.to_dict()})
+            print_json({"ok": False, "error": exc.to_dict()})
         else:
             print(f"browserx: {exc.code}: {exc.message}", file=sys.stderr)
         return 1

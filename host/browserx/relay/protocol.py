@@ -1,6 +1,6 @@
 """The wire protocol between the host and the extension's service worker.
 
-Host → extension: ``{id, type: "cdp"|"batch"|"attach"|"detach"|"tabs"|"ping", ...}``
+Host → extension: ``{id, type: "cdp"|"batch"|"attach"|"detach"|"tabs"|"newTab"|"closeTab"|"activateTab"|"ping", ...}``
 (``batch`` carries ``commands: [{method, params}]`` for one tab/session, run concurrently, and is
 answered with ``{results: [{result} | {error}]}`` in the same order).
 Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into
@@ -117,6 +117,11 @@ class TabInfo(msgspec.Struct, omit_defaults=True):
 class TabsResult(msgspec.Struct):
     tabs: list[TabInfo]
     lastFocusedWindowId: int | None = None
+
+
+class NewTabResult(msgspec.Struct):
+    tabId: int
+    windowId: int | None = None
 
 
 class TargetInfo(msgspec.Struct, omit_defaults=True):

@@ -1,0 +1,216 @@
+"""Every tool browserx offers, declared once: its name, what it does (written for an LLM), its
+params model (control/schemas.py, a description on every field) and how clients call it.
+
+Everything else is derived from this list: the control server's dispatch (control/api.py, which
+fails to start if a tool has no implementation or an implementation no tool), the ``Client``
+methods (generated into control/client_tools.py by ``scripts/gen_client.py``, checked fresh by a
+test), the MCP server's tools (interfaces/mcp_server.py), the function-calling schemas
+(interfaces/schema.py) and the README's tool reference. Light on purpose: pydantic only, so
+clients and the CLI import it without the host stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from browserx.control.schemas import (
+    ActivateTabParams,
+    CdpParams,
+    CheckParams,
+    ClickParams,
+    CloseTabParams,
+    HistoryParams,
+    HoverParams,
+    KeyParams,
+    NavigateParams,
+    NewTabParams,
+    Params,
+    ReleaseTabParams,
+    ReloadParams,
+    ScrollParams,
+    SelectParams,
+    SnapshotParams,
+    StatusParams,
+    TabsParams,
+    TargetsParams,
+    TypeParams,
+    WaitParams,
+)
+
+ID_NOTE = (
+    "Element IDs are the numbers in brackets in a snapshot of the same tab ([12] button Save); an "
+    "ID keeps naming its element across snapshots while the element lives, and is never reused."
+)
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str  # the wire, MCP, schema and CLI name
+    description: str  # for an LLM: what it does, when to use it
+    params: type[Params]
+    positional: tuple[str, ...] = ()  # parameters the Client and CLI take by position, in order
+    agent: bool = True  # offered to agents (MCP, function-calling schemas); False: operator tools
+    unwrap: str | None = None  # the Client returns result[unwrap] instead of the whole result
+    python_name: str | None = None  # the Client method, when not ``name``
+    acts: bool = False  # changes the page (an action: returns an ActionResult)
+    # The CLI's spelling of a field where it is not ``--field-name`` (a positional given here is
+    # an option on the command line); a flag's spelling says which way it sets the field.
+    cli: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def method_name(self) -> str:
+        return self.python_name or self.name
+
+    def json_schema(self) -> dict[str, Any]:
+        """The params as JSON Schema (draft 2020-12, as pydantic writes it)."""
+        schema = self.params.model_json_schema()
+        schema.pop("title", None)
+        schema.pop("description", None)
+        return schema
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "tabs",
+        "List the browser's open tabs: id, URL, title, whether active and attached. Use it to find the "
+        "`tab` id other tools take; without `tab` they act on the active tab of the focused window.",
+        TabsParams,
+        unwrap="tabs",
+    ),
+    Tool(
+        "snapshot",
+        "See a tab: a compact text outline of the page with an ID in brackets on every element you can "
+        "act on ([12] button Save, [13] textbox Email). Take one before acting and after the page "
+        "changes; act by ID with click/type/select/check/hover/scroll/key. Options: `query` keeps the "
+        "sections relevant to a question, `since_last` shows only what changed, `max_tokens` bounds the "
+        "size (default 6000), `format` json/semantic for structured output. " + ID_NOTE,
+        SnapshotParams,
+        cli={"wait_stable": "--no-wait", "stats": "--json-stats"},
+    ),
+    Tool(
+        "click",
+        "Click an element by its ID from the latest snapshot (a real mouse click at a visible point: "
+        "fails with `occluded` if something covers it). Also double/right click, modifier keys.",
+        ClickParams,
+        positional=("id",),
+        acts=True,
+    ),
+    Tool(
+        "type",
+        "Type text into a text field, textarea or contenteditable element by ID (focuses it first). "
+        "`clear` replaces the current value; `submit` presses Enter after. Date, time, color and range "
+        "inputs take their value as text (2026-11-26, 13:45, #ff0000, 40).",
+        TypeParams,
+        positional=("id", "text"),
+        python_name="type_text",
+        acts=True,
+    ),
+    Tool(
+        "key",
+        "Press a key or shortcut (Enter, Escape, Tab, ArrowDown, Ctrl+A, ...), optionally focusing an "
+        "element by ID first; otherwise it goes to whatever has focus.",
+        KeyParams,
+        positional=("key",),
+        acts=True,
+    ),
+    Tool(
+        "scroll",
+        "Scroll the page (default) or the scrollable container with this ID, by a page or a number of "
+        "pixels; or bring the element `to_id` into view. Snapshots mark content beyond the viewport.",
+        ScrollParams,
+        positional=("id",),
+        acts=True,
+        cli={"id": "--id", "to_id": "--to"},
+    ),
+    Tool(
+        "select",
+        "Choose an option by its label in a dropdown, combobox or listbox by ID (native <select> and "
+        "ARIA widgets alike).",
+        SelectParams,
+        positional=("id", "value"),
+        acts=True,
+    ),
+    Tool(
+        "check",
+        "Set a checkbox, radio button, switch or toggle button by ID to checked (default) or unchecked; "
+        "does nothing if it already is.",
+        CheckParams,
+        positional=("id", "checked"),
+        acts=True,
+        cli={"checked": "--uncheck"},
+    ),
+    Tool(
+        "hover",
+        "Move the mouse over an element by ID (menus and tooltips that open on hover).",
+        HoverParams,
+        positional=("id",),
+        acts=True,
+    ),
+    Tool(
+        "navigate",
+        "Open a URL in the tab and wait for it to load. http(s) only (file:// when the user allowed it).",
+        NavigateParams,
+        positional=("url",),
+        acts=True,
+    ),
+    Tool("back", "Go back one page in the tab's history.", HistoryParams, acts=True),
+    Tool("forward", "Go forward one page in the tab's history.", HistoryParams, acts=True),
+    Tool("reload", "Reload the tab (also brings back a tab whose page crashed).", ReloadParams, acts=True),
+    Tool(
+        "wait",
+        "Wait until some text appears on the page and/or other text disappears (a save confirmation, "
+        "a spinner going away), up to `timeout` seconds.",
+        WaitParams,
+        acts=True,
+    ),
+    Tool(
+        "new_tab",
+        "Open a new tab, optionally at a URL, and make it the active one; returns its `tab` id.",
+        NewTabParams,
+        positional=("url",),
+    ),
+    Tool("close_tab", "Close a tab by id.", CloseTabParams, positional=("tab",)),
+    Tool(
+        "activate_tab",
+        "Bring a tab to the front (and its window into focus), as a person switching tabs would.",
+        ActivateTabParams,
+        positional=("tab",),
+    ),
+    Tool(
+        "release_tab",
+        'Stop controlling a tab: browserx detaches from it and Chrome\'s "started debugging this browser" '
+        "banner goes away. The next request on the tab attaches again (take a new snapshot then).",
+        ReleaseTabParams,
+        positional=("tab",),
+    ),
+    Tool(
+        "status",
+        "Health of the host: version, extension connection, attached tabs, settings.",
+        StatusParams,
+        agent=False,
+    ),
+    Tool(
+        "cdp",
+        "Run one allowlisted Chrome DevTools Protocol command in a tab (off unless the user enabled "
+        "allow_raw_cdp).",
+        CdpParams,
+        positional=("method", "params"),
+        agent=False,
+        cli={"session_id": "--session"},
+    ),
+    Tool(
+        "targets",
+        "The child CDP sessions (out-of-process iframes) of a tab.",
+        TargetsParams,
+        positional=("tab",),
+        agent=False,
+        unwrap="sessions",
+    ),
+)
+
+TOOLS_BY_NAME: dict[str, Tool] = {t.name: t for t in TOOLS}
+AGENT_TOOLS: tuple[Tool, ...] = tuple(t for t in TOOLS if t.agent)
+
+__all__ = ["AGENT_TOOLS", "TOOLS", "TOOLS_BY_NAME", "Tool"]

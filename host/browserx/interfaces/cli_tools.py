@@ -1,0 +1,192 @@
+"""The CLI's tool subcommands, derived from control/tools.py: one subcommand per tool, one
+argument per params field (positionals as the tool declares them, the rest as ``--flags``, help
+from the field's description), and how each kind of result is printed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Literal, get_args, get_origin
+
+from pydantic.fields import FieldInfo
+
+from browserx.control.client import Client
+from browserx.control.tools import TOOLS, Tool
+
+Printer = Callable[[argparse.Namespace, Any], None]
+
+
+def print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def command_name(tool: Tool) -> str:
+    return tool.name.replace("_", "-")
+
+
+# -- arguments from fields ------------------------------------------------------------------
+
+
+def _list_of_words(text: str) -> list[str]:
+    """Modifier keys as people write them: ctrl,shift or Ctrl+Shift."""
+    return [m for m in text.replace("+", ",").split(",") if m]
+
+
+def _number_or_word(text: str) -> str | float:
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value
+
+
+def _converter(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any, ...] | None]:
+    """(type function, choices) for a field's annotation; None: a flag (bool)."""
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if get_origin(annotation) in (typing.Union, types.UnionType):
+        if set(args) == {str, float}:
+            return _number_or_word, None
+        if len(args) == 1:
+            return _converter(args[0])
+    if annotation is bool:
+        return None, None
+    if annotation in (int, float, str):
+        return annotation, None
+    if get_origin(annotation) is Literal:
+        return str, get_args(annotation)
+    if get_origin(annotation) is list:
+        return _list_of_words, None
+    if get_origin(annotation) is dict:
+        return _json_object, None
+    raise TypeError(f"no CLI spelling for {annotation!r}")
+
+
+def _add_field(p: argparse.ArgumentParser, tool: Tool, name: str, field: FieldInfo) -> None:
+    kind, choices = _converter(field.annotation)
+    help_text = field.description
+    if name in tool.positional and name not in tool.cli:
+        if kind is None:
+            raise TypeError(f"{tool.name}.{name}: a flag cannot be positional")
+        nargs = None if field.is_required() else "?"
+        p.add_argument(name, type=kind, choices=choices, nargs=nargs, default=None, help=help_text)
+        return
+    flag = tool.cli.get(name, "--" + name.replace("_", "-"))
+    if kind is None:  # a flag sets the opposite of the field's default
+        on = field.default is not True
+        if not on and flag == "--" + name.replace("_", "-"):
+            flag = "--no-" + name.replace("_", "-")
+        if not on:
+            help_text = f"{name} = false: {help_text}"
+        p.add_argument(flag, dest=name, action="store_const", const=on, default=None, help=help_text)
+        return
+    p.add_argument(flag, dest=name, type=kind, choices=choices, default=None, metavar=None, help=help_text,
+                   required=field.is_required())  # fmt: skip
+
+
+def add_tool_commands(sub: Any) -> None:
+    """A subcommand per tool, on the CLI's subparsers."""
+    for tool in TOOLS:
+        p = sub.add_parser(
+            command_name(tool), help=_first_sentence(tool.description), description=tool.description
+        )
+        p.set_defaults(func=run_tool, tool=tool)
+        p.add_argument("--socket", help="control socket path (default: discover the running host)")
+        p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+        for name, field in tool.params.model_fields.items():
+            _add_field(p, tool, name, field)
+
+
+def _first_sentence(text: str) -> str:
+    return text.split(". ")[0].rstrip(".") + "."
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    tool: Tool = args.tool
+    params = {n: getattr(args, n) for n in tool.params.model_fields if getattr(args, n) is not None}
+    with Client(args.socket) as bx:
+        result = bx.call(tool.name, **params)
+    if tool.unwrap:
+        result = result[tool.unwrap]
+    printer: Printer = PRINTERS.get(tool.name) or (print_action if tool.acts else _print_plain_json)
+    if args.json:
+        print_json(result)
+    else:
+        printer(args, result)
+    return 0
+
+
+# -- how results read -----------------------------------------------------------------------
+
+
+def _print_plain_json(_: argparse.Namespace, result: Any) -> None:
+    print_json(result)
+
+
+def print_status(_: argparse.Namespace, status: dict[str, Any]) -> None:
+    ext = status.get("extension") or {}
+    build = (
+        "compiled" if status.get("compiled") else "plain Python (run `make native` for the compiled build)"
+    )
+    print(f"host {status['version']} pid {status['pid']} socket {status['socket']} ({build})")
+    print(
+        f"extension {'connected' if status['extension_connected'] else 'DISCONNECTED'} {ext.get('version', '')}"
+    )
+    print(f"attached tabs: {status['attached_tabs'] or 'none'}")
+
+
+def print_tabs(_: argparse.Namespace, tabs: list[dict[str, Any]]) -> None:
+    for tab in tabs:
+        mark = "*" if tab.get("active") and tab.get("focused") else " "
+        print(f"{mark}{tab['tabId']:>6}  {tab.get('title', '')[:60]:<60}  {tab.get('url', '')}")
+
+
+def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    view = args.format or "text"
+    if view in ("json", "semantic"):
+        print_json(result[view])
+    else:
+        sys.stdout.write(result["text"])
+    if "stats" in result:
+        print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
+
+
+def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    """One line for people (the whole ActionResult with --json)."""
+    changes = result.get("changes") or {}
+    parts = [f"{result['action']} ok", f"{result.get('duration_ms', 0):.0f} ms"]
+    if result.get("id") is not None:
+        parts.insert(1, f"id {result['id']}")
+    if result.get("recovered_from") is not None:
+        parts.append(f"recovered from id {result['recovered_from']}")
+    if changes.get("navigated"):
+        parts.append(f"navigated to {changes.get('new_url')}")
+    if changes.get("dom_mutations"):
+        parts.append(f"{changes['dom_mutations']} DOM mutations")
+    if changes.get("new_value") is not None:
+        parts.append(f"value {changes['new_value']!r}")
+    elif changes.get("value_changed") and changes.get("value_length") is not None:
+        parts.append(f"value changed ({changes['value_length']} characters)")
+    if changes.get("checked") is not None:
+        parts.append("checked" if changes["checked"] else "unchecked")
+    if changes.get("selected") is not None:
+        parts.append(f"selected {changes['selected']!r}")
+    scroll = changes.get("scroll")
+    if scroll:
+        parts.append(f"scroll {scroll['before']} → {scroll['after']}, left: {scroll['remaining']}")
+    print(", ".join(parts))
+
+
+PRINTERS: dict[str, Printer] = {"status": print_status, "tabs": print_tabs, "snapshot": print_snapshot}

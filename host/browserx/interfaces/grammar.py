@@ -1,0 +1,450 @@
+"""The action grammar of seed 004: the one-line calls an LLM backend emits as its ``action``.
+
+    click(12)   setValue(13, "space x")   type(13, "x")   press("Enter")   scroll(7)
+    scroll("down")   select(15, "Deutsch")   check(14)   check(14, false)   hover(10)
+    navigate("https://example.com")   goBack()   wait("Saved")   finish()   fail("why")
+
+Grammar (whitespace allowed between any two tokens)::
+
+    action := VERB "(" [ arg { "," arg } ] ")" END
+    arg    := INT | STRING | "true" | "false"
+
+INT is ASCII digits; STRING is a JSON string (JSON escapes, decoded with ``json.loads``). An
+element ID may also be written as a string of digits (``click("6")``: the seed's "stable IDs").
+Each verb maps onto one tool of ``control/tools.py`` (``finish``/``fail``, each with an optional
+reason, onto none: they end the task; no ``goForward``: the seed has none), and the params it produces are validated against that tool's params model, so a call that
+parses is one the host accepts. Errors are ``bad_request`` with the 1-based ``column`` in their
+details and a message saying what was expected there.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import ValidationError
+
+from browserx.control.tools import TOOLS_BY_NAME
+from browserx.errors import BadRequest, clip
+
+if TYPE_CHECKING:
+    from browserx.control.client import Client
+
+# A parse error is a BadRequest carrying ``column`` in its details. Not a subclass: the error tree
+# keeps one class per code, all declared in errors.py (tests/test_errors.py checks it), and a
+# second class with the code bad_request would break that.
+GrammarError = BadRequest
+
+DIRECTIONS = ("down", "up", "left", "right")
+
+# -- tokens -------------------------------------------------------------------------------
+
+TokenKind = Literal["name", "int", "string", "(", ")", ",", "end", "char"]
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INT = re.compile(r"[0-9]+")  # not \d: that also matches other scripts' digits
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
+_SPACE = " \t\r\n"
+_ESCAPES = '"\\/bfnrt'  # and u, checked apart
+_PUNCT: dict[str, TokenKind] = {"(": "(", ")": ")", ",": ","}
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: TokenKind
+    text: str  # the source text ("" at the end)
+    column: int  # 1-based, of its first character
+    value: int | str | None = None  # int tokens: the number; string tokens: the decoded text
+
+    def describe(self) -> str:
+        if self.kind == "end":
+            return "end of input"
+        if self.kind == "string":  # already quoted
+            return clip(self.text, 40)
+        return json.dumps(clip(self.text, 40), ensure_ascii=False)
+
+
+def _error(message: str, column: int) -> BadRequest:
+    return GrammarError(message, column=column)
+
+
+class _Lexer:
+    """Tokens on demand, so an error is the first one from the left (a bad string after a missing
+    comma reports the comma)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def next(self) -> Token:
+        text, n, pos = self.text, len(self.text), self.pos
+        while pos < n and text[pos] in _SPACE:
+            pos += 1
+        if pos >= n:
+            self.pos = pos
+            return Token("end", "", pos + 1)
+        ch = text[pos]
+        if ch == '"':
+            end = self._string_end(pos)
+            tok = Token("string", text[pos:end], pos + 1, self._decode(pos, end))
+        elif (m := _NAME.match(text, pos)) is not None:
+            tok = Token("name", m.group(), pos + 1)
+        elif (m := _INT.match(text, pos)) is not None:
+            tok = Token("int", m.group(), pos + 1, int(m.group()))
+        elif ch in _PUNCT:
+            tok = Token(_PUNCT[ch], ch, pos + 1)
+        else:
+            tok = Token("char", ch, pos + 1)  # the parser says what it expected instead
+        self.pos = pos + len(tok.text)
+        return tok
+
+    def _string_end(self, start: int) -> int:
+        """The index after the closing quote of the string opening at ``start``. Escapes and
+        control characters are checked here, so the column points at the offending character."""
+        text, n, i = self.text, len(self.text), start + 1
+        high: int | None = None  # index of a \\uD800-\\uDBFF escape still waiting for its low half
+        while i < n:
+            c = text[i]
+            if c == "\\" and text.startswith("u", i + 1):
+                if _HEX4.fullmatch(text, i + 2, i + 6) is None:
+                    raise _error(
+                        f"invalid escape in string at column {i + 1}: \\u takes four hex digits (\\u00e9)",
+                        i + 1,
+                    )
+                code = int(text[i + 2 : i + 6], 16)
+                is_low = 0xDC00 <= code <= 0xDFFF
+                if (high is None) == is_low:  # a low half alone, or a high half without its low
+                    raise _lone_surrogate(i if high is None else high)
+                high = i if 0xD800 <= code <= 0xDBFF else None
+                i += 6
+                continue
+            if high is not None:
+                raise _lone_surrogate(high)
+            if c == '"':
+                return i + 1
+            if c == "\\":
+                if i + 1 >= n:
+                    break
+                if text[i + 1] not in _ESCAPES:
+                    raise _error(
+                        f"invalid escape {text[i : i + 2]} in string at column {i + 1}; strings use "
+                        'JSON escapes: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
+                        i + 1,
+                    )
+                i += 2
+                continue
+            if 0xD800 <= ord(c) <= 0xDFFF:  # from undecodable input (surrogateescape): unsendable
+                raise _lone_surrogate(i)
+            if ord(c) < 0x20:
+                raise _error(
+                    f"control character U+{ord(c):04X} in string at column {i + 1}; write it as an "
+                    "escape (\\n, \\t, \\u0001)",
+                    i + 1,
+                )
+            i += 1
+        if high is not None:
+            raise _lone_surrogate(high)
+        raise _error(
+            f'expected a closing " at column {n + 1} (the string starts at column {start + 1})', n + 1
+        )
+
+    def _decode(self, start: int, end: int) -> str:
+        try:
+            value = json.loads(self.text[start:end])
+        except json.JSONDecodeError as exc:  # the scan above should have caught it already
+            raise _error(
+                f"bad string at column {start + 1 + exc.pos}: {exc.msg}", start + 1 + exc.pos
+            ) from exc
+        assert isinstance(value, str)
+        return value
+
+
+def _lone_surrogate(index: int) -> BadRequest:
+    return _error(
+        f"unpaired surrogate in string at column {index + 1}: \\uD800-\\uDFFF only come as a high-low "
+        "pair (or write the character itself)",
+        index + 1,
+    )
+
+
+# -- verbs ----------------------------------------------------------------------------------
+
+
+class Kind(Enum):
+    ID = 'an element ID (a number such as 12, or a string of digits such as "12")'
+    TEXT = 'a "string"'
+    BOOL = "true or false"
+    DIRECTION = 'a direction ("down", "up", "left" or "right")'
+
+
+@dataclass(frozen=True)
+class Arg:
+    param: str  # the tool param it fills
+    kind: Kind
+
+    def usage(self) -> str:
+        if self.kind is Kind.DIRECTION:
+            return "|".join(f'"{d}"' for d in DIRECTIONS)
+        if self.kind is Kind.TEXT:
+            return f'"{self.param}"'
+        if self.kind is Kind.BOOL:
+            return "true|false"
+        return self.param
+
+
+@dataclass(frozen=True)
+class Form:
+    """One signature of a verb: its positional args and the params it always sets."""
+
+    args: tuple[Arg, ...] = ()
+    fixed: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Verb:
+    name: str
+    tool: str | None  # None: ends the task (finish/fail), nothing to run on the host
+    forms: tuple[Form, ...]
+
+    def usage(self) -> str:
+        return " or ".join(f"{self.name}({', '.join(a.usage() for a in f.args)})" for f in self.forms)
+
+
+_ID = Arg("id", Kind.ID)
+_REASON = (Form(), Form((Arg("reason", Kind.TEXT),)))
+
+# In the seed's words (setValue, goBack, finish, fail) plus the other tools an agent acts with.
+VERBS: tuple[Verb, ...] = (
+    Verb("click", "click", (Form((_ID,)),)),
+    Verb("setValue", "type", (Form((_ID, Arg("text", Kind.TEXT)), (("clear", True),)),)),
+    Verb("type", "type", (Form((_ID, Arg("text", Kind.TEXT))),)),
+    Verb("press", "key", (Form((Arg("key", Kind.TEXT),)),)),
+    Verb("scroll", "scroll", (Form((_ID,)), Form((Arg("direction", Kind.DIRECTION),)))),
+    Verb("select", "select", (Form((_ID, Arg("value", Kind.TEXT))),)),
+    Verb("check", "check", (Form((_ID,)), Form((_ID, Arg("checked", Kind.BOOL))))),
+    Verb("hover", "hover", (Form((_ID,)),)),
+    Verb("navigate", "navigate", (Form((Arg("url", Kind.TEXT),)),)),
+    Verb("goBack", "back", (Form(),)),
+    Verb("wait", "wait", (Form((Arg("text", Kind.TEXT),)),)),
+    Verb("finish", None, _REASON),
+    Verb("fail", None, _REASON),
+)
+VERBS_BY_NAME: dict[str, Verb] = {v.name: v for v in VERBS}
+
+
+def _check_verbs() -> None:
+    """Fail at import, not at the first call, if a tool is renamed or loses a param."""
+    for verb in VERBS:
+        if verb.tool is None:
+            continue
+        fields = TOOLS_BY_NAME[verb.tool].params.model_fields
+        for form in verb.forms:
+            for name in [a.param for a in form.args] + [k for k, _ in form.fixed]:
+                if name not in fields:
+                    raise RuntimeError(f"grammar verb {verb.name}: tool {verb.tool} has no param {name}")
+
+
+_check_verbs()
+
+
+@dataclass(frozen=True)
+class ActionCall:
+    """One parsed action: the verb as written, the tool it runs (None for finish/fail) and the
+    tool's params."""
+
+    verb: str
+    tool: str | None
+    params: dict[str, Any] = field(default_factory=dict, hash=False)  # a dict: not hashed
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+
+def _expected(what: str, got: Token, hint: str = "") -> BadRequest:
+    return _error(f"expected {what} at column {got.column}, found {got.describe()}{hint}", got.column)
+
+
+def _syntax(text: str) -> tuple[Token, list[Token], Token]:
+    """The verb, argument and closing-paren tokens of ``text``; checks the verb is known."""
+    lx = _Lexer(text)
+    verb = lx.next()
+    if verb.kind != "name":
+        raise _expected("an action such as click(12)", verb)
+    if verb.text not in VERBS_BY_NAME:
+        raise _unknown_verb(verb)
+    tok = lx.next()
+    if tok.kind != "(":
+        raise _expected('"("', tok)
+    args: list[Token] = []
+    tok = lx.next()
+    if tok.kind != ")":
+        while True:
+            if not _is_arg(tok):
+                what = 'an argument (a number, a "string", true or false)' + ("" if args else ' or ")"')
+                hint = ""
+                if tok.kind == "name":
+                    hint = f'; strings need double quotes: "{clip(tok.text, 40)}"'
+                raise _expected(what, tok, hint)
+            args.append(tok)
+            tok = lx.next()
+            if tok.kind == ")":
+                break
+            if tok.kind != ",":
+                raise _expected('")" or ","', tok)
+            tok = lx.next()
+    end = lx.next()
+    if end.kind != "end":
+        raise _expected("end of input", end, " (one action per call)")
+    return verb, args, tok
+
+
+def _is_arg(tok: Token) -> bool:
+    return tok.kind in ("int", "string") or (tok.kind == "name" and tok.text in ("true", "false"))
+
+
+def _unknown_verb(tok: Token) -> BadRequest:
+    close = difflib.get_close_matches(tok.text, VERBS_BY_NAME, n=1, cutoff=0.6)
+    close = close or [v for v in VERBS_BY_NAME if v.lower() == tok.text.lower()]
+    hint = f"did you mean {close[0]}? " if close else ""
+    return _error(
+        f"unknown action {tok.describe()} at column {tok.column}; {hint}valid actions: "
+        + ", ".join(VERBS_BY_NAME),
+        tok.column,
+    )
+
+
+def _convert(tok: Token, kind: Kind) -> tuple[bool, Any]:
+    """(fits, value) of an argument token read as ``kind``."""
+    if kind is Kind.ID:
+        if tok.kind == "int":
+            return True, tok.value
+        if tok.kind == "string" and isinstance(tok.value, str) and _INT.fullmatch(tok.value):
+            return True, int(tok.value)
+    elif kind is Kind.TEXT:
+        if tok.kind == "string":
+            return True, tok.value
+    elif kind is Kind.BOOL:
+        if tok.kind == "name":
+            return True, tok.text == "true"
+    elif tok.kind == "string" and tok.value in DIRECTIONS:
+        return True, tok.value
+    return False, None
+
+
+def _resolve(verb: Verb, args: list[Token], close: Token) -> tuple[dict[str, Any], dict[str, int]]:
+    """The params of the form the args fit, and the column each param came from."""
+    forms = [f for f in verb.forms if len(f.args) == len(args)]
+    if not forms:
+        arities = sorted({len(f.args) for f in verb.forms})
+        column = args[arities[-1]].column if len(args) > arities[-1] else close.column
+        expected = " or ".join(str(a) for a in arities)
+        plural = "" if arities == [1] else "s"
+        raise _error(
+            f"wrong number of arguments for {verb.name} at column {column}: expected {expected} "
+            f"argument{plural}, found {len(args)}; usage: {verb.usage()}",
+            column,
+        )
+    failures: list[tuple[int, Kind]] = []  # per form: the first arg that does not fit
+    for form in forms:
+        params: dict[str, Any] = {}
+        columns: dict[str, int] = {}
+        for index, (arg, tok) in enumerate(zip(form.args, args, strict=True)):
+            fits, value = _convert(tok, arg.kind)
+            if not fits:
+                failures.append((index, arg.kind))
+                break
+            params[arg.param] = value
+            columns[arg.param] = tok.column
+        else:
+            params.update(form.fixed)
+            return params, columns
+    # Blame the argument the best-fitting form got furthest to; name every kind tried there.
+    index = max(i for i, _ in failures)
+    kinds = list(dict.fromkeys(k for i, k in failures if i == index))
+    tok = args[index]
+    raise _error(
+        f"bad argument {index + 1} of {verb.name} at column {tok.column}: expected "
+        f"{' or '.join(k.value for k in kinds)}, found {tok.describe()}; usage: {verb.usage()}",
+        tok.column,
+    )
+
+
+def parse_action(text: str) -> ActionCall:
+    """Parse one action such as ``click(12)`` or ``setValue(13, "x")``; raise ``GrammarError``
+    (bad_request, ``details["column"]``) saying what was expected where."""
+    verb_tok, args, close = _syntax(text)
+    verb = VERBS_BY_NAME[verb_tok.text]
+    params, columns = _resolve(verb, args, close)
+    if verb.tool is not None:
+        try:
+            TOOLS_BY_NAME[verb.tool].params.model_validate(params)
+        except ValidationError as exc:  # the grammar and the schemas drifted apart
+            problem = exc.errors()[0]
+            name = str(problem["loc"][0]) if problem["loc"] else ""
+            column = columns.get(name, verb_tok.column)
+            raise _error(
+                f"invalid {name or 'params'} for {verb.name} at column {column}: {problem['msg']}", column
+            ) from exc
+    return ActionCall(verb.name, verb.tool, params)
+
+
+# -- formatting and running ---------------------------------------------------------------------
+
+
+def _fits(value: Any, kind: Kind) -> bool:
+    if kind is Kind.ID:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind is Kind.BOOL:
+        return isinstance(value, bool)
+    if kind is Kind.DIRECTION:
+        return value in DIRECTIONS
+    return isinstance(value, str)
+
+
+def _render(value: Any, kind: Kind) -> str:
+    if kind is Kind.ID:
+        return str(value)
+    if kind is Kind.BOOL:
+        return "true" if value else "false"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _form_of(verb: Verb, params: Mapping[str, Any]) -> Form | None:
+    for form in verb.forms:
+        names = {a.param for a in form.args} | {k for k, _ in form.fixed}
+        if (
+            names == set(params)
+            and all(params[k] == v for k, v in form.fixed)
+            and all(_fits(params[a.param], a.kind) for a in form.args)
+        ):
+            return form
+    return None
+
+
+def format_action(call: ActionCall) -> str:
+    """The canonical text of ``call``: ``parse_action(format_action(c)) == c`` for every call
+    ``parse_action`` returns (IDs as numbers, strings JSON-escaped, ``", "`` between args)."""
+    verb = VERBS_BY_NAME.get(call.verb)
+    form = _form_of(verb, call.params) if verb is not None and verb.tool == call.tool else None
+    if verb is None or form is None:
+        raise ValueError(f"{call!r} has no form in the action grammar")
+    return f"{verb.name}({', '.join(_render(call.params[a.param], a.kind) for a in form.args)})"
+
+
+def run_action(client: Client, text: str, tab: int | None = None) -> dict[str, Any]:
+    """Parse ``text`` and run it: the tool's result (an ActionResult), or for finish/fail, which
+    the host never sees, ``{"done": True, "success": ..., "reason": ...}``."""
+    call = parse_action(text)
+    if call.tool is None:
+        return {"done": True, "success": call.verb == "finish", "reason": call.params.get("reason")}
+    where = {} if tab is None else {"tab": tab}
+    result: dict[str, Any] = client.call(call.tool, **call.params, **where)
+    return result
+
+
+__all__ = ["VERBS", "ActionCall", "GrammarError", "format_action", "parse_action", "run_action"]

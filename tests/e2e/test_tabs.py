@@ -1,0 +1,79 @@
+"""Tab tools end to end: open a tab, act in it, release it (the debugger lets go), use it again
+(attached again), bring another to the front, close it; pages browserx must not open are refused
+and leave the tab usable."""
+
+from __future__ import annotations
+
+import pytest
+
+from browserx import Client
+from browserx.errors import BrowserxError
+from tests.e2e.conftest import open_page
+from tests.e2e.harness import Browser, Servers
+from tests.e2e.test_actions import id_of
+
+
+def test_open_act_release_reattach_activate_and_close_a_tab(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    main_tab = open_page(browser, bx, servers.url("hello.html"))
+    opened = bx.new_tab(servers.url("act-controls.html"))
+    tab = opened["tab"]
+    assert opened["success"] and opened["changes"]["navigated"]
+    listed = {t["tabId"]: t for t in bx.tabs()}
+    assert listed[tab]["url"] == servers.url("act-controls.html") and listed[tab]["active"]
+    assert bx.click(id_of(bx, tab, "Increment"), tab=tab)["success"]
+    assert tab in bx.status()["attached_tabs"]
+
+    assert bx.release_tab(tab) == {"tab": tab, "released": True}
+    assert tab not in bx.status()["attached_tabs"]  # the debugger (and its banner) let go
+    assert "Increment" in bx.snapshot(tab=tab)["text"]  # the next request attaches again
+    assert tab in bx.status()["attached_tabs"]
+
+    assert bx.activate_tab(main_tab)["active"]
+    assert {t["tabId"]: t for t in bx.tabs()}[main_tab]["active"]
+
+    assert bx.close_tab(tab) == {"tab": tab, "closed": True}
+    assert tab not in {t["tabId"] for t in bx.tabs()}
+    with pytest.raises(BrowserxError) as closed:
+        bx.snapshot(tab=tab)
+    assert closed.value.code in ("unknown_tab", "tab_closed")
+
+
+def test_a_new_blank_tab_then_navigate(browser: Browser, bx: Client, servers: Servers) -> None:
+    tab = bx.new_tab()["tab"]
+    try:
+        assert bx.navigate(servers.url("hello.html"), tab=tab)["success"]
+        assert "Hello fixture" in bx.snapshot(tab=tab)["text"]
+    finally:
+        bx.close_tab(tab)
+
+
+@pytest.mark.parametrize(
+    "url", ["chrome://settings", "view-source:http://example.com", "javascript:alert(1)"]
+)
+def test_pages_browserx_must_not_open_are_refused_and_the_tab_stays_usable(
+    browser: Browser, bx: Client, servers: Servers, url: str
+) -> None:
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    with pytest.raises(BrowserxError) as refused:
+        bx.navigate(url, tab=tab)
+    assert refused.value.code in ("method_not_allowed", "bad_request", "navigation_failed"), (
+        refused.value.to_dict()
+    )
+    with pytest.raises(BrowserxError):
+        bx.new_tab(url)
+    assert "Hello fixture" in bx.snapshot(tab=tab)["text"]
+
+
+def test_a_tab_on_a_browser_page_says_so_and_navigate_leaves_it(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    # Where a person (or a fresh tab's chrome://newtab) left the tab: chrome.debugger may not attach.
+    browser.driver.get("chrome://version")
+    tab = next(int(t["tabId"]) for t in bx.tabs() if t["url"].startswith("chrome://version"))
+    with pytest.raises(BrowserxError) as off:
+        bx.snapshot(tab=tab)
+    assert off.value.code == "page_off_limits" and "Navigate" in off.value.message
+    assert bx.navigate(servers.url("hello.html"), tab=tab)["success"]
+    assert "Hello fixture" in bx.snapshot(tab=tab)["text"]
