@@ -225,5 +225,5 @@ def test_wait_for_new_host(rundir: Path) -> None:
 
 
 def test_alive() -> None:
-    assert runtime._alive(os.getpid())
-    assert not runtime._alive(dead_pid())
+    assert runtime.alive(os.getpid())
+    assert not runtime.alive(dead_pid())

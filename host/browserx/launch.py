@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from browserx.errors import NoHost
 from browserx.install import REPO_ROOT, apply, default_plan
-from browserx.runtime import HostRecord, ensure_runtime_dir, runtime_dir, wait_for_new_host
+from browserx.runtime import HostRecord, alive, ensure_runtime_dir, runtime_dir, wait_for_new_host
 
 EXTENSION_DIR = REPO_ROOT / "extension"
 BROWSER_CANDIDATES = (
@@ -132,7 +132,7 @@ def launched() -> list[LaunchRecord]:
             record = LaunchRecord.model_validate_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if _running(record.browser_pid):
+        if alive(record.browser_pid):
             records.append(record)
         else:
             path.unlink(missing_ok=True)
@@ -148,9 +148,9 @@ def stop(record: LaunchRecord, grace_s: float = 5.0) -> None:
         except (ProcessLookupError, PermissionError):
             break
         deadline = time.monotonic() + grace_s
-        while _running(record.browser_pid) and time.monotonic() < deadline:
+        while alive(record.browser_pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        if not _running(record.browser_pid):
+        if not alive(record.browser_pid):
             break
     if record.throwaway:
         shutil.rmtree(record.user_data_dir, ignore_errors=True)
@@ -174,21 +174,8 @@ def remove_when_gone(pid: int, path: Path) -> None:
 _removers: list[subprocess.Popen[bytes]] = []  # never waited for: they outlive this process
 
 
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # exited, but its parent has not collected it yet
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
-
-
 def _wait_then_remove(pid: int, path: Path, poll_s: float = 1.0) -> None:
-    while _running(pid):
+    while alive(pid):
         time.sleep(poll_s)
     shutil.rmtree(path, ignore_errors=True)
 

@@ -58,14 +58,18 @@ def remove_record(pid: int) -> None:
             (runtime_dir() / f"host-{pid}{suffix}").unlink()
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process runs (one that exited but was not yet collected by its parent does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): kill(0) said it is there
 
 
 def live_hosts() -> list[HostRecord]:
@@ -80,9 +84,9 @@ def live_hosts() -> list[HostRecord]:
             record = HostRecord.model_validate_json(path.read_bytes())
         except (OSError, ValueError):
             continue
-        if _alive(record.pid) and Path(record.socket).exists():
+        if alive(record.pid) and Path(record.socket).exists():
             records.append(record)
-        elif not _alive(record.pid):
+        elif not alive(record.pid):
             remove_record(record.pid)
     records.sort(key=lambda r: r.started_at, reverse=True)
     return records
