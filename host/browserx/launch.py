@@ -3,6 +3,8 @@ registered in a (throwaway by default) profile, and wait until its host is servi
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import shutil
 import signal
@@ -18,6 +20,10 @@ from pydantic import BaseModel
 from browserx.errors import NoHost
 from browserx.install import REPO_ROOT, apply, default_plan
 from browserx.runtime import HostRecord, alive, ensure_runtime_dir, runtime_dir, wait_for_new_host
+
+# Standard logging, not structlog: this runs in the CLI and the MCP server, whose stdout is not
+# for logs (unconfigured structlog prints there).
+log = logging.getLogger("browserx.launch")
 
 EXTENSION_DIR = REPO_ROOT / "extension"
 BROWSER_CANDIDATES = (
@@ -75,10 +81,11 @@ def launch(
     user_data_dir: Path | None = None,
     timeout: float = 30.0,
 ) -> Launched:
+    executable = browser or find_browser()  # before making a profile that nothing would remove
     profile = user_data_dir or Path(tempfile.mkdtemp(prefix="browserx-profile-"))
     apply(default_plan(None, profile))
     started = time.time()
-    cmd = [browser or find_browser(), *browser_flags(profile, headless)]
+    cmd = [executable, *browser_flags(profile, headless)]
     if url:
         cmd.append(url)
     proc = subprocess.Popen(
@@ -140,21 +147,60 @@ def launched() -> list[LaunchRecord]:
 
 
 def stop(record: LaunchRecord, grace_s: float = 5.0) -> None:
-    """Stop a launched browser (its whole process group: it was started in a session of its own)
-    and remove its throwaway profile."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(record.browser_pid, sig)
-        except (ProcessLookupError, PermissionError):
-            break
-        deadline = time.monotonic() + grace_s
-        while alive(record.browser_pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        if not alive(record.browser_pid):
-            break
-    if record.throwaway:
-        shutil.rmtree(record.user_data_dir, ignore_errors=True)
+    """Stop a launched browser and forget it; its profile goes when browserx made it."""
+    stop_browser(record.browser_pid, Path(record.user_data_dir) if record.throwaway else None, grace_s)
     _record_path(record.browser_pid).unlink(missing_ok=True)
+
+
+def stop_browser(pid: int, profile: Path | None, grace_s: float = 5.0) -> None:
+    """Stop a browser browserx started: its whole process group (it was started in a session of
+    its own), politely first, then for sure; then remove ``profile`` if given."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace_s
+        while _group_alive(pid):
+            _reap(pid)
+            if time.monotonic() > deadline:
+                log.warning("browser pid %d still running after %.1f s: killing it", pid, grace_s)
+                os.killpg(pid, signal.SIGKILL)
+                _reap(pid)
+                break
+            time.sleep(0.05)
+    if profile is not None:
+        shutil.rmtree(profile, ignore_errors=True)
+    _record_path(pid).unlink(missing_ok=True)
+    log.info("stopped browser pid %d%s", pid, f", removed profile {profile}" if profile else "")
+
+
+def _reap(pid: int) -> None:
+    """Collect the browser's exit status when it is our child: until then it is a zombie."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process of the group still runs. Zombies do not count: the browser's children
+    are reparented to PID 1 when it exits, and a PID 1 that reaps slowly (containers) would keep
+    an exited group "alive" for seconds."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    proc = Path("/proc")
+    if not proc.is_dir():  # not Linux: zombies count, the wait is only longer
+        return True
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:  # after "(comm)": state, ppid, pgrp, ...
+            state, _, pgrp = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if pgrp == str(pgid) and state != "Z":
+            return True
+    return False
 
 
 def remove_when_gone(pid: int, path: Path) -> None:

@@ -390,7 +390,7 @@ def test_cli_click_and_type(browser: Browser, bx: Client, page: Any) -> None:
         out.returncode == 0 and "value changed (5 characters)" in out.stdout and "Linus" not in out.stdout
     ), out
     out = cli("type", str(ids["Full name"]["id"]), "Linus", "--clear", "--include-values", "--tab", str(tab))
-    assert out.returncode == 0 and "value 'Linus'" in out.stdout, out
+    assert out.returncode == 0 and 'value now "Linus"' in out.stdout, out
     out = cli("click", "999999", "--tab", str(tab), "--json")
     assert out.returncode == 1 and json.loads(out.stdout)["error"]["code"] == "unknown_id"
 

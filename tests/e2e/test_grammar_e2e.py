@@ -37,7 +37,7 @@ def test_cli_do(browser: Browser, bx: Client, servers: Servers) -> None:
     button = id_of(bx, tab, "Increment")
     out = run_cli("do", f"click({button})", "--tab", str(tab))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("click ok"), out.stdout
+    assert out.stdout.startswith("click succeeded"), out.stdout
     assert js(browser, "counts.inc") == 1
     out = run_cli("do", "--json", "--tab", str(tab), f'click("{button}")')
     assert out.returncode == 0, out.stderr

@@ -14,7 +14,8 @@ from mcp_types import CallToolResult, TextContent
 
 from browserx.control.tools import AGENT_TOOLS
 from browserx.errors import PageOptedOut, UnknownElement
-from browserx.interfaces.mcp_server import HostLink, build_server, describe_action
+from browserx.interfaces.mcp_server import HostLink, build_server
+from browserx.interfaces.outcome import describe_action
 
 CLICKED = {
     "success": True,

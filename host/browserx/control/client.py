@@ -7,6 +7,7 @@ with Client() as bx:            # finds the running host (see browserx.runtime)
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import socket
 from types import TracebackType
@@ -59,6 +60,12 @@ class Client(ToolMethods):
         raise error_from_dict(response.get("error") or {})
 
     # -- lifecycle ------------------------------------------------------------------------
+
+    def interrupt(self) -> None:
+        """End a call another thread is waiting in (it raises HostDisconnected); the client is
+        then unusable."""
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         try:

@@ -16,6 +16,7 @@ from pydantic.fields import FieldInfo
 
 from browserx.control.client import Client
 from browserx.control.tools import TOOLS, Tool
+from browserx.interfaces.outcome import describe_action
 
 Printer = Callable[[argparse.Namespace, Any], None]
 
@@ -164,29 +165,8 @@ def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:
 
 
 def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
-    """One line for people (the whole ActionResult with --json)."""
-    changes = result.get("changes") or {}
-    parts = [f"{result['action']} ok", f"{result.get('duration_ms', 0):.0f} ms"]
-    if result.get("id") is not None:
-        parts.insert(1, f"id {result['id']}")
-    if result.get("recovered_from") is not None:
-        parts.append(f"recovered from id {result['recovered_from']}")
-    if changes.get("navigated"):
-        parts.append(f"navigated to {changes.get('new_url')}")
-    if changes.get("dom_mutations"):
-        parts.append(f"{changes['dom_mutations']} DOM mutations")
-    if changes.get("new_value") is not None:
-        parts.append(f"value {changes['new_value']!r}")
-    elif changes.get("value_changed") and changes.get("value_length") is not None:
-        parts.append(f"value changed ({changes['value_length']} characters)")
-    if changes.get("checked") is not None:
-        parts.append("checked" if changes["checked"] else "unchecked")
-    if changes.get("selected") is not None:
-        parts.append(f"selected {changes['selected']!r}")
-    scroll = changes.get("scroll")
-    if scroll:
-        parts.append(f"scroll {scroll['before']} → {scroll['after']}, left: {scroll['remaining']}")
-    print(", ".join(parts))
+    """One line (the whole ActionResult with --json)."""
+    print(describe_action(result))
 
 
 PRINTERS: dict[str, Printer] = {"status": print_status, "tabs": print_tabs, "snapshot": print_snapshot}

@@ -1,0 +1,350 @@
+"""``browserx mcp``: the agent tools of control/tools.py as a Model Context Protocol server over
+stdio, for Claude Desktop, Claude Code, Cursor, VS Code and any other MCP client.
+
+Nothing here names a tool: the list, the descriptions and the input schemas all come from
+``AGENT_TOOLS``, and every call is forwarded to the host through :class:`browserx.Client`, which
+validates the params (``bad_request``) exactly as for any other client. What this layer adds:
+
+- actions (``Tool.acts``) take an ``observe`` argument, so an agent sees what its action did
+  without a second round trip: the delta since its last snapshot (default), a full view, or none;
+- results are rendered for an LLM (the text view as text, a one-line account of an action) and
+  also returned as structured content;
+- errors come back as tool results with ``isError`` and ``"<code>: <message>"``, so the model reads
+  them and can correct itself;
+- with ``--launch`` it starts a browser with the extension for this session and stops it (and
+  removes its throwaway profile) when the session ends.
+
+stdout carries MCP messages only: logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import Any, Literal
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from browserx._version import __version__
+from browserx.control.client import Client
+from browserx.control.tools import AGENT_TOOLS, Tool
+from browserx.errors import BadRequest, BrowserxError, HostDisconnected, NoHost, UnknownMethod
+from browserx.interfaces.outcome import describe_action
+from browserx.launch import Launched, stop_browser
+from browserx.launch import launch as launch_browser
+from browserx.runtime import live_hosts
+
+log = logging.getLogger("browserx.mcp")
+
+Observe = Literal["none", "delta", "full"]
+OBSERVE_MODES: tuple[Observe, ...] = ("none", "delta", "full")
+OBSERVE_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "enum": list(OBSERVE_MODES),
+    "default": "delta",
+    "description": (
+        "What to return after the action: delta = only what changed on the page since the last "
+        "snapshot (default), full = a new snapshot, none = just the outcome."
+    ),
+}
+
+# Seconds a launched browser gets to exit on SIGTERM before SIGKILL. An MCP client closes our
+# stdin and SIGTERMs us 2 s later (SIGKILL 2 s after that): stay well inside those 4 s.
+BROWSER_GRACE_S = 2.5
+
+
+def instructions() -> str:
+    """What an MCP client may put in the model's system prompt: how to work with these tools and
+    how to read the text view (its legend)."""
+    from browserx.views.text import LEGEND  # the host's view package: only when a server starts
+
+    return (
+        "browserx drives the user's real browser. Work in a loop: `snapshot` a tab, act on an element "
+        "by the ID in brackets ([12] button Save) with click/type/select/check/hover/scroll/key, and read "
+        "what changed in the action's result (observe=delta, the default). Take a new snapshot after the "
+        "page changed a lot or when an ID is reported stale.\n\n" + LEGEND
+    )
+
+
+def input_schema(tool: Tool) -> dict[str, Any]:
+    """The tool's params as JSON Schema, plus ``observe`` for actions (the host never sees it)."""
+    schema = tool.json_schema()
+    if tool.acts:
+        schema.setdefault("properties", {})["observe"] = dict(OBSERVE_SCHEMA)
+    return schema
+
+
+def mcp_tools() -> list[types.Tool]:
+    return [
+        types.Tool(name=t.name, description=t.description, input_schema=input_schema(t)) for t in AGENT_TOOLS
+    ]
+
+
+# -- the connection to the host ---------------------------------------------------------------------
+
+
+Call = Callable[..., Any]
+
+
+class HostLink:
+    """One MCP session's way to the host: a single :class:`Client`, connected on first use (the
+    browser may start after the MCP client does) and dropped when the host goes away, so the next
+    call reconnects to whichever host is running then. Calls are serialised: the socket carries
+    one request at a time, and an action and the view that follows it belong together."""
+
+    def __init__(self, socket_path: str | None = None, launching: Future[Launched] | None = None) -> None:
+        self.socket_path = socket_path
+        self.launching = launching  # --launch: the socket is known once the browser's host is up
+        self._client: Client | None = None
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Call]:
+        """Exclusive use of the host for a few calls: ``with link.session() as call: call("tabs")``."""
+        with self._lock:
+            yield self._call
+
+    def call(self, method: str, /, **params: Any) -> Any:
+        with self.session() as call:
+            return call(method, **params)
+
+    def _call(self, method: str, /, **params: Any) -> Any:
+        if self._client is None:
+            self._client = Client(self._socket())
+        try:
+            return self._client.call(method, **params)
+        except HostDisconnected:
+            self._drop()
+            raise
+
+    def _socket(self) -> str | None:
+        if self.launching is None:
+            return self.socket_path  # None: the Client finds the newest running host
+        try:
+            launched = self.launching.result()  # waits for a launch still under way
+        except BrowserxError:
+            raise
+        except Exception as exc:
+            raise NoHost(f"Starting a browser for this session failed: {exc}") from exc
+        # The extension restarts a host that died, on a new socket: look for our profile's host.
+        for record in live_hosts():
+            if record.profile == str(launched.user_data_dir):
+                return record.socket
+        return launched.host.socket
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(OSError):
+                client.close()
+
+    def close(self) -> None:
+        """End of the session. A call still waiting on the host (a long ``wait``, say) is cut
+        short, not waited for: its socket is shut down, its thread sees the host gone and drops
+        the client itself (closing it from here would block on the reader's lock)."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._drop()
+            finally:
+                self._lock.release()
+            return
+        client = self._client
+        if client is not None:
+            client.interrupt()
+
+
+# -- rendering results for an LLM ------------------------------------------------------------------
+
+
+def snapshot_text(result: dict[str, Any], view_format: str | None) -> str:
+    if view_format in ("json", "semantic"):
+        return json.dumps(result[view_format], ensure_ascii=False)
+    return str(result["text"])
+
+
+def structured(result: Any) -> dict[str, Any]:
+    """Structured content must be a JSON object before MCP 2026-07-28."""
+    return result if isinstance(result, dict) else {"result": result}
+
+
+def text_result(text: str, result: Any) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured(result))
+
+
+def error_result(exc: BrowserxError) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=f"{exc.code}: {exc.message}")],
+        structured_content=exc.to_dict(),
+        is_error=True,
+    )
+
+
+def run_tool(link: HostLink, tool: Tool, arguments: dict[str, Any]) -> types.CallToolResult:
+    """One tools/call, in a worker thread (the Client is synchronous). Raises BrowserxError."""
+    if not tool.acts:
+        result = link.call(tool.name, **arguments)
+        if tool.name == "snapshot":
+            return text_result(snapshot_text(result, arguments.get("format")), result)
+        return text_result(json.dumps(result, ensure_ascii=False), result)
+    observe = arguments.pop("observe", "delta")
+    if observe not in OBSERVE_MODES:
+        raise BadRequest(f"observe must be one of {', '.join(OBSERVE_MODES)}, not {observe!r}.")
+    with link.session() as call:  # the view right after the action, nothing in between
+        result = call(tool.name, **arguments)
+        text = describe_action(result)
+        if observe != "none":
+            tab = result.get("tab", arguments.get("tab"))
+            try:
+                view = call("snapshot", tab=tab, since_last=observe == "delta" or None)
+                text += "\n\n" + str(view["text"])
+            except BrowserxError as exc:  # the action happened: report it, and why there is no view
+                text += f"\n\n(no view after the action: {exc.code}: {exc.message})"
+    return text_result(text, result)
+
+
+# -- the MCP server -------------------------------------------------------------------------------------
+
+
+def build_server(link: HostLink) -> Server[Any]:
+    tools = mcp_tools()
+    by_name = {t.name: t for t in AGENT_TOOLS}
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        tool = by_name.get(params.name)
+        if tool is None:
+            return error_result(
+                UnknownMethod(f"No tool named {params.name!r}; the tools are: {', '.join(by_name)}.")
+            )
+        try:
+            # abandon_on_cancel: a cancelled request (or the session ending) must not wait for the
+            # host; the thread finishes on its own, and the next call waits for it on the lock.
+            return await anyio.to_thread.run_sync(
+                partial(run_tool, link, tool, dict(params.arguments or {})), abandon_on_cancel=True
+            )
+        except BrowserxError as exc:
+            return error_result(exc)
+
+    return Server(
+        "browserx",
+        version=__version__,
+        title="browserx",
+        description="Eyes and hands for an LLM agent in a real, logged-in browser.",
+        instructions=instructions(),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+# -- a browser of its own (--launch) ------------------------------------------------------------------
+
+
+def _launch(headless: bool) -> Launched:
+    try:
+        # about:blank, not the browser's new-tab page: a chrome:// page cannot be debugged, so an
+        # agent's first `navigate` in the only tab would fail.
+        launched = launch_browser(url="about:blank", headless=headless)
+    except Exception as exc:  # every tool call answers it too (HostLink._socket)
+        log.error("starting a browser failed: %s", exc)
+        raise
+    log.info(
+        "launched browser pid %d, profile %s, host socket %s",
+        launched.browser_pid,
+        launched.user_data_dir,
+        launched.host.socket,
+    )
+    return launched
+
+
+def _stop_launched(launching: Future[Launched]) -> None:
+    try:
+        launched = launching.result()  # a launch still under way finishes first: it is then stopped
+    except Exception:  # it failed: nothing was left running (launch() stops what it started)
+        return
+    stop_browser(launched.browser_pid, launched.user_data_dir, BROWSER_GRACE_S)
+
+
+# -- running ---------------------------------------------------------------------------------------------
+
+
+async def serve(socket_path: str | None = None, launch: bool = False, headless: bool = False) -> None:
+    """Serve one MCP session on stdin/stdout until the client closes stdin (or SIGTERM/SIGINT)."""
+    executor: ThreadPoolExecutor | None = None
+    launching: Future[Launched] | None = None
+    if launch:
+        # In the background: the client gets its initialize answer and tool list at once; the
+        # first tool call waits for the browser.
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="browserx-launch")
+        launching = executor.submit(_launch, headless)
+    link = HostLink(socket_path, launching)
+    server = build_server(link)
+    cleanup_lock = anyio.Lock()
+    cleaned_up = False
+
+    async def cleanup() -> None:
+        nonlocal cleaned_up
+        with anyio.CancelScope(shield=True):
+            async with cleanup_lock:
+                if cleaned_up:
+                    return
+                cleaned_up = True
+                link.close()
+                if launching is not None:
+                    await anyio.to_thread.run_sync(_stop_launched, launching)
+                if executor is not None:
+                    executor.shutdown(wait=False)
+
+    # Signals stay caught until the end, cleanup included: an MCP client closes our stdin, then
+    # sends SIGTERM if we take long, which must not cut the stopping of our browser short.
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        try:
+            async with anyio.create_task_group() as tg:
+
+                async def stop_on_signal() -> None:
+                    async for signum in signals:
+                        # Terminate as the signal would, once our browser is stopped: the SDK's
+                        # stdin reader is a thread blocked on a read no cancellation can end.
+                        log.info("signal %d: stopping", signum)
+                        await cleanup()
+                        os._exit(128 + signum)
+
+                tg.start_soon(stop_on_signal)
+                async with stdio_server() as (read_stream, write_stream):
+                    await server.run(read_stream, write_stream, server.create_initialization_options())
+                tg.cancel_scope.cancel()
+        finally:
+            await cleanup()
+
+
+def main(socket_path: str | None = None, launch: bool = False, headless: bool = False) -> int:
+    # The server's own log and launch's (stopping the browser), on stderr: stdout is the protocol's.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("browserx mcp: %(message)s"))
+    for logger in (log, logging.getLogger("browserx.launch")):
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    anyio.run(partial(serve, socket_path, launch, headless))
+    return 0
+
+
+__all__ = ["HostLink", "build_server", "input_schema", "main", "mcp_tools", "serve"]
