@@ -65,7 +65,8 @@ def test_mcp_lists_the_agent_tools_and_snapshots_clicks_and_fails_like_the_host(
 
     async def scenario() -> None:
         with (tmp_path / "mcp.log").open("w") as errlog:
-            async with mcp_session(["--socket", browser.host.socket], dict(os.environ), errlog) as mcp:
+            # The current host's socket (a fault test may have replaced the browser's first host).
+            async with mcp_session(["--socket", bx.socket_path], dict(os.environ), errlog) as mcp:
                 listed = (await mcp.list_tools()).tools
                 assert [t.name for t in listed] == [t.name for t in AGENT_TOOLS]
                 for tool, declared in zip(listed, AGENT_TOOLS, strict=True):
