@@ -41,7 +41,8 @@ async def refuse_opted_out(service: DomService) -> None:
     """Raise PageOptedOut when the tab's page says ``data-no-ai`` (read in the main world's
     document, nothing else of it). Before any ID of the page is looked up."""
     reply = await service.cdp("Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True})
-    if reply.get("result", {}).get("value") is True:
+    result = reply.get("result")
+    if isinstance(result, dict) and result.get("value") is True:
         raise PageOptedOut(
             "This page opted out of AI agents (data-no-ai); browserx will not read or act on it. "
             "Ask the user to do this step themselves."

@@ -59,3 +59,14 @@ def test_settings_file_opens_doors_and_a_bad_one_keeps_them_shut(tmp_path: Path)
     bad.write_text('{"allow_raw_cdp": "yes please", "unknown": 1}')
     assert load_settings(bad) == HostSettings()
     assert load_settings(tmp_path / "missing.json") == HostSettings()
+
+
+@pytest.mark.parametrize("reply", [{}, {"result": "odd"}, {"result": None}, {"result": {"value": "true"}}])
+def test_an_opt_out_answer_of_an_odd_shape_is_not_a_refusal_and_not_a_crash(reply: dict[str, object]) -> None:
+    from browserx.policy import refuse_opted_out
+
+    class _Service:
+        async def cdp(self, method: str, params: dict[str, object]) -> dict[str, object]:
+            return reply
+
+    asyncio.run(refuse_opted_out(_Service()))  # type: ignore[arg-type]

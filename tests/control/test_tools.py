@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from pydantic import ValidationError
+
 from browserx.control.api import build_methods
 from browserx.control.client import Client
 from browserx.control.tools import AGENT_TOOLS, TOOLS, TOOLS_BY_NAME
@@ -93,3 +96,13 @@ def test_the_readme_tool_reference_is_fresh() -> None:
     assert module.readme_with_reference(readme) == readme, "run: python scripts/gen_client.py"
     for tool in TOOLS:
         assert f"| `{tool.name}` |" in readme
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "12", None, [12]])
+def test_an_element_id_is_taken_as_it_is_never_coerced(bad: object) -> None:
+    # true, 1.0 or "12" must not become element 1 or 12 (an action on an element nobody named).
+    for tool in TOOLS:
+        if "id" in tool.params.model_fields and tool.params.model_fields["id"].is_required():
+            required = {n: "x" for n, f in tool.params.model_fields.items() if f.is_required() and n != "id"}
+            with pytest.raises(ValidationError):
+                tool.params.model_validate({**required, "id": bad})

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import msgspec
+import pytest
 
 from browserx.snapshot.capture import RawFrame
 
@@ -253,3 +254,15 @@ def test_a_new_document_is_known_by_its_registry_even_when_its_world_has_the_old
         assert third[0].raw.key == again[0].raw.key
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    "tree", [{}, {"frameTree": None}, {"frameTree": {"frame": []}}, {"frameTree": {"frame": {}}}]
+)
+def test_a_frame_tree_of_a_shape_chrome_never_sends_is_a_cdp_error(tree: dict[str, Any]) -> None:
+    from browserx.errors import CdpError
+    from browserx.snapshot.capture import _top_frame_id
+
+    with pytest.raises(CdpError, match="no top frame id"):
+        _top_frame_id(tree)
+    assert _top_frame_id({"frameTree": {"frame": {"id": "F1"}}}) == "F1"

@@ -15,9 +15,10 @@ MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 
 class Params(BaseModel):
-    """Base of every method's params: unknown fields are an error, not silently ignored."""
+    """Base of every method's params: unknown fields are an error, not silently ignored, and types
+    are taken as they are (strict): an ID of true, 1.0 or "12" is a bad request, not element 1."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class TabParams(Params):

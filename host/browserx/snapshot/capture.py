@@ -207,7 +207,7 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
     frame_id = service.frame_ids.get(session_id)
     if frame_id is None or fresh:
         tree = await service.cdp("Page.getFrameTree", session_id=session_id)
-        frame_id = service.frame_ids[session_id] = tree["frameTree"]["frame"]["id"]
+        frame_id = service.frame_ids[session_id] = _top_frame_id(tree)
     try:
         world = await service.cdp(
             "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
@@ -222,6 +222,15 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
     # collector's registry says when the document is new (``DomService.document_seen``).
     service.worlds[session_id] = context
     return context
+
+
+def _top_frame_id(tree: dict[str, Any]) -> str:
+    """The top frame's id from Page.getFrameTree (a shape Chrome never sends is a CdpError)."""
+    frame = (tree.get("frameTree") or {}).get("frame") if isinstance(tree.get("frameTree"), dict) else None
+    frame_id = frame.get("id") if isinstance(frame, dict) else None
+    if not isinstance(frame_id, str):
+        raise CdpError("CDP error (Page.getFrameTree): unexpected result shape: no top frame id")
+    return frame_id
 
 
 def _unwrap(reply: _EvalResult, what: str) -> str:
