@@ -17,6 +17,7 @@ const CDP_ALLOWLIST = [
   "Input.dispatchMouseEvent",
   "Input.insertText",
   "Page.addScriptToEvaluateOnNewDocument",
+  "Page.captureScreenshot",
   "Page.createIsolatedWorld",
   "Page.enable",
   "Page.getFrameTree",

@@ -16,6 +16,7 @@ from browserx.control.schemas import (
     CloseTabParams,
     NewTabParams,
     ReleaseTabParams,
+    ScreenshotParams,
     SnapshotParams,
     StatusParams,
     TabsParams,
@@ -27,6 +28,7 @@ from browserx.errors import MethodNotAllowed, TabClosed
 from browserx.policy import check_url, refuse_opted_out
 from browserx.registry import TabRegistry
 from browserx.relay.protocol import NewTabResult, decode_raw
+from browserx.screenshot import screenshot
 from browserx.settings import HostSettings, load_settings, settings_path
 
 # Host machinery a client never drives through the raw door, even when it is open: scripts in
@@ -127,6 +129,13 @@ def build_methods(
             await service.release()
         return {"tab": p.tab, "released": was_attached}
 
+    async def take_screenshot(p: ScreenshotParams) -> dict[str, Any]:
+        service = await registry.resolve(p.tab)
+        async with service.lock:
+            await refuse_opted_out(service)
+            shot = await screenshot(service, p.mode, p.id, p.format, p.quality, p.max_width, p.marks)
+        return {"tab": service.tab_id, **shot.to_dict()}
+
     handlers: dict[str, Handler] = {
         "status": status,
         "tabs": tabs,
@@ -137,6 +146,7 @@ def build_methods(
         "close_tab": close_tab,
         "activate_tab": activate_tab,
         "release_tab": release_tab,
+        "screenshot": take_screenshot,
         **action_handlers(registry, settings),
     }
     # The dispatch is the declared tools (control/tools.py): a tool without an implementation, or

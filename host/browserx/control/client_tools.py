@@ -227,6 +227,35 @@ class ToolMethods:
         out: dict[str, Any] = result
         return out
 
+    def screenshot(
+        self,
+        *,
+        tab: int | None = None,
+        mode: Literal["viewport", "full_page", "element"] = "viewport",
+        id: int | None = None,
+        format: Literal["png", "jpeg"] = "png",
+        quality: int = 70,
+        max_width: int | None = None,
+        marks: bool = False,
+    ) -> dict[str, Any]:
+        """Take a picture of the tab: what is in view (default), the whole page, or one element by ID.
+        Use it for what text cannot say (charts, icons, canvas, layout, colours). With
+        `marks`, every element in view that has an ID is boxed and labelled with it, so you
+        can click what you see. Returns the image and a perceptual hash (`phash`): an
+        unchanged page gives the same hash."""
+        result = self.call(
+            "screenshot",
+            tab=tab,
+            mode=mode,
+            id=id,
+            format=format,
+            quality=quality,
+            max_width=max_width,
+            marks=marks,
+        )
+        out: dict[str, Any] = result
+        return out
+
     def new_tab(self, url: str | None = None, *, timeout: float = 30.0) -> dict[str, Any]:
         """Open a new tab, optionally at a URL, and make it the active one; returns its `tab` id."""
         result = self.call("new_tab", url=url, timeout=timeout)

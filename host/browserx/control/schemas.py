@@ -199,3 +199,26 @@ class ActivateTabParams(Params):
 
 class ReleaseTabParams(Params):
     tab: int = Field(description="Tab id (from `tabs`).")
+
+
+# -- pixels -------------------------------------------------------------------------------
+
+
+class ScreenshotParams(TabParams):
+    mode: Literal["viewport", "full_page", "element"] = Field(
+        default="viewport",
+        description="What to capture: what is in view, the whole page, or one element (needs id).",
+    )
+    id: int | None = Field(default=None, description="Element ID for mode element: its box without padding.")
+    format: Literal["png", "jpeg"] = Field(default="png", description="Image format.")
+    quality: int = Field(default=70, ge=1, le=100, description="JPEG quality.")
+    max_width: int | None = Field(
+        default=None,
+        ge=16,
+        le=10_000,
+        description="Scale down to at most this many pixels wide (default: 1 px per CSS px).",
+    )
+    marks: bool = Field(
+        default=False,
+        description="Draw a box and its ID on every element in view that has an ID (Set-of-Mark).",
+    )

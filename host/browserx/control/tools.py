@@ -29,6 +29,7 @@ from browserx.control.schemas import (
     Params,
     ReleaseTabParams,
     ReloadParams,
+    ScreenshotParams,
     ScrollParams,
     SelectParams,
     SnapshotParams,
@@ -58,6 +59,7 @@ class Tool:
     # The CLI's spelling of a field where it is not ``--field-name`` (a positional given here is
     # an option on the command line); a flag's spelling says which way it sets the field.
     cli: Mapping[str, str] = field(default_factory=dict)
+    binary: bool = False  # the result carries an image (base64 ``data``): the CLI writes it to --out
 
     @property
     def method_name(self) -> str:
@@ -164,6 +166,15 @@ TOOLS: tuple[Tool, ...] = (
         "a spinner going away), up to `timeout` seconds.",
         WaitParams,
         acts=True,
+    ),
+    Tool(
+        "screenshot",
+        "Take a picture of the tab: what is in view (default), the whole page, or one element by ID. "
+        "Use it for what text cannot say (charts, icons, canvas, layout, colours). With `marks`, every "
+        "element in view that has an ID is boxed and labelled with it, so you can click what you see. "
+        "Returns the image and a perceptual hash (`phash`): an unchanged page gives the same hash.",
+        ScreenshotParams,
+        binary=True,
     ),
     Tool(
         "new_tab",

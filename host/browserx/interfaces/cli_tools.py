@@ -5,11 +5,13 @@ from the field's description), and how each kind of result is printed."""
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
 import types
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic.fields import FieldInfo
@@ -108,10 +110,23 @@ def add_tool_commands(sub: Any) -> None:
         p.add_argument("--json", action="store_true", help="print the whole result as JSON")
         for name, field in tool.params.model_fields.items():
             _add_field(p, tool, name, field)
+        if tool.binary:
+            p.add_argument("--out", required=True, metavar="FILE", help="write the image to FILE")
 
 
 def _first_sentence(text: str) -> str:
     return text.split(". ")[0].rstrip(".") + "."
+
+
+def print_image(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """Write the image to --out; say what was written (the data itself stays out of the terminal)."""
+    data = base64.b64decode(result.pop("data"))
+    Path(args.out).write_bytes(data)
+    if args.json:
+        print_json({**result, "out": args.out, "bytes": len(data)})
+    else:
+        print(f"{args.out}: {result['format']} {result['width']}x{result['height']}, phash {result['phash']}"
+              + (f", {result['marks']} marks" if result.get("marks") else ""))  # fmt: skip
 
 
 def run_tool(args: argparse.Namespace) -> int:
@@ -122,7 +137,9 @@ def run_tool(args: argparse.Namespace) -> int:
     if tool.unwrap:
         result = result[tool.unwrap]
     printer: Printer = PRINTERS.get(tool.name) or (print_action if tool.acts else _print_plain_json)
-    if args.json:
+    if tool.binary:
+        print_image(args, result)
+    elif args.json:
         print_json(result)
     else:
         printer(args, result)

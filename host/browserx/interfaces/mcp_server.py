@@ -184,6 +184,18 @@ def text_result(text: str, result: Any) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured(result))
 
 
+def image_result(result: dict[str, Any]) -> types.CallToolResult:
+    """The image as image content, what it is as text; the structured content without the data."""
+    about = {k: v for k, v in result.items() if k != "data"}
+    return types.CallToolResult(
+        content=[
+            types.ImageContent(data=result["data"], mime_type=f"image/{result['format']}"),
+            types.TextContent(text=json.dumps(about, ensure_ascii=False)),
+        ],
+        structured_content=about,
+    )
+
+
 def error_result(exc: BrowserxError) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(text=f"{exc.code}: {exc.message}")],
@@ -198,6 +210,8 @@ def run_tool(link: HostLink, tool: Tool, arguments: dict[str, Any]) -> types.Cal
         result = link.call(tool.name, **arguments)
         if tool.name == "snapshot":
             return text_result(snapshot_text(result, arguments.get("format")), result)
+        if tool.binary:
+            return image_result(result)
         return text_result(json.dumps(result, ensure_ascii=False), result)
     observe = arguments.pop("observe", "delta")
     if observe not in OBSERVE_MODES:

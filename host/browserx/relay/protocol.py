@@ -40,6 +40,7 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Input.dispatchMouseEvent",
         "Input.insertText",
         "Page.addScriptToEvaluateOnNewDocument",
+        "Page.captureScreenshot",
         "Page.createIsolatedWorld",
         "Page.enable",
         "Page.getFrameTree",

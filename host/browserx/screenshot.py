@@ -1,0 +1,187 @@
+"""Screenshots: the viewport, the whole page or one element, as PNG or JPEG, one image pixel per
+CSS pixel (fewer with ``max_width``), with an 8×8 perceptual hash so a caller can skip an image
+that did not change; with ``marks``, every element of the snapshot that has an ID and is in view
+is boxed and labelled with that ID (Set-of-Mark), drawn here with Pillow, never in the page.
+
+Through ``Page.captureScreenshot`` with a clip in page coordinates (``captureBeyondViewport`` for
+the whole page: the viewport is left as it was).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from PIL import Image, ImageDraw, ImageFont
+
+from browserx.actions.resolve import call_on, resolve
+from browserx.errors import BadRequest, NotInteractable
+from browserx.service import DomService
+from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.snapshot import DomSnapshot, take_snapshot
+
+Mode = Literal["viewport", "full_page", "element"]
+MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chrome's own limits are near)
+PAGE_METRICS_JS = """(() => [innerWidth, innerHeight, scrollX, scrollY,
+  document.documentElement.scrollWidth, document.documentElement.scrollHeight])()"""
+# The element's content box (its box without border and padding), in page coordinates.
+CONTENT_BOX_JS = """function() {
+  const r = this.getBoundingClientRect(), cs = getComputedStyle(this), px = (v) => parseFloat(v) || 0;
+  const left = r.left + px(cs.borderLeftWidth) + px(cs.paddingLeft), top = r.top + px(cs.borderTopWidth) + px(cs.paddingTop);
+  const right = r.right - px(cs.borderRightWidth) - px(cs.paddingRight);
+  const bottom = r.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom);
+  return [left + scrollX, top + scrollY, Math.max(0, right - left), Math.max(0, bottom - top)];
+}"""
+
+
+@dataclass(frozen=True)
+class Shot:
+    data: bytes
+    format: str
+    width: int
+    height: int
+    phash: str
+    marks: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "width": self.width,
+            "height": self.height,
+            "phash": self.phash,
+            "marks": self.marks,
+            "data": base64.b64encode(self.data).decode("ascii"),
+        }
+
+
+async def screenshot(
+    service: DomService,
+    mode: Mode = "viewport",
+    element_id: int | None = None,
+    fmt: Literal["png", "jpeg"] = "png",
+    quality: int = 70,
+    max_width: int | None = None,
+    marks: bool = False,
+) -> Shot:
+    if (mode == "element") != (element_id is not None):
+        raise BadRequest("mode element needs an id, and an id needs mode element")
+    metrics = await service.cdp("Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True})
+    vw, vh, sx, sy, dw, dh = (float(v) for v in metrics["result"]["value"])
+    if mode == "viewport":
+        clip = (sx, sy, vw, vh)
+    elif mode == "full_page":
+        clip = (0.0, 0.0, max(dw, vw), max(dh, vh))
+    else:
+        assert element_id is not None
+        target = await resolve(service, element_id)
+        if target.session_id is not None:
+            raise BadRequest("element screenshots are of elements of the top-level page (not of an iframe's)")
+        x, y, w, h = (float(v) for v in await call_on(service, target, CONTENT_BOX_JS))
+        if w < 1 or h < 1:
+            raise NotInteractable(f"{target.sentence()} has no visible area to capture.", id=element_id)
+        clip = (x, y, w, h)
+    scale = 1.0
+    if max_width is not None and clip[2] > max_width:
+        scale = max_width / clip[2]
+    if clip[2] * clip[3] * scale * scale > MAX_PIXELS:
+        scale = math.sqrt(MAX_PIXELS / (clip[2] * clip[3]))
+    params: dict[str, Any] = {
+        "format": fmt,
+        "clip": {"x": clip[0], "y": clip[1], "width": clip[2], "height": clip[3], "scale": scale},
+        "captureBeyondViewport": mode != "viewport",
+    }
+    if fmt == "jpeg":
+        params["quality"] = quality
+    reply = await service.cdp("Page.captureScreenshot", params, timeout=60)
+    data = base64.b64decode(reply["data"])
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    count = 0
+    if marks:
+        snap = await take_snapshot(service)
+        service.place_snapshot(snap)
+        count = draw_marks(image, snap, origin=(clip[0] - sx, clip[1] - sy), scale=scale)
+        out = io.BytesIO()
+        if fmt == "jpeg":
+            image.convert("RGB").save(out, "JPEG", quality=quality)
+        else:
+            image.save(out, "PNG")
+        data = out.getvalue()
+    return Shot(data, fmt, image.width, image.height, perceptual_hash(image), count)
+
+
+# -- Set-of-Mark ----------------------------------------------------------------------------------
+
+PALETTE = ((230, 25, 75), (0, 130, 200), (60, 160, 60), (145, 30, 180), (245, 130, 48), (0, 128, 128))
+
+
+def draw_marks(image: Image.Image, snap: DomSnapshot, origin: tuple[float, float], scale: float) -> int:
+    """Box and label every element with an ID that is in view. ``origin``: where the image's
+    top-left corner is in viewport coordinates. Labels go where they overlap no label placed
+    before (above the top-left corner, inside it, below, at the right); white on a saturated colour
+    reads on any background."""
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=max(10, round(12 * max(scale, 0.75))))
+    placed: list[tuple[float, float, float, float]] = []
+    count = 0
+    for element_id, node in sorted(snap.by_id.items()):
+        box = node.box
+        if box is None or not node.visible or node.index in snap.placements or not is_interactive(node):
+            continue
+        x0, y0 = (box.x - origin[0]) * scale, (box.y - origin[1]) * scale
+        x1, y1 = x0 + box.w * scale, y0 + box.h * scale
+        if x1 <= 0 or y1 <= 0 or x0 >= image.width or y0 >= image.height or x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        colour = PALETTE[element_id % len(PALETTE)]
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=colour, width=2)
+        label = str(element_id)
+        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
+        lw, lh = right - left + 4, bottom - top + 2
+        spot = _free_spot(((x0, y0 - lh), (x0, y0), (x0, y1), (x1 - lw, y0)), lw, lh, placed, image.size)
+        draw.rectangle((spot[0], spot[1], spot[0] + lw, spot[1] + lh), fill=colour)
+        draw.text((spot[0] + 2 - left, spot[1] + 1 - top), label, fill=(255, 255, 255), font=font)
+        placed.append((spot[0], spot[1], spot[0] + lw, spot[1] + lh))
+        count += 1
+    return count
+
+
+def _free_spot(
+    candidates: tuple[tuple[float, float], ...],
+    w: float,
+    h: float,
+    placed: list[tuple[float, float, float, float]],
+    size: tuple[int, int],
+) -> tuple[float, float]:
+    def fits(x: float, y: float) -> bool:
+        inside = x >= 0 and y >= 0 and x + w <= size[0] and y + h <= size[1]
+        return inside and not any(x < p[2] and p[0] < x + w and y < p[3] and p[1] < y + h for p in placed)
+
+    for x, y in candidates:
+        if fits(x, y):
+            return x, y
+    x, y = candidates[0]
+    return min(max(x, 0), size[0] - w), min(max(y, 0), size[1] - h)
+
+
+# -- perceptual hash ------------------------------------------------------------------------------
+
+_N = 32
+_COS = [[math.cos((2 * x + 1) * u * math.pi / (2 * _N)) for x in range(_N)] for u in range(8)]
+
+
+def perceptual_hash(image: Image.Image) -> str:
+    """The 64-bit pHash as 16 hex digits: the low 8×8 frequencies of a 32×32 grey thumbnail's DCT,
+    each set when above their median. Equal for the same picture, near (Hamming) for a similar one."""
+    grey = image.convert("L").resize((_N, _N), Image.Resampling.LANCZOS)
+    pixels = list(grey.tobytes())  # one byte per pixel ("L")
+    rows = [pixels[i * _N : (i + 1) * _N] for i in range(_N)]
+    # Separable DCT-II: along rows, then along columns, keeping the 8 lowest frequencies of each.
+    along_rows = [[sum(c * p for c, p in zip(_COS[u], row, strict=True)) for u in range(8)] for row in rows]
+    low = [[sum(_COS[v][y] * along_rows[y][u] for y in range(_N)) for u in range(8)] for v in range(8)]
+    values = [low[v][u] for v in range(8) for u in range(8)][1:]  # without the DC term (brightness)
+    median = sorted(values)[len(values) // 2]
+    bits = "".join("1" if v > median else "0" for v in values) + "0"
+    return f"{int(bits, 2):016x}"

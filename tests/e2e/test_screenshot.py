@@ -1,0 +1,91 @@
+"""Screenshots end to end: the viewport, one element, the whole page, scaled JPEG, Set-of-Mark
+labels; the perceptual hash; opted-out pages refused; the CLI writes the image."""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from browserx import Client
+from browserx.errors import BrowserxError
+from tests.e2e.conftest import open_page, run_cli
+from tests.e2e.harness import Browser, Servers
+from tests.e2e.test_actions import id_of, js
+
+
+def image_of(result: dict[str, object]) -> Image.Image:
+    image = Image.open(io.BytesIO(base64.b64decode(str(result["data"]))))
+    image.load()
+    assert (image.width, image.height) == (result["width"], result["height"])
+    return image
+
+
+def test_viewport_element_and_full_page_shots_are_one_pixel_per_css_pixel(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("snap-layout.html"))
+    viewport = js(browser, "[innerWidth, innerHeight]")
+    shot = bx.screenshot(tab=tab)
+    assert shot["format"] == "png" and image_of(shot).format == "PNG"
+    assert [shot["width"], shot["height"]] == viewport
+
+    scrolled = js(browser, "scrollY")
+    page = bx.screenshot(tab=tab, mode="full_page")
+    height = js(browser, "document.documentElement.scrollHeight")
+    assert page["width"] == viewport[0] and abs(page["height"] - height) <= 1 and height > viewport[1]
+    assert js(browser, "scrollY") == scrolled  # the page is where it was
+
+    tab = open_page(browser, bx, servers.url("act-controls.html"))
+    button = id_of(bx, tab, "Increment")
+    box = browser.driver.execute_script(
+        """const b = [...document.querySelectorAll('button')].find(b => b.textContent.trim() === 'Increment');
+        const r = b.getBoundingClientRect(), cs = getComputedStyle(b), p = (v) => parseFloat(v);
+        return [r.width - p(cs.paddingLeft) - p(cs.paddingRight) - p(cs.borderLeftWidth) - p(cs.borderRightWidth),
+                r.height - p(cs.paddingTop) - p(cs.paddingBottom) - p(cs.borderTopWidth) - p(cs.borderBottomWidth)]""",
+    )
+    element = bx.screenshot(tab=tab, mode="element", id=button)
+    assert abs(element["width"] - box[0]) <= 1 and abs(element["height"] - box[1]) <= 1, (element, box)
+
+
+def test_a_scaled_jpeg_and_marks_with_the_snapshot_ids(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("act-controls.html"))
+    small = bx.screenshot(tab=tab, format="jpeg", quality=60, max_width=320)
+    assert small["width"] == 320 and image_of(small).format == "JPEG"
+    plain = bx.screenshot(tab=tab)
+    marked = bx.screenshot(tab=tab, marks=True)
+    assert marked["marks"] >= 5 and marked["data"] != plain["data"]
+    # The labels carry the IDs the text view shows: the view taken for the marks kept them.
+    assert f"[{id_of(bx, tab, 'Increment')}]" in bx.snapshot(tab=tab)["text"]
+
+
+def test_shots_refuse_opted_out_pages_and_bad_arguments(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("snap-noai.html"))
+    with pytest.raises(BrowserxError) as refused:
+        bx.screenshot(tab=tab)
+    assert refused.value.code == "page_opted_out"
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    with pytest.raises(BrowserxError) as bad:
+        bx.screenshot(tab=tab, mode="element")  # no id
+    assert bad.value.code == "bad_request"
+
+
+def test_the_cli_writes_the_image_to_out(
+    browser: Browser, bx: Client, servers: Servers, tmp_path: Path
+) -> None:
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    first, again = bx.screenshot(tab=tab), bx.screenshot(tab=tab)
+    assert first["phash"] == again["phash"]  # an unchanged page: the same hash
+    out = tmp_path / "shot.png"
+    done = run_cli("screenshot", "--tab", str(tab), "--marks", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert str(out) in done.stdout and "phash" in done.stdout
+    with Image.open(out) as written:
+        assert written.format == "PNG"
