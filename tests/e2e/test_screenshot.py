@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ def test_viewport_element_and_full_page_shots_are_one_pixel_per_css_pixel(
     browser: Browser, bx: Client, servers: Servers
 ) -> None:
     tab = open_page(browser, bx, servers.url("snap-layout.html"))
+    bx.screenshot(tab=tab)  # attached first: the debugging banner takes its share of the window
     viewport = js(browser, "[innerWidth, innerHeight]")
     shot = bx.screenshot(tab=tab)
     assert shot["format"] == "png" and image_of(shot).format == "PNG"
@@ -81,6 +83,7 @@ def test_the_cli_writes_the_image_to_out(
     browser: Browser, bx: Client, servers: Servers, tmp_path: Path
 ) -> None:
     tab = open_page(browser, bx, servers.url("hello.html"))
+    bx.snapshot(tab=tab)  # attached (and the debugging banner shown) before the two shots
     first, again = bx.screenshot(tab=tab), bx.screenshot(tab=tab)
     assert first["phash"] == again["phash"]  # an unchanged page: the same hash
     out = tmp_path / "shot.png"
@@ -89,3 +92,18 @@ def test_the_cli_writes_the_image_to_out(
     assert str(out) in done.stdout and "phash" in done.stdout
     with Image.open(out) as written:
         assert written.format == "PNG"
+
+
+@pytest.mark.parametrize("where", ["same", "cross"])
+def test_a_page_with_an_opted_out_frame_is_not_pictured(
+    browser: Browser, bx: Client, servers: Servers, where: str
+) -> None:
+    tab = open_page(browser, bx, servers.url(f"shot-frames.html?{where}"))
+    time.sleep(0.5)  # the frame loads
+    with pytest.raises(BrowserxError) as refused:
+        bx.screenshot(tab=tab)
+    assert refused.value.code == "page_opted_out" and "frame" in refused.value.message
+    assert "Page with a frame" in bx.snapshot(tab=tab)["text"]  # the snapshot just leaves the frame out
+    tab = open_page(browser, bx, servers.url("shot-frames.html?plain"))
+    time.sleep(0.3)
+    assert bx.screenshot(tab=tab)["width"] > 0  # a frame that did not opt out is pictured

@@ -28,7 +28,7 @@ from browserx.errors import MethodNotAllowed, TabClosed
 from browserx.policy import check_url, refuse_opted_out
 from browserx.registry import TabRegistry
 from browserx.relay.protocol import NewTabResult, decode_raw
-from browserx.screenshot import screenshot
+from browserx.screenshot import refuse_opted_out_frames, screenshot
 from browserx.settings import HostSettings, load_settings, settings_path
 
 # Host machinery a client never drives through the raw door, even when it is open: scripts in
@@ -133,6 +133,7 @@ def build_methods(
         service = await registry.resolve(p.tab)
         async with service.lock:
             await refuse_opted_out(service)
+            await refuse_opted_out_frames(service)
             shot = await screenshot(service, p.mode, p.id, p.format, p.quality, p.max_width, p.marks)
         return {"tab": service.tab_id, **shot.to_dict()}
 
