@@ -3,8 +3,15 @@ Checked before the tab is touched."""
 
 from __future__ import annotations
 
-from browserx.errors import BadRequest, PageOptedOut
+import asyncio
+import time
+from typing import Any
+
+from browserx.errors import BadRequest, BrowserxError, PageOptedOut
 from browserx.service import DomService
+from browserx.snapshot.capture import LATE_FRAME_WINDOW, WORLD_NAME
+
+LATE_FRAME_SETTLE_S = 0.3
 
 # Browser-internal pages: nothing an agent should drive, and chrome.debugger cannot attach there.
 INTERNAL_SCHEMES = (
@@ -41,9 +48,71 @@ async def refuse_opted_out(service: DomService) -> None:
     """Raise PageOptedOut when the tab's page says ``data-no-ai`` (read in the main world's
     document, nothing else of it). Before any ID of the page is looked up."""
     reply = await service.cdp("Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True})
-    result = reply.get("result")
-    if isinstance(result, dict) and result.get("value") is True:
+    if _says_opted_out(reply):
         raise PageOptedOut(
             "This page opted out of AI agents (data-no-ai); browserx will not read or act on it. "
             "Ask the user to do this step themselves."
         )
+
+
+def _says_opted_out(reply: dict[str, Any]) -> bool:
+    """Whether an OPTED_OUT_JS evaluation answered yes (any other shape: no)."""
+    result = reply.get("result")
+    return isinstance(result, dict) and result.get("value") is True
+
+
+async def refuse_opted_out_frames(service: DomService) -> None:
+    """For what shows every frame (a screenshot): refuse when any frame's document says
+    ``data-no-ai`` — frames of the page's own process (through an isolated world of each) and
+    out-of-process ones (their sessions), nested ones included. The main document is
+    ``refuse_opted_out``'s."""
+    await service.ensure_attached()
+    if time.monotonic() - service.attached_at < LATE_FRAME_WINDOW:
+        # Out-of-process frames announce themselves just after attaching.
+        await asyncio.sleep(LATE_FRAME_SETTLE_S)
+    sessions: list[str | None] = [None, *(sid for sid, t in service.sessions.items() if t.type == "iframe")]
+    for session_id in sessions:
+        checks: list[dict[str, Any]] = []
+        if session_id is not None:
+            checks.append({"expression": OPTED_OUT_JS, "returnByValue": True})
+        try:
+            tree = await service.cdp("Page.getFrameTree", session_id=session_id)
+        except BrowserxError:
+            continue  # the frame went away
+        for frame_id in _child_frame_ids(tree.get("frameTree")):
+            try:
+                world = await service.cdp(
+                    "Page.createIsolatedWorld",
+                    {"frameId": frame_id, "worldName": WORLD_NAME},
+                    session_id=session_id,
+                )
+            except BrowserxError:
+                continue  # out of this process: its own session is checked
+            context = world["executionContextId"]
+            checks.append({"expression": OPTED_OUT_JS, "returnByValue": True, "contextId": context})
+        for params in checks:
+            try:
+                reply = await service.cdp("Runtime.evaluate", params, session_id=session_id)
+            except BrowserxError:
+                continue
+            if _says_opted_out(reply):
+                raise PageOptedOut(
+                    "A frame of this page opted out of AI agents (data-no-ai): a screenshot would show it, so "
+                    "browserx takes none. Take a snapshot (it leaves that frame out), or ask the user."
+                )
+
+
+def _child_frame_ids(node: Any) -> list[str]:
+    """The ids of every frame below the root of a Page.getFrameTree node."""
+    out: list[str] = []
+    stack = list(node.get("childFrames") or []) if isinstance(node, dict) else []
+    while stack:
+        child = stack.pop()
+        if not isinstance(child, dict):
+            continue
+        frame = child.get("frame")
+        frame_id = frame.get("id") if isinstance(frame, dict) else None
+        if isinstance(frame_id, str):
+            out.append(frame_id)
+        stack.extend(child.get("childFrames") or [])
+    return out

@@ -9,26 +9,21 @@ the whole page: the viewport is left as it was).
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import math
-import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
 from browserx.actions.resolve import call_on, resolve
-from browserx.errors import BadRequest, BrowserxError, NotInteractable, PageOptedOut
-from browserx.policy import OPTED_OUT_JS
+from browserx.errors import BadRequest, NotInteractable
 from browserx.service import DomService
-from browserx.snapshot.capture import LATE_FRAME_WINDOW, WORLD_NAME
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot, take_snapshot
 
 Mode = Literal["viewport", "full_page", "element"]
-LATE_FRAME_SETTLE_S = 0.3
 MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chrome's own limits are near)
 PAGE_METRICS_JS = """(() => [innerWidth, innerHeight, scrollX, scrollY,
   document.documentElement.scrollWidth, document.documentElement.scrollHeight])()"""
@@ -60,64 +55,6 @@ class Shot:
             "marks": self.marks,
             "data": base64.b64encode(self.data).decode("ascii"),
         }
-
-
-async def refuse_opted_out_frames(service: DomService) -> None:
-    """A picture shows every frame: refuse when any frame's document says ``data-no-ai`` — frames
-    of the page's own process (through an isolated world of each) and out-of-process ones (their
-    sessions), nested ones included. The main document is checked by the caller."""
-    await service.ensure_attached()
-    if time.monotonic() - service.attached_at < LATE_FRAME_WINDOW:
-        await asyncio.sleep(
-            LATE_FRAME_SETTLE_S
-        )  # out-of-process frames announce themselves just after attaching
-    sessions: list[str | None] = [None, *(sid for sid, t in service.sessions.items() if t.type == "iframe")]
-    for session_id in sessions:
-        checks: list[dict[str, Any]] = []
-        if session_id is not None:
-            checks.append({"expression": OPTED_OUT_JS, "returnByValue": True})
-        try:
-            tree = await service.cdp("Page.getFrameTree", session_id=session_id)
-        except BrowserxError:
-            continue  # the frame went away
-        for frame_id in _child_frame_ids(tree.get("frameTree")):
-            try:
-                world = await service.cdp(
-                    "Page.createIsolatedWorld",
-                    {"frameId": frame_id, "worldName": WORLD_NAME},
-                    session_id=session_id,
-                )
-            except BrowserxError:
-                continue  # out of this process: its own session is checked
-            checks.append(
-                {"expression": OPTED_OUT_JS, "returnByValue": True, "contextId": world["executionContextId"]}
-            )
-        for params in checks:
-            try:
-                reply = await service.cdp("Runtime.evaluate", params, session_id=session_id)
-            except BrowserxError:
-                continue
-            result = reply.get("result")
-            if isinstance(result, dict) and result.get("value") is True:
-                raise PageOptedOut(
-                    "A frame of this page opted out of AI agents (data-no-ai): a screenshot would show it, so "
-                    "browserx takes none. Take a snapshot (it leaves that frame out), or ask the user."
-                )
-
-
-def _child_frame_ids(node: Any) -> list[str]:
-    """The ids of every frame below the root of a Page.getFrameTree node."""
-    out: list[str] = []
-    stack = list(node.get("childFrames") or []) if isinstance(node, dict) else []
-    while stack:
-        child = stack.pop()
-        if not isinstance(child, dict):
-            continue
-        frame_id = (child.get("frame") or {}).get("id")
-        if isinstance(frame_id, str):
-            out.append(frame_id)
-        stack.extend(child.get("childFrames") or [])
-    return out
 
 
 async def screenshot(

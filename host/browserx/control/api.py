@@ -25,10 +25,10 @@ from browserx.control.schemas import (
 from browserx.control.server import Method
 from browserx.control.tools import TOOLS
 from browserx.errors import MethodNotAllowed, TabClosed
-from browserx.policy import check_url, refuse_opted_out
+from browserx.policy import check_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.registry import TabRegistry
 from browserx.relay.protocol import NewTabResult, decode_raw
-from browserx.screenshot import refuse_opted_out_frames, screenshot
+from browserx.screenshot import screenshot
 from browserx.settings import HostSettings, load_settings, settings_path
 
 # Host machinery a client never drives through the raw door, even when it is open: scripts in

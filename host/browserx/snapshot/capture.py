@@ -226,7 +226,8 @@ async def isolated_world(service: DomService, session_id: str | None, fresh: boo
 
 def _top_frame_id(tree: dict[str, Any]) -> str:
     """The top frame's id from Page.getFrameTree (a shape Chrome never sends is a CdpError)."""
-    frame = (tree.get("frameTree") or {}).get("frame") if isinstance(tree.get("frameTree"), dict) else None
+    root = tree.get("frameTree")
+    frame = root.get("frame") if isinstance(root, dict) else None
     frame_id = frame.get("id") if isinstance(frame, dict) else None
     if not isinstance(frame_id, str):
         raise CdpError("CDP error (Page.getFrameTree): unexpected result shape: no top frame id")
