@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint bench bench-venv bench-corpus clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint bench bench-venv bench-corpus bench-screenshot clean
 
 setup: system venv native
 
@@ -79,6 +79,11 @@ bench: bench-venv corpus
 # fails to start is reported as such.
 bench-corpus: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/corpus.py $(CORPUS_ARGS)
+
+# Screenshot latency (viewport and full page, PNG and JPEG, of the 20k generated page) and the size of
+# the hybrid view (semantic JSON + JPEG) on a few fixture pages, printed to stdout (~1 min).
+bench-screenshot: setup
+	$(PY) bench/screenshot.py $(SHOT_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check host tests scripts bench

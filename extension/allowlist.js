@@ -16,6 +16,8 @@ const CDP_ALLOWLIST = [
   "Input.dispatchKeyEvent",
   "Input.dispatchMouseEvent",
   "Input.insertText",
+  "Network.disable",
+  "Network.enable",
   "Page.addScriptToEvaluateOnNewDocument",
   "Page.captureScreenshot",
   "Page.createIsolatedWorld",

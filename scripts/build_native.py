@@ -44,6 +44,7 @@ MODULES = [
     "views/budget.py",
     "views/text.py",
     "views/events.py",
+    "views/html.py",
 ]
 
 

@@ -16,6 +16,7 @@ import typing
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
@@ -67,6 +68,8 @@ def annotation(tp: Any) -> str:
     if origin is dict:
         key, value = get_args(tp)
         return f"dict[{annotation(key)}, {annotation(value)}]"
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return "dict[str, Any]"  # a nested object (``expect``) goes as JSON; the host validates it
     raise TypeError(f"no source text for the type {tp!r}: extend scripts/gen_client.py")
 
 

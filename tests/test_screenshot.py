@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from PIL import Image, ImageDraw
 
-from browserx.screenshot import draw_marks, perceptual_hash
+from browserx.screenshot import JPEG_MAX_SIDE, MAX_PIXELS, draw_marks, image_scale, perceptual_hash
 from browserx.snapshot.model import Box, Node, NodeRef
 
 
@@ -44,3 +44,13 @@ def test_marks_label_every_element_in_view_and_skip_the_rest() -> None:
     drawn = draw_marks(image, snap, origin=(0.0, 0.0), scale=1.0)  # type: ignore[arg-type]
     assert drawn == 96
     assert image.getcolors(1_000_000) is not None and len(image.getcolors(1_000_000) or []) > 2
+
+
+def test_the_scale_keeps_one_pixel_per_css_pixel_unless_the_picture_would_be_too_big() -> None:
+    assert image_scale(1280, 900, "png") == 1.0
+    assert image_scale(1280, 900, "jpeg", max_width=1024) == 1024 / 1280
+    assert image_scale(800, 600, "jpeg", max_width=1024) == 1.0  # never scaled up
+    tall = image_scale(1265, 170_886, "png")  # the full 20k generated page
+    assert 1265 * 170_886 * tall * tall <= MAX_PIXELS * 1.0001
+    # JPEG cannot hold 73,000 px: Chrome would answer with no image at all.
+    assert 170_886 * image_scale(1265, 170_886, "jpeg") <= JPEG_MAX_SIDE < 65_536

@@ -4,7 +4,10 @@ that did not change; with ``marks``, every element of the snapshot that has an I
 is boxed and labelled with that ID (Set-of-Mark), drawn here with Pillow, never in the page.
 
 Through ``Page.captureScreenshot`` with a clip in page coordinates (``captureBeyondViewport`` for
-the whole page: the viewport is left as it was).
+the whole page: the viewport is left as it was). An element inside iframes (same-origin or
+out-of-process, nested) is located in the top-level page through its frames' owners, as clicks are
+(actions/frames.py), and cut to what those iframes show of it: the part scrolled out of an iframe
+is not in the picture (nothing is scrolled for a screenshot).
 """
 
 from __future__ import annotations
@@ -17,23 +20,44 @@ from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
-from browserx.errors import BadRequest, NotInteractable
+from browserx.errors import BadRequest, CdpError, NotInteractable
 from browserx.service import DomService
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot, take_snapshot
 
 Mode = Literal["viewport", "full_page", "element"]
 MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chrome's own limits are near)
+JPEG_MAX_SIDE = 65_000  # JPEG holds at most 65,535 px a side: Chrome answers a longer one with no image
 PAGE_METRICS_JS = """(() => [innerWidth, innerHeight, scrollX, scrollY,
   document.documentElement.scrollWidth, document.documentElement.scrollHeight])()"""
-# The element's content box (its box without border and padding), in page coordinates.
+# The element's content box (its box without border and padding) as [left, top, right, bottom] in
+# the viewport of its session's root frame (the top-level page, or an out-of-process iframe's own
+# document), whether that root is the top-level page, and whether it is in a frame. On the way up through each frame
+# (same-process ones walked here, out-of-process ones by the host), the box is cut to what that
+# frame's viewport shows: pixels outside an iframe's box are the parent page's, not the element's.
 CONTENT_BOX_JS = """function() {
-  const r = this.getBoundingClientRect(), cs = getComputedStyle(this), px = (v) => parseFloat(v) || 0;
-  const left = r.left + px(cs.borderLeftWidth) + px(cs.paddingLeft), top = r.top + px(cs.borderTopWidth) + px(cs.paddingTop);
-  const right = r.right - px(cs.borderRightWidth) - px(cs.paddingRight);
-  const bottom = r.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom);
-  return [left + scrollX, top + scrollY, Math.max(0, right - left), Math.max(0, bottom - top)];
+  const px = (v) => parseFloat(v) || 0;
+  let w = this.ownerDocument.defaultView;
+  const r = this.getBoundingClientRect(), cs = w.getComputedStyle(this);
+  let box = [r.left + px(cs.borderLeftWidth) + px(cs.paddingLeft), r.top + px(cs.borderTopWidth) + px(cs.paddingTop),
+    r.right - px(cs.borderRightWidth) - px(cs.paddingRight), r.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom)];
+  let framed = false;
+  while (w !== w.top) {
+    framed = true;
+    const de = w.document.documentElement;
+    box = [Math.max(box[0], 0), Math.max(box[1], 0),
+      Math.min(box[2], de.clientWidth || w.innerWidth), Math.min(box[3], de.clientHeight || w.innerHeight)];
+    let fe = null;
+    try { fe = w.frameElement; } catch (e) {}
+    if (!fe) break;  // the root of an out-of-process frame: its owner is in another process
+    const fr = fe.getBoundingClientRect(), fcs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+    const dx = fr.left + fe.clientLeft + px(fcs.paddingLeft), dy = fr.top + fe.clientTop + px(fcs.paddingTop);
+    box = [box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy];
+    w = fe.ownerDocument.defaultView;
+  }
+  return [box, w === w.top, framed];
 }"""
 
 
@@ -76,18 +100,9 @@ async def screenshot(
         clip = (0.0, 0.0, max(dw, vw), max(dh, vh))
     else:
         assert element_id is not None
-        target = await resolve(service, element_id)
-        if target.session_id is not None:
-            raise BadRequest("element screenshots are of elements of the top-level page (not of an iframe's)")
-        x, y, w, h = (float(v) for v in await call_on(service, target, CONTENT_BOX_JS))
-        if w < 1 or h < 1:
-            raise NotInteractable(f"{target.sentence()} has no visible area to capture.", id=element_id)
-        clip = (x, y, w, h)
-    scale = 1.0
-    if max_width is not None and clip[2] > max_width:
-        scale = max_width / clip[2]
-    if clip[2] * clip[3] * scale * scale > MAX_PIXELS:
-        scale = math.sqrt(MAX_PIXELS / (clip[2] * clip[3]))
+        x, y, w, h = await element_box(service, element_id)
+        clip = (x + sx, y + sy, w, h)
+    scale = image_scale(clip[2], clip[3], fmt, max_width)
     params: dict[str, Any] = {
         "format": fmt,
         "clip": {"x": clip[0], "y": clip[1], "width": clip[2], "height": clip[3], "scale": scale},
@@ -97,8 +112,13 @@ async def screenshot(
         params["quality"] = quality
     reply = await service.cdp("Page.captureScreenshot", params, timeout=60)
     data = base64.b64decode(reply["data"])
-    image = Image.open(io.BytesIO(data))
-    image.load()
+    try:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+    except (OSError, ValueError) as exc:  # UnidentifiedImageError is an OSError
+        raise CdpError(
+            f"CDP error (Page.captureScreenshot): no readable {fmt} image came back ({exc})"
+        ) from exc
     count = 0
     if marks:
         snap = await take_snapshot(service)
@@ -111,6 +131,35 @@ async def screenshot(
             image.save(out, "PNG")
         data = out.getvalue()
     return Shot(data, fmt, image.width, image.height, perceptual_hash(image), count)
+
+
+def image_scale(width: float, height: float, fmt: str, max_width: int | None = None) -> float:
+    """Image pixels per CSS pixel: 1, or less for ``max_width``, for a picture over MAX_PIXELS,
+    and for a JPEG side over JPEG_MAX_SIDE (a full page of a long page)."""
+    scale = 1.0
+    if max_width is not None and width > max_width:
+        scale = max_width / width
+    if width * height * scale * scale > MAX_PIXELS:
+        scale = math.sqrt(MAX_PIXELS / (width * height))
+    if fmt == "jpeg" and max(width, height) * scale > JPEG_MAX_SIDE:
+        scale = JPEG_MAX_SIDE / max(width, height)
+    return scale
+
+
+async def element_box(service: DomService, element_id: int) -> tuple[float, float, float, float]:
+    """The element's content box in the top-level viewport (x, y, width, height), cut to what its
+    iframes show of it when it is inside any (same-process or out-of-process, nested)."""
+    target = await resolve(service, element_id)
+    (left, top, right, bottom), at_top, framed = await call_on(service, target, CONTENT_BOX_JS)
+    if not at_top:  # up through the <iframe>s owning out-of-process frames, innermost first
+        for hop in await frame_hops(service, target.session_id):
+            (ox, oy), (ow, oh) = hop.origin, hop.size
+            left, top = max(left, 0.0) + ox, max(top, 0.0) + oy
+            right, bottom = min(right, ow) + ox, min(bottom, oh) + oy
+    if right - left < 1 or bottom - top < 1:
+        where = "" if not framed else " (or none of it shows through its iframe: scroll it into view first)"
+        raise NotInteractable(f"{target.sentence()} has no visible area to capture{where}.", id=element_id)
+    return left, top, right - left, bottom - top
 
 
 # -- Set-of-Mark ----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import structlog
@@ -78,6 +78,7 @@ class DomService:
         # element that holds the out-of-process child frame.
         self.owner_keys: dict[tuple[str | None, int, str], int] = {}
         self._listeners: list[EventListener] = []
+        self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
         self.ids = IdAllocator()
         # The last snapshot, kept for resolving IDs until something invalidates it; replaced
         # ones wait in _retired until the next one is placed (under the tab's lock).
@@ -86,6 +87,9 @@ class DomService:
         # What the last view served showed (for since_last deltas) and the page events seen so far.
         self.last_view: ViewState | None = None
         self.page_events: EventLog | None = None
+        # The perceptual hash of the last hybrid view's screenshot sent for this tab (an unchanged
+        # picture is not sent again; control/observe.py). Forgotten when the tab is released.
+        self.last_screenshot_hash: str | None = None
         # Sessions whose new documents get the page watcher from their first moment (capture.py).
         self.watched_sessions: set[str | None] = set()
         # Sessions whose documents hold so many click listeners that listing them is slow (capture.py).
@@ -216,6 +220,20 @@ class DomService:
         await self.ensure_attached()
         return await self.conn.cdp_batch(self.tab_id, commands, session_id)
 
+    def fire_and_forget(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
+        """Run ``work`` without waiting for it (releasing handles, disabling a domain): the tab
+        holds the task until it is done, and its outcome is ignored (a frame gone meanwhile took
+        its objects with it)."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background_done)
+        return task
+
+    def _background_done(self, task: asyncio.Future[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved, so asyncio does not log "never retrieved"
+
     def add_listener(self, listener: EventListener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
@@ -303,6 +321,7 @@ class DomService:
             except BrowserxError as exc:  # the tab or the extension went away meanwhile
                 log.debug("release_detach_failed", tab=self.tab_id, error=exc.message)
         self.handle_detached("idle")
+        self.last_screenshot_hash = None
         await self.discard_snapshots()
 
     def handle_crashed(self) -> None:

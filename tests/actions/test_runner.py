@@ -49,6 +49,9 @@ class FakeService:
     def invalidate(self, reason: str) -> None:
         self.invalidated.append(reason)
 
+    def fire_and_forget(self, work: Any) -> Any:
+        return asyncio.ensure_future(work)
+
 
 def test_success_counts_mutations_and_invalidates() -> None:
     service = FakeService()

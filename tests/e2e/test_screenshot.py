@@ -107,3 +107,63 @@ def test_a_page_with_an_opted_out_frame_is_not_pictured(
     tab = open_page(browser, bx, servers.url("shot-frames.html?plain"))
     time.sleep(0.3)
     assert bx.screenshot(tab=tab)["width"] > 0  # a frame that did not opt out is pictured
+
+
+def _frame_box(browser: Browser, element: str) -> tuple[list[float], list[float]]:
+    """The element's content box in its frame ([left, top, right, bottom]) and that frame's
+    viewport size, as Selenium sees them inside the iframe."""
+    driver = browser.driver
+    driver.switch_to.frame(driver.find_element("id", "child"))
+    try:
+        return driver.execute_script(  # type: ignore[no-any-return]
+            """const e = document.getElementById(arguments[0]), r = e.getBoundingClientRect();
+            const cs = getComputedStyle(e), p = (v) => parseFloat(v);
+            return [[r.left + p(cs.borderLeftWidth) + p(cs.paddingLeft), r.top + p(cs.borderTopWidth) + p(cs.paddingTop),
+                     r.right - p(cs.borderRightWidth) - p(cs.paddingRight), r.bottom - p(cs.borderBottomWidth) - p(cs.paddingBottom)],
+                    [document.documentElement.clientWidth, document.documentElement.clientHeight]]""",
+            element,
+        )
+    finally:
+        driver.switch_to.default_content()
+
+
+def _id_in_frame(bx: Client, tab: int, name: str) -> int:
+    deadline = time.monotonic() + 10
+    while True:  # the frame loads (and an out-of-process one attaches) after the page
+        try:
+            return id_of(bx, tab, name)
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+@pytest.mark.parametrize("where", ["cross", "same"])
+def test_element_shots_of_elements_inside_an_iframe(
+    browser: Browser, bx: Client, servers: Servers, where: str
+) -> None:
+    tab = open_page(browser, bx, servers.url(f"shot-iframe.html?{where}"))
+    swatch = _id_in_frame(bx, tab, "Swatch")
+    tall = id_of(bx, tab, "Tall swatch")
+    browser.driver.execute_script("scrollTo(0, 150)")  # the top-level scroll counts too
+    box, _ = _frame_box(browser, "swatch")
+    shot = bx.screenshot(tab=tab, mode="element", id=swatch)
+    image = image_of(shot).convert("RGB")
+    # The content box, without the swatch's padding (white) or border (black): all of it, and
+    # only it, in the swatch's colour.
+    assert (shot["width"], shot["height"]) == (round(box[2] - box[0]), round(box[3] - box[1])) == (120, 60)
+    off = [
+        (x, y, image.getpixel((x, y)))
+        for x in range(image.width)
+        for y in range(image.height)
+        if max(abs(a - b) for a, b in zip(image.getpixel((x, y)), (230, 0, 180), strict=True)) > 12
+    ]
+    assert not off, f"{len(off)} pixels are not the swatch's colour, e.g. {off[:5]}"
+
+    # Most of the tall swatch is below the frame's bottom edge: only what the frame shows of it.
+    box, (_, frame_height) = _frame_box(browser, "tall")
+    assert box[1] < frame_height < box[3]
+    shot = bx.screenshot(tab=tab, mode="element", id=tall)
+    assert (shot["width"], shot["height"]) == (80, round(frame_height - box[1]))
+    assert image_of(shot).convert("RGB").getpixel((40, shot["height"] // 2)) == (0, 160, 80)
+    assert js(browser, "scrollY") == 150  # nothing was scrolled for the pictures

@@ -185,3 +185,17 @@ def test_host_link_reports_a_missing_host_as_an_error_result(
 
     result = anyio.run(main)
     assert result.is_error and text(result).startswith("no_host: ")
+
+
+def test_a_hybrid_snapshot_is_the_semantic_json_then_the_image_unless_unchanged() -> None:
+    tree = {"interactive_tree": [{"i": "1", "r": "button", "n": "Go"}]}
+    shot = {"tab": 7, "format": "hybrid", "semantic": tree, "screenshot": "/9j/AAAA", "screenshotHash": "ab" * 8,
+            "screenshotFormat": "jpeg", "screenshotSize": [1024, 720]}  # fmt: skip
+    result = call(FakeLink({"snapshot": shot}), "snapshot", {"format": "hybrid"})
+    assert [c.type for c in result.content] == ["text", "image"]
+    assert json.loads(result.content[0].text) == tree  # type: ignore[union-attr]
+    assert result.content[1].data == "/9j/AAAA" and result.content[1].mime_type == "image/jpeg"  # type: ignore[union-attr]
+    assert result.structured_content == {k: v for k, v in shot.items() if k != "screenshot"}
+    unchanged = call(FakeLink({"snapshot": {**shot, "screenshot": None}}), "snapshot", {"format": "hybrid"})
+    assert [c.type for c in unchanged.content] == ["text", "text"]
+    assert "unchanged" in unchanged.content[1].text  # type: ignore[union-attr]

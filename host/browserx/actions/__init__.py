@@ -4,6 +4,7 @@ resolve (ID → live element, self-healing) → pointer / keyboard / scroll / fo
 each run inside ``runner.perform`` which observes changes and returns an ``ActionResult``.
 """
 
+from browserx.actions.at_point import click_at, hover_at
 from browserx.actions.forms import check, select
 from browserx.actions.keyboard import key, type_text
 from browserx.actions.memory import remember
@@ -18,8 +19,10 @@ __all__ = [
     "back",
     "check",
     "click",
+    "click_at",
     "forward",
     "hover",
+    "hover_at",
     "key",
     "navigate",
     "reload",

@@ -13,6 +13,7 @@ from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import NotInteractable, OptionNotFound
+from browserx.expectations import Expect
 from browserx.service import DomService
 from browserx.snapshot.snapshot import take_snapshot
 from browserx.views.outline import redact
@@ -53,7 +54,12 @@ STATE_POLL_S = 0.5
 
 
 async def select(
-    service: DomService, element_id: int, value: str, include_values: bool = False
+    service: DomService,
+    element_id: int,
+    value: str,
+    include_values: bool = False,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
@@ -82,7 +88,7 @@ async def select(
             return
         await _select_aria(ctx, target, value)
 
-    return await perform(service, "select", element_id, body)
+    return await perform(service, "select", element_id, body, expect)
 
 
 async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
@@ -115,7 +121,9 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
     ctx.result.changes.value_changed = True
 
 
-async def check(service: DomService, element_id: int, checked: bool = True) -> ActionResult:
+async def check(
+    service: DomService, element_id: int, checked: bool = True, *, expect: Expect | None = None
+) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
@@ -156,4 +164,4 @@ async def check(service: DomService, element_id: int, checked: bool = True) -> A
                 )
         ctx.result.changes.checked = checked
 
-    return await perform(service, "check", element_id, body)
+    return await perform(service, "check", element_id, body, expect)

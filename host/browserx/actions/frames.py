@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from browserx.actions.geometry import Point, box_origin
+from browserx.actions.geometry import Point, box_origin, box_size
 from browserx.errors import CdpError, StaleElement
 from browserx.service import DomService
 
@@ -24,6 +24,7 @@ class Hop:
     parent_session: str | None
     owner_backend_id: int
     origin: Point  # its content box's top-left, in the parent session's viewport
+    size: Point = (0.0, 0.0)  # its content box's width and height (what shows of the child's viewport)
 
 
 async def frame_hops(service: DomService, session_id: str | None) -> list[Hop]:
@@ -44,7 +45,8 @@ async def frame_hops(service: DomService, session_id: str | None) -> list[Hop]:
             raise StaleElement(
                 f"The iframe holding this element cannot be located ({exc.message}). Take a new snapshot."
             ) from exc
-        hops.append(Hop(current, parent, backend_id, box_origin(box["model"]["content"])))
+        content = box["model"]["content"]
+        hops.append(Hop(current, parent, backend_id, box_origin(content), box_size(content)))
         current = parent
     return hops
 

@@ -70,6 +70,12 @@ def box_origin(content_quad: Quad) -> Point:
     return (min(content_quad[0::2]), min(content_quad[1::2]))
 
 
+def box_size(content_quad: Quad) -> Point:
+    """Width and height of a box-model quad's bounding rectangle."""
+    xs, ys = content_quad[0::2], content_quad[1::2]
+    return (max(xs) - min(xs), max(ys) - min(ys))
+
+
 def add_offsets(point: Point, offsets: Sequence[Point]) -> Point:
     """Translate a frame-local point to the top-level viewport through each ancestor frame."""
     x, y = point

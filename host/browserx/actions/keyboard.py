@@ -24,6 +24,7 @@ from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, NotInteractable
+from browserx.expectations import Expect
 from browserx.service import DomService
 from browserx.views.outline import redact
 
@@ -149,6 +150,8 @@ async def type_text(
     submit: bool = False,
     per_char: bool = False,
     include_values: bool = False,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
@@ -210,7 +213,7 @@ async def type_text(
         if submit:
             await press(service, key_press("Enter"))
 
-    return await perform(service, "type", element_id, body)
+    return await perform(service, "type", element_id, body, expect)
 
 
 async def _pick(
@@ -242,6 +245,8 @@ async def key(
     modifiers: Sequence[str] = (),
     target_id: int | None = None,
     repeat: int = 1,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         base, combo_mods = parse_combo(name)
@@ -254,4 +259,4 @@ async def key(
             await focus(ctx, target)
         await press_combo(service, p, repeat)
 
-    return await perform(service, "key", target_id, body)
+    return await perform(service, "key", target_id, body, expect)

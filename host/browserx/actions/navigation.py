@@ -21,6 +21,7 @@ from browserx.errors import (
     TabClosed,
     TabNotFound,
 )
+from browserx.expectations import Expect
 from browserx.service import DomService
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
@@ -64,7 +65,9 @@ async def _await_load(ctx: ActionContext, what: str, timeout: float, same_docume
         await _ready(ctx.service, deadline)  # a page still loading is not a failure: it committed
 
 
-async def navigate(service: DomService, url: str, timeout: float = DEFAULT_TIMEOUT_S) -> ActionResult:
+async def navigate(
+    service: DomService, url: str, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
+) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = normalise_url(url)
         reply = await service.cdp("Page.navigate", {"url": target}, timeout=timeout)
@@ -75,10 +78,10 @@ async def navigate(service: DomService, url: str, timeout: float = DEFAULT_TIMEO
             )
         await _await_load(ctx, f"Navigating to {target}", timeout, same_document=not reply.get("loaderId"))
 
-    return await perform(service, "navigate", None, body)
+    return await perform(service, "navigate", None, body, expect)
 
 
-async def _history(service: DomService, step: int, timeout: float) -> ActionResult:
+async def _history(service: DomService, step: int, timeout: float, expect: Expect | None) -> ActionResult:
     name = "back" if step < 0 else "forward"
 
     async def body(ctx: ActionContext) -> None:
@@ -93,25 +96,33 @@ async def _history(service: DomService, step: int, timeout: float) -> ActionResu
         await service.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})
         await _await_load(ctx, f"Going {name}", timeout)
 
-    return await perform(service, name, None, body)
+    return await perform(service, name, None, body, expect)
 
 
-async def back(service: DomService, timeout: float = DEFAULT_TIMEOUT_S) -> ActionResult:
-    return await _history(service, -1, timeout)
+async def back(
+    service: DomService, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
+) -> ActionResult:
+    return await _history(service, -1, timeout, expect)
 
 
-async def forward(service: DomService, timeout: float = DEFAULT_TIMEOUT_S) -> ActionResult:
-    return await _history(service, 1, timeout)
+async def forward(
+    service: DomService, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
+) -> ActionResult:
+    return await _history(service, 1, timeout, expect)
 
 
 async def reload(
-    service: DomService, ignore_cache: bool = False, timeout: float = DEFAULT_TIMEOUT_S
+    service: DomService,
+    ignore_cache: bool = False,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         await service.cdp("Page.reload", {"ignoreCache": ignore_cache})
         await _await_load(ctx, "Reloading", timeout)
 
-    return await perform(service, "reload", None, body)
+    return await perform(service, "reload", None, body, expect)
 
 
 WAIT_JS = """((want, gone) => {
@@ -121,7 +132,12 @@ WAIT_JS = """((want, gone) => {
 
 
 async def wait_for(
-    service: DomService, text: str | None = None, gone: str | None = None, timeout: float = 10.0
+    service: DomService,
+    text: str | None = None,
+    gone: str | None = None,
+    timeout: float = 10.0,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         if text is None and gone is None:
@@ -153,4 +169,4 @@ async def wait_for(
                 )
             await asyncio.sleep(POLL_S)
 
-    return await perform(service, "wait", None, body)
+    return await perform(service, "wait", None, body, expect)

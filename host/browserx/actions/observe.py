@@ -44,6 +44,10 @@ READ_JS = """(() => {
   s.n += s.o.takeRecords().length; s.o.disconnect(); globalThis.__bxmo = null;
   return [s.n, location.href];
 })()"""
+PEEK_JS = """(() => {
+  const s = globalThis.__bxmo; if (!s) return [-1, location.href];
+  s.n += s.o.takeRecords().length; return [s.n, location.href];
+})()"""
 SETTLE_JS = SETTLE_JS.replace("__QUIET__", str(QUIET_MS)).replace("__CAP__", str(SETTLE_CAP_MS))
 NAV_COMMIT_S = 5.0
 NAV_LOAD_S = 10.0
@@ -147,13 +151,21 @@ class MutationCounter:
         await asyncio.gather(*(one(s, c) for s, c in self.sessions.items()), return_exceptions=True)
 
     async def read(self) -> tuple[int | None, str | None]:
-        """(mutations, main-frame URL); mutations None when a counted document was replaced."""
+        """(mutations, main-frame URL); mutations None when a counted document was replaced. Stops
+        counting."""
+        return await self._count(READ_JS)
+
+    async def peek(self) -> tuple[int | None, str | None]:
+        """``read``, counting on."""
+        return await self._count(PEEK_JS)
+
+    async def _count(self, expression: str) -> tuple[int | None, str | None]:
         total: int | None = 0
         url: str | None = None
         for session_id, ctx in self.sessions.items():
             try:
                 reply = await self.service.cdp(
-                    "Runtime.evaluate", {"expression": READ_JS, "contextId": ctx, "returnByValue": True},
+                    "Runtime.evaluate", {"expression": expression, "contextId": ctx, "returnByValue": True},
                     session_id=session_id,
                 )  # fmt: skip
                 value = reply.get("result", {}).get("value")

@@ -23,6 +23,7 @@ from browserx.actions.resolve import OBJECT_GROUP, Target, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
+from browserx.expectations import Expect
 from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 
@@ -260,6 +261,13 @@ async def click_target(
     return point
 
 
+def held_keys(button: str, modifiers: Sequence[str]) -> int:
+    """The modifiers' bit mask for a click with ``button`` (checked: a bad one is a bad request)."""
+    if button not in BUTTON_BITS:
+        raise BadRequest(f"unknown mouse button {button!r}; use left, right or middle")
+    return modifiers_mask(list(modifiers))
+
+
 async def click(
     service: DomService,
     element_id: int,
@@ -267,19 +275,21 @@ async def click(
     count: int = 1,
     modifiers: Sequence[str] = (),
     force: bool = False,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        if button not in BUTTON_BITS:
-            raise BadRequest(f"unknown mouse button {button!r}; use left, right or middle")
-        mask = modifiers_mask(list(modifiers))
+        mask = held_keys(button, modifiers)
         target = await resolve(service, element_id)
         await ctx.adopt(target)
         await click_target(ctx, target, button, max(1, min(count, 3)), mask, force)
 
-    return await perform(service, "click", element_id, body)
+    return await perform(service, "click", element_id, body, expect)
 
 
-async def hover(service: DomService, element_id: int, force: bool = False) -> ActionResult:
+async def hover(
+    service: DomService, element_id: int, force: bool = False, *, expect: Expect | None = None
+) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(service, element_id)
         await ctx.adopt(target)
@@ -287,7 +297,7 @@ async def hover(service: DomService, element_id: int, force: bool = False) -> Ac
         await mouse_move(service, point)
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
 
-    return await perform(service, "hover", element_id, body)
+    return await perform(service, "hover", element_id, body, expect)
 
 
-__all__ = ["click", "click_target", "hover", "locate", "mouse_click"]
+__all__ = ["click", "click_target", "held_keys", "hover", "locate", "mouse_click", "mouse_move"]

@@ -49,6 +49,51 @@ class Changes(BaseModel):
     focused: bool | None = Field(default=None, description="Whether the target has focus afterwards.")
 
 
+class Verification(BaseModel):
+    """Whether the outcome the caller expected (``expect``) came about (seed 002 §2.6.3)."""
+
+    passed: bool = Field(description="The expected outcome held within the timeout.")
+    expected: str = Field(description="The expectation, in words.")
+    actual: str = Field(description="What was observed instead (or as well), in words.")
+    errors_detected: list[str] = Field(
+        default_factory=list, description="Error messages the page showed during the action (toasts, alerts)."
+    )
+    success_messages: list[str] = Field(
+        default_factory=list, description="Success messages the page showed during the action."
+    )
+    feedback: str = Field(description="One line for the LLM: what held or not, and what to do next.")
+
+
+class RequestFact(BaseModel):
+    method: str = Field(description="HTTP method.")
+    url: str = Field(description="URL without credentials, fragment or secret-looking query values.")
+    type: str = Field(description="XHR or Fetch.")
+    status: int | None = Field(default=None, description="HTTP status, when a response came.")
+    failed: bool = Field(default=False, description="The request failed (network error, blocked, cancelled).")
+    error: str | None = Field(default=None, description="Why it failed (net::ERR_...).")
+    pending: bool = Field(default=False, description="Still running when the action's result was made.")
+
+
+class NetworkFacts(BaseModel):
+    """Requests the page made while the action ran and settled: observed only then (no standing
+    capture), without bodies or headers."""
+
+    requests: int = Field(description="Requests started (all kinds: documents, scripts, images, XHR/fetch).")
+    finished: int = Field(description="Of those, finished with a response.")
+    failed: int = Field(description="Of those, failed.")
+    xhr: list[RequestFact] = Field(default_factory=list, description="The XHR/fetch calls (at most 20).")
+
+
+class HitElement(BaseModel):
+    """What is at a viewport point (click_at/hover_at): the element a person's pointer would reach."""
+
+    id: int | None = Field(
+        default=None, description="Its ID (or its nearest ancestor's) in this tab's snapshots."
+    )
+    description: str = Field(description="Tag, id and classes (button#save.primary), and its text.")
+    frame: str = Field(default="m", description="The frame it is in: m = the page itself, f1... = iframes.")
+
+
 class ActionResult(BaseModel):
     success: bool = Field(description="Whether the action was carried out.")
     error: ActionErrorInfo | None = Field(default=None, description="Why it failed, when it did.")
@@ -60,6 +105,16 @@ class ActionResult(BaseModel):
         default=None, description="Old element ID, when the element had been re-rendered and was found again."
     )
     point: tuple[float, float] | None = Field(default=None, description="Top-level viewport point used.")
+    hit: HitElement | None = Field(
+        default=None, description="The element at the point, for click_at/hover_at."
+    )
+    network: NetworkFacts | None = Field(
+        default=None,
+        description="Requests made while the action ran and settled (did Submit send anything?).",
+    )
+    verification: Verification | None = Field(
+        default=None, description="Whether the `expect`ed outcome held (only when `expect` was given)."
+    )
     timestamp: float = Field(default_factory=time.time, description="Unix time the action finished.")
     _exc: BrowserxError | None = PrivateAttr(default=None)
 

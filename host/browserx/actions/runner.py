@@ -1,20 +1,22 @@
-"""The frame every action runs in: observe (mutations, navigation) around the action, time it,
-turn a BrowserxError into a structured failed result, and invalidate the cached snapshot after
-every action — success or failure — since the page may have changed either way."""
+"""The frame every action runs in: observe (mutations, navigation, requests) around the action,
+check its expected outcome when one was given, time it, turn a BrowserxError into a structured
+failed result, and invalidate the cached snapshot after every action — success or failure —
+since the page may have changed either way."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from browserx.actions.network import NetworkWatch
 from browserx.actions.observe import NAV_COMMIT_S, NAV_LOAD_S, MutationCounter, NavigationWatch
 from browserx.actions.resolve import OBJECT_GROUP, Target
 from browserx.actions.result import ActionErrorInfo, ActionResult
-from browserx.errors import BrowserxError
+from browserx.actions.verify import Verifier
+from browserx.errors import BrowserxError, PageOptedOut
+from browserx.expectations import Expect
 from browserx.service import DomService
 
 
@@ -24,6 +26,7 @@ class ActionContext:
     result: ActionResult
     counter: MutationCounter
     watch: NavigationWatch
+    network: NetworkWatch
     sessions: set[str | None] = field(default_factory=lambda: {None})
     after_settle: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     settle: bool = True  # wait a moment for the page's reaction before reading changes
@@ -32,38 +35,53 @@ class ActionContext:
         """The action acts on ``target``: report its (possibly healed) ID, watch its frame."""
         self.result.id = target.element_id
         self.result.recovered_from = target.recovered_from
-        self.sessions.add(target.session_id)
-        await self.counter.start(target.session_id)
+        await self.watch_session(target.session_id)
+
+    async def watch_session(self, session_id: str | None) -> None:
+        """Count the DOM changes and requests of this frame's session too."""
+        self.sessions.add(session_id)
+        await asyncio.gather(self.counter.start(session_id), self.network.start(session_id))
 
 
 Body = Callable[[ActionContext], Awaitable[None]]
 
 
-async def perform(service: DomService, action: str, element_id: int | None, body: Body) -> ActionResult:
+async def perform(
+    service: DomService, action: str, element_id: int | None, body: Body, expect: Expect | None = None
+) -> ActionResult:
     t0 = time.perf_counter()
     result = ActionResult(success=False, action=action, id=element_id)
     watch = NavigationWatch(service)
-    ctx = ActionContext(service, result, MutationCounter(service), watch)
+    network = NetworkWatch(service)
+    ctx = ActionContext(service, result, MutationCounter(service), watch, network)
+    verifier = Verifier(service, expect, element_id) if expect is not None else None
     try:
         try:
             await service.ensure_attached()
-            await ctx.counter.start(None)
+            await asyncio.gather(ctx.counter.start(None), network.start(None))
+            if verifier is not None:
+                await verifier.before_action()
             await body(ctx)
             result.success = True
         except BrowserxError as exc:
             result.error = ActionErrorInfo(code=exc.code, message=exc.message, details=exc.details or None)
             result._exc = exc
-        with contextlib.suppress(BrowserxError):
-            await _observe_after(ctx)
+        try:
+            await _observe_after(ctx, verifier)
+        except PageOptedOut:
+            raise  # the page opted out meanwhile: nothing of it may be reported
+        except BrowserxError:
+            pass
     finally:
         watch.close()
+        network.stop()
         service.invalidate("action")
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
     result.timestamp = time.time()
     return result
 
 
-async def _observe_after(ctx: ActionContext) -> None:
+async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
     result, watch = ctx.result, ctx.watch
     if result.success and ctx.settle:
         await ctx.counter.settle()
@@ -74,6 +92,10 @@ async def _observe_after(ctx: ActionContext) -> None:
     if result.success:
         for hook in ctx.after_settle:
             await hook()
+    if result.success and verifier is not None:
+        result.verification = await verifier.after_action(result, ctx.counter, watch)
+    await ctx.network.finish_api_calls()
+    result.network = ctx.network.facts()
     mutations, url = await ctx.counter.read()
     changes = result.changes
     changes.dom_mutations = mutations
@@ -85,19 +107,8 @@ async def _observe_after(ctx: ActionContext) -> None:
         _release_later(ctx.service, session_id)
 
 
-_releasing: set[asyncio.Future[Any]] = set()  # held until done: the loop keeps weak references
-
-
 def _release_later(service: DomService, session_id: str | None) -> None:
     """Release the action's handles without waiting for the answer: nothing depends on it."""
-    task = asyncio.ensure_future(
+    service.fire_and_forget(
         service.cdp("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, session_id=session_id)
     )
-    _releasing.add(task)
-    task.add_done_callback(_released)
-
-
-def _released(task: asyncio.Future[Any]) -> None:
-    _releasing.discard(task)
-    if not task.cancelled():
-        task.exception()  # a frame gone meanwhile took its objects with it

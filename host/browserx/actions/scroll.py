@@ -11,6 +11,7 @@ from browserx.actions.resolve import Target, resolve
 from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
+from browserx.expectations import Expect
 from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 
@@ -107,6 +108,8 @@ async def scroll(
     direction: Direction = "down",
     amount: str | float = "page",
     to_id: int | None = None,
+    *,
+    expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         if direction not in ("down", "up", "left", "right"):
@@ -132,7 +135,7 @@ async def scroll(
 
         ctx.after_settle.append(measure)
 
-    return await perform(service, "scroll", element_id if to_id is None else to_id, body)
+    return await perform(service, "scroll", element_id if to_id is None else to_id, body, expect)
 
 
 async def _into_view(ctx: ActionContext, to_id: int) -> None:

@@ -42,21 +42,35 @@ def action_handlers(registry: TabRegistry, settings: HostSettings) -> dict[str, 
         return handler
 
     return {
-        "click": action(lambda s, p: actions.click(s, p.id, p.button, p.count, p.modifiers, p.force)),
-        "type": action(
-            lambda s, p: actions.type_text(s, p.id, p.text, p.clear, p.submit, p.per_char, p.include_values)
+        "click": action(
+            lambda s, p: actions.click(s, p.id, p.button, p.count, p.modifiers, p.force, expect=p.expect)
         ),
-        "key": action(lambda s, p: actions.key(s, p.key, p.modifiers, p.id, p.repeat)),
-        "scroll": action(lambda s, p: actions.scroll(s, p.id, p.direction, p.amount, p.to_id)),
-        "select": action(lambda s, p: actions.select(s, p.id, p.value, p.include_values)),
-        "check": action(lambda s, p: actions.check(s, p.id, p.checked)),
-        "hover": action(lambda s, p: actions.hover(s, p.id, p.force)),
+        "type": action(
+            lambda s, p: actions.type_text(
+                s, p.id, p.text, p.clear, p.submit, p.per_char, p.include_values, expect=p.expect
+            )
+        ),
+        "key": action(lambda s, p: actions.key(s, p.key, p.modifiers, p.id, p.repeat, expect=p.expect)),
+        "scroll": action(
+            lambda s, p: actions.scroll(s, p.id, p.direction, p.amount, p.to_id, expect=p.expect)
+        ),
+        "select": action(lambda s, p: actions.select(s, p.id, p.value, p.include_values, expect=p.expect)),
+        "check": action(lambda s, p: actions.check(s, p.id, p.checked, expect=p.expect)),
+        "hover": action(lambda s, p: actions.hover(s, p.id, p.force, expect=p.expect)),
+        "click_at": action(
+            lambda s, p: actions.click_at(s, p.x, p.y, p.button, p.count, p.modifiers, expect=p.expect)
+        ),
+        "hover_at": action(lambda s, p: actions.hover_at(s, p.x, p.y, expect=p.expect)),
         # Leaving a page reads nothing of it: allowed on opted-out pages too.
-        "navigate": action(lambda s, p: actions.navigate(s, p.url, p.timeout), reads_page=False),
-        "back": action(lambda s, p: actions.back(s, p.timeout), reads_page=False),
-        "forward": action(lambda s, p: actions.forward(s, p.timeout), reads_page=False),
-        "reload": action(lambda s, p: actions.reload(s, p.ignore_cache, p.timeout), reads_page=False),
-        "wait": action(lambda s, p: actions.wait_for(s, p.text, p.gone, p.timeout)),
+        "navigate": action(
+            lambda s, p: actions.navigate(s, p.url, p.timeout, expect=p.expect), reads_page=False
+        ),
+        "back": action(lambda s, p: actions.back(s, p.timeout, expect=p.expect), reads_page=False),
+        "forward": action(lambda s, p: actions.forward(s, p.timeout, expect=p.expect), reads_page=False),
+        "reload": action(
+            lambda s, p: actions.reload(s, p.ignore_cache, p.timeout, expect=p.expect), reads_page=False
+        ),
+        "wait": action(lambda s, p: actions.wait_for(s, p.text, p.gone, p.timeout, expect=p.expect)),
     }
 
 

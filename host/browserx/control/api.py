@@ -8,12 +8,14 @@ from typing import Any
 
 from browserx import _native, actions
 from browserx._version import __version__
+from browserx.actions.memory import remember
 from browserx.control.action_methods import Handler, action_handlers
 from browserx.control.observe import observe
 from browserx.control.schemas import (
     ActivateTabParams,
     CdpParams,
     CloseTabParams,
+    HtmlParams,
     NewTabParams,
     ReleaseTabParams,
     ScreenshotParams,
@@ -25,11 +27,14 @@ from browserx.control.schemas import (
 from browserx.control.server import Method
 from browserx.control.tools import TOOLS
 from browserx.errors import MethodNotAllowed, TabClosed
+from browserx.heap import paused_gc
 from browserx.policy import check_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.registry import TabRegistry
 from browserx.relay.protocol import NewTabResult, decode_raw
 from browserx.screenshot import screenshot
 from browserx.settings import HostSettings, load_settings, settings_path
+from browserx.snapshot.snapshot import take_snapshot
+from browserx.views.html import render_html
 
 # Host machinery a client never drives through the raw door, even when it is open: scripts in
 # every new document, auto-attaching, isolated worlds and paused targets are the host's own.
@@ -137,6 +142,22 @@ def build_methods(
             shot = await screenshot(service, p.mode, p.id, p.format, p.quality, p.max_width, p.marks)
         return {"tab": service.tab_id, **shot.to_dict()}
 
+    async def page_html(p: HtmlParams) -> dict[str, Any]:
+        service = await registry.resolve(p.tab)
+        async with service.lock:
+            await refuse_opted_out(service)
+            snap = await take_snapshot(service, include_values=p.include_values)
+            service.place_snapshot(snap)
+            remember(service, snap)  # the data-id values are the tab's current IDs
+            with paused_gc():
+                view = render_html(snap, p.mode, p.max_chars)
+        out: dict[str, Any] = {"tab": service.tab_id, "mode": p.mode, "url": snap.url, "title": snap.title,
+                               "html": view.html, "chars": len(view.html), "elements": view.elements,
+                               "truncated": view.truncated}  # fmt: skip
+        if view.note:
+            out["note"] = view.note
+        return out
+
     handlers: dict[str, Handler] = {
         "status": status,
         "tabs": tabs,
@@ -148,6 +169,7 @@ def build_methods(
         "activate_tab": activate_tab,
         "release_tab": release_tab,
         "screenshot": take_screenshot,
+        "html": page_html,
         **action_handlers(registry, settings),
     }
     # The dispatch is the declared tools (control/tools.py): a tool without an implementation, or

@@ -26,7 +26,7 @@ class ToolMethods:
         self,
         *,
         tab: int | None = None,
-        format: Literal["text", "json", "semantic"] = "text",
+        format: Literal["text", "json", "semantic", "hybrid"] = "text",
         include_values: bool = False,
         stats: bool = False,
         viewport_only: bool = False,
@@ -47,9 +47,10 @@ class ToolMethods:
         the page changes; act by ID with click/type/select/check/hover/scroll/key. Options:
         `query` keeps the sections relevant to a question, `since_last` shows only what
         changed, `max_tokens` bounds the size (default 6000), `format` json/semantic for
-        structured output. Element IDs are the numbers in brackets in a snapshot of the same
-        tab ([12] button Save); an ID keeps naming its element across snapshots while the
-        element lives, and is never reused."""
+        structured output, hybrid for semantic plus a JPEG of the viewport (null when
+        unchanged since the last one). Element IDs are the numbers in brackets in a snapshot
+        of the same tab ([12] button Save); an ID keeps naming its element across snapshots
+        while the element lives, and is never reused."""
         result = self.call(
             "snapshot",
             tab=tab,
@@ -77,6 +78,7 @@ class ToolMethods:
         id: int,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         button: Literal["left", "right", "middle"] = "left",
         count: int = 1,
         modifiers: list[str] | None = None,
@@ -88,6 +90,7 @@ class ToolMethods:
         result = self.call(
             "click",
             tab=tab,
+            expect=expect,
             id=id,
             button=button,
             count=count,
@@ -103,6 +106,7 @@ class ToolMethods:
         text: str,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         clear: bool = False,
         submit: bool = False,
         per_char: bool = False,
@@ -114,6 +118,7 @@ class ToolMethods:
         result = self.call(
             "type",
             tab=tab,
+            expect=expect,
             id=id,
             text=text,
             clear=clear,
@@ -129,13 +134,14 @@ class ToolMethods:
         key: str,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         modifiers: list[str] | None = None,
         id: int | None = None,
         repeat: int = 1,
     ) -> dict[str, Any]:
         """Press a key or shortcut (Enter, Escape, Tab, ArrowDown, Ctrl+A, ...), optionally focusing an
         element by ID first; otherwise it goes to whatever has focus."""
-        result = self.call("key", tab=tab, key=key, modifiers=modifiers, id=id, repeat=repeat)
+        result = self.call("key", tab=tab, expect=expect, key=key, modifiers=modifiers, id=id, repeat=repeat)
         out: dict[str, Any] = result
         return out
 
@@ -144,6 +150,7 @@ class ToolMethods:
         id: int | None = None,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         direction: Literal["down", "up", "left", "right"] = "down",
         amount: str | float = "page",
         to_id: int | None = None,
@@ -151,7 +158,15 @@ class ToolMethods:
         """Scroll the page (default) or the scrollable container with this ID, by a page or a number of
         pixels; or bring the element `to_id` into view. Snapshots mark content beyond the
         viewport."""
-        result = self.call("scroll", tab=tab, id=id, direction=direction, amount=amount, to_id=to_id)
+        result = self.call(
+            "scroll",
+            tab=tab,
+            expect=expect,
+            id=id,
+            direction=direction,
+            amount=amount,
+            to_id=to_id,
+        )
         out: dict[str, Any] = result
         return out
 
@@ -161,43 +176,126 @@ class ToolMethods:
         value: str,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         include_values: bool = False,
     ) -> dict[str, Any]:
         """Choose an option by its label in a dropdown, combobox or listbox by ID (native <select> and
         ARIA widgets alike)."""
-        result = self.call("select", tab=tab, id=id, value=value, include_values=include_values)
+        result = self.call(
+            "select",
+            tab=tab,
+            expect=expect,
+            id=id,
+            value=value,
+            include_values=include_values,
+        )
         out: dict[str, Any] = result
         return out
 
-    def check(self, id: int, checked: bool = True, *, tab: int | None = None) -> dict[str, Any]:
+    def check(
+        self,
+        id: int,
+        checked: bool = True,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """Set a checkbox, radio button, switch or toggle button by ID to checked (default) or
         unchecked; does nothing if it already is."""
-        result = self.call("check", tab=tab, id=id, checked=checked)
+        result = self.call("check", tab=tab, expect=expect, id=id, checked=checked)
         out: dict[str, Any] = result
         return out
 
-    def hover(self, id: int, *, tab: int | None = None, force: bool = False) -> dict[str, Any]:
+    def hover(
+        self,
+        id: int,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+        force: bool = False,
+    ) -> dict[str, Any]:
         """Move the mouse over an element by ID (menus and tooltips that open on hover)."""
-        result = self.call("hover", tab=tab, id=id, force=force)
+        result = self.call("hover", tab=tab, expect=expect, id=id, force=force)
         out: dict[str, Any] = result
         return out
 
-    def navigate(self, url: str, *, tab: int | None = None, timeout: float = 30.0) -> dict[str, Any]:
+    def click_at(
+        self,
+        x: float,
+        y: float,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+        button: Literal["left", "right", "middle"] = "left",
+        count: int = 1,
+        modifiers: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """Click a point of the viewport, in CSS pixels from its top-left corner, for what has no ID: a
+        canvas, a map, a chart, a spot in a picture (find the point in a screenshot, which
+        has one pixel per CSS pixel unless scaled). The result's `hit` names the element
+        that was there."""
+        result = self.call(
+            "click_at",
+            tab=tab,
+            expect=expect,
+            x=x,
+            y=y,
+            button=button,
+            count=count,
+            modifiers=modifiers,
+        )
+        out: dict[str, Any] = result
+        return out
+
+    def hover_at(
+        self,
+        x: float,
+        y: float,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Move the mouse to a point of the viewport (CSS pixels), for hover effects on a canvas or
+        map; `hit` names the element there."""
+        result = self.call("hover_at", tab=tab, expect=expect, x=x, y=y)
+        out: dict[str, Any] = result
+        return out
+
+    def navigate(
+        self,
+        url: str,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
         """Open a URL in the tab and wait for it to load. http(s) only (file:// when the user allowed
         it)."""
-        result = self.call("navigate", tab=tab, url=url, timeout=timeout)
+        result = self.call("navigate", tab=tab, expect=expect, url=url, timeout=timeout)
         out: dict[str, Any] = result
         return out
 
-    def back(self, *, tab: int | None = None, timeout: float = 30.0) -> dict[str, Any]:
+    def back(
+        self,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
         """Go back one page in the tab's history."""
-        result = self.call("back", tab=tab, timeout=timeout)
+        result = self.call("back", tab=tab, expect=expect, timeout=timeout)
         out: dict[str, Any] = result
         return out
 
-    def forward(self, *, tab: int | None = None, timeout: float = 30.0) -> dict[str, Any]:
+    def forward(
+        self,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
         """Go forward one page in the tab's history."""
-        result = self.call("forward", tab=tab, timeout=timeout)
+        result = self.call("forward", tab=tab, expect=expect, timeout=timeout)
         out: dict[str, Any] = result
         return out
 
@@ -205,11 +303,12 @@ class ToolMethods:
         self,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         timeout: float = 30.0,
         ignore_cache: bool = False,
     ) -> dict[str, Any]:
         """Reload the tab (also brings back a tab whose page crashed)."""
-        result = self.call("reload", tab=tab, timeout=timeout, ignore_cache=ignore_cache)
+        result = self.call("reload", tab=tab, expect=expect, timeout=timeout, ignore_cache=ignore_cache)
         out: dict[str, Any] = result
         return out
 
@@ -217,13 +316,14 @@ class ToolMethods:
         self,
         *,
         tab: int | None = None,
+        expect: dict[str, Any] | None = None,
         text: str | None = None,
         gone: str | None = None,
         timeout: float = 10.0,
     ) -> dict[str, Any]:
         """Wait until some text appears on the page and/or other text disappears (a save confirmation,
         a spinner going away), up to `timeout` seconds."""
-        result = self.call("wait", tab=tab, text=text, gone=gone, timeout=timeout)
+        result = self.call("wait", tab=tab, expect=expect, text=text, gone=gone, timeout=timeout)
         out: dict[str, Any] = result
         return out
 
@@ -253,6 +353,24 @@ class ToolMethods:
             max_width=max_width,
             marks=marks,
         )
+        out: dict[str, Any] = result
+        return out
+
+    def html(
+        self,
+        *,
+        tab: int | None = None,
+        mode: Literal["skeleton", "full"] = "skeleton",
+        max_chars: int = 50000,
+        include_values: bool = False,
+    ) -> dict[str, Any]:
+        """The page as HTML, built from a fresh snapshot. `skeleton` (default, small): only the
+        elements you can act on, each with data-id="ID" (the IDs of `snapshot`), in their
+        forms, dialogs and landmarks. `full`: the whole visible page, annotated (data-id,
+        data-interactive, data-frame), scripts, styles and hidden parts left out, long runs
+        of alike elements shortened; use it when the text view lacks what you need (markup,
+        attributes, structure). Cut at `max_chars` (`truncated` says so)."""
+        result = self.call("html", tab=tab, mode=mode, max_chars=max_chars, include_values=include_values)
         out: dict[str, Any] = result
         return out
 

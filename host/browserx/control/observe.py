@@ -1,5 +1,6 @@
 """The ``snapshot`` method: settle the page (stability wait + page events), take the snapshot,
-match a CSS filter in the page, then build the requested view and remember it for deltas."""
+match a CSS filter in the page, then build the requested view and remember it for deltas; for the
+hybrid view, a JPEG of the viewport next to the semantic view (seed 004 §5)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from typing import Any
 
 from browserx.actions.memory import remember
 from browserx.control.schemas import SnapshotParams
+from browserx.errors import CdpError, CdpTimeout, PageOptedOut
 from browserx.heap import paused_gc
+from browserx.policy import refuse_opted_out_frames
+from browserx.screenshot import screenshot
 from browserx.service import DomService
 from browserx.snapshot.css_filter import match_selector
 from browserx.snapshot.snapshot import take_snapshot
@@ -17,10 +21,14 @@ from browserx.views.build import build_view
 from browserx.views.events import EventLog, from_raw, summarise
 from browserx.views.options import DEFAULT_MAX_TOKENS, ViewOptions
 
+# The hybrid view's picture (seed 004 §5): the viewport as JPEG, at most this wide, this quality.
+HYBRID_MAX_WIDTH = 1024
+HYBRID_QUALITY = 70
+
 
 def view_options(p: SnapshotParams) -> ViewOptions:
     return ViewOptions(
-        format=p.format,
+        format="semantic" if p.format == "hybrid" else p.format,  # hybrid: semantic + a picture
         viewport_only=p.viewport_only,
         boxes=p.boxes,
         max_depth=p.max_depth,
@@ -63,7 +71,12 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
         )
     service.last_view = view.state
     out: dict[str, Any] = {"tab": service.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
-    out["semantic" if p.format == "semantic" else p.format] = view.payload
+    out["semantic" if p.format in ("semantic", "hybrid") else p.format] = view.payload
+    shot_ms = None
+    if p.format == "hybrid":
+        t1 = time.perf_counter()
+        out.update(await hybrid_picture(service))
+        shot_ms = round((time.perf_counter() - t1) * 1000, 1)
     if p.stats:
         stats = snap.stats.to_dict()
         stats.update(view.stats)
@@ -74,5 +87,31 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
                               "enabled": p.wait_stable}  # fmt: skip
         stats["events"] = len(events.events)
         stats["frames_detail"] = list(snap.frames)
+        if shot_ms is not None:
+            stats["screenshot_ms"] = shot_ms
         out["stats"] = stats
+    return out
+
+
+async def hybrid_picture(service: DomService) -> dict[str, Any]:
+    """The hybrid view's screenshot fields. ``screenshot`` is the base64 JPEG, or None when its
+    hash equals that of the last one sent for this tab (the caller has it already), when a frame
+    of the page opted out of AI agents (a picture would show it), or when it could not be taken;
+    the last two say why in ``screenshotNote`` (and have no hash)."""
+    out: dict[str, Any] = {"screenshot": None, "screenshotHash": None, "screenshotFormat": "jpeg"}
+    try:
+        await refuse_opted_out_frames(service)
+        shot = await screenshot(
+            service, "viewport", fmt="jpeg", quality=HYBRID_QUALITY, max_width=HYBRID_MAX_WIDTH
+        )
+    except PageOptedOut:
+        out["screenshotNote"] = "a frame of this page opted out of AI agents (data-no-ai): no picture"
+        return out
+    except (CdpError, CdpTimeout) as exc:
+        out["screenshotNote"] = f"no picture: {exc.message}"
+        return out
+    out.update(screenshotHash=shot.phash, screenshotSize=[shot.width, shot.height])
+    if shot.phash != service.last_screenshot_hash:
+        out["screenshot"] = shot.to_dict()["data"]
+        service.last_screenshot_hash = shot.phash
     return out

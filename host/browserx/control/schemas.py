@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from browserx.expectations import Expect
+
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 
@@ -55,9 +57,10 @@ class TargetsParams(TabParams):
 
 
 class SnapshotParams(TabParams):
-    format: Literal["text", "json", "semantic"] = Field(
+    format: Literal["text", "json", "semantic", "hybrid"] = Field(
         default="text",
-        description="View to render: text outline, json tree or the minified semantic contract.",
+        description="View to render: text outline, json tree, the minified semantic contract, or hybrid: "
+        "semantic plus a JPEG of the viewport (null when unchanged since the last one).",
     )
     include_values: bool = Field(
         default=False, description="Include form values (never passwords; card numbers and SSNs masked)."
@@ -109,7 +112,16 @@ class SnapshotParams(TabParams):
 # -- actions ------------------------------------------------------------------------------
 
 
-class ClickParams(TabParams):
+class ActionParams(TabParams):
+    expect: Expect | None = Field(
+        default=None,
+        description='Check the outcome: e.g. {"url_contains": "/done"}, {"element_appears": '
+        '{"text": "Saved"}}, {"or": [{"navigation": true}, {"element_appears": {"role": '
+        '"dialog"}}]}. The result\'s `verification` says whether it held, and what happened instead.',
+    )
+
+
+class ClickParams(ActionParams):
     id: int = Field(description="Element ID from a snapshot of this tab.")
     button: Literal["left", "right", "middle"] = Field(default="left", description="Mouse button.")
     count: int = Field(default=1, ge=1, le=3, description="1 = click, 2 = double click.")
@@ -117,7 +129,7 @@ class ClickParams(TabParams):
     force: bool = Field(default=False, description="Click even if another element covers the target.")
 
 
-class TypeParams(TabParams):
+class TypeParams(ActionParams):
     id: int = Field(description="ID of an input, textarea or contenteditable element.")
     text: str = Field(description="Text to insert.")
     clear: bool = Field(default=False, description="Clear the current value first.")
@@ -128,14 +140,14 @@ class TypeParams(TabParams):
     )
 
 
-class KeyParams(TabParams):
+class KeyParams(ActionParams):
     key: str = Field(description="Key name (Enter, Tab, Escape, ArrowDown, a, F5, ...) or combo 'Ctrl+A'.")
     modifiers: list[str] = Field(default_factory=list, description="Held keys: Alt, Ctrl, Meta, Shift.")
     id: int | None = Field(default=None, description="Focus this element first; default: what has focus.")
     repeat: int = Field(default=1, ge=1, le=100, description="Press the key this many times.")
 
 
-class ScrollParams(TabParams):
+class ScrollParams(ActionParams):
     id: int | None = Field(
         default=None, description="Scroll this container (or the one holding it); default: page."
     )
@@ -144,7 +156,7 @@ class ScrollParams(TabParams):
     to_id: int | None = Field(default=None, description="Instead: scroll this element into view.")
 
 
-class SelectParams(TabParams):
+class SelectParams(ActionParams):
     id: int = Field(description="ID of a <select>, combobox or listbox.")
     value: str = Field(description="Option label (or value) to choose.")
     include_values: bool = Field(
@@ -152,22 +164,41 @@ class SelectParams(TabParams):
     )
 
 
-class CheckParams(TabParams):
+class CheckParams(ActionParams):
     id: int = Field(description="ID of a checkbox, radio, switch or toggle button.")
     checked: bool = Field(default=True, description="Desired state.")
 
 
-class HoverParams(TabParams):
+class HoverParams(ActionParams):
     id: int = Field(description="Element ID to move the mouse over.")
     force: bool = Field(default=False, description="Hover even if another element covers the target.")
 
 
-class NavigateParams(TabParams):
+class PointParams(ActionParams):
+    x: float = Field(
+        ge=0, description="Viewport x in CSS pixels (from the left edge of the page's visible area)."
+    )
+    y: float = Field(
+        ge=0, description="Viewport y in CSS pixels (from the top edge of the page's visible area)."
+    )
+
+
+class ClickAtParams(PointParams):
+    button: Literal["left", "right", "middle"] = Field(default="left", description="Mouse button.")
+    count: int = Field(default=1, ge=1, le=3, description="1 = click, 2 = double click.")
+    modifiers: list[str] = Field(default_factory=list, description="Held keys: Alt, Ctrl, Meta, Shift.")
+
+
+class HoverAtParams(PointParams):
+    pass
+
+
+class NavigateParams(ActionParams):
     url: str = Field(description="URL to open in the tab.")
     timeout: float = Field(default=30.0, gt=0, le=300, description="Seconds to wait for the page.")
 
 
-class HistoryParams(TabParams):
+class HistoryParams(ActionParams):
     timeout: float = Field(default=30.0, gt=0, le=300, description="Seconds to wait for the page.")
 
 
@@ -175,7 +206,7 @@ class ReloadParams(HistoryParams):
     ignore_cache: bool = Field(default=False, description="Bypass the cache.")
 
 
-class WaitParams(TabParams):
+class WaitParams(ActionParams):
     text: str | None = Field(default=None, description="Wait until this text is on the page.")
     gone: str | None = Field(default=None, description="Wait until this text is no longer on the page.")
     timeout: float = Field(default=10.0, gt=0, le=300, description="Seconds to wait.")
@@ -221,4 +252,24 @@ class ScreenshotParams(TabParams):
     marks: bool = Field(
         default=False,
         description="Draw a box and its ID on every element in view that has an ID (Set-of-Mark).",
+    )
+
+
+# -- page source --------------------------------------------------------------------------
+
+
+class HtmlParams(TabParams):
+    mode: Literal["skeleton", "full"] = Field(
+        default="skeleton",
+        description="skeleton: only the elements with IDs (data-id) in their landmarks, forms and "
+        "dialogs; full: the whole visible page as annotated HTML.",
+    )
+    max_chars: int = Field(
+        default=50_000,
+        ge=100,
+        le=200_000,
+        description="Cut the HTML at this many characters (it still ends with every tag closed).",
+    )
+    include_values: bool = Field(
+        default=False, description="Include form values (never passwords; card numbers and SSNs masked)."
     )

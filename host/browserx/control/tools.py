@@ -19,10 +19,13 @@ from browserx.control.schemas import (
     ActivateTabParams,
     CdpParams,
     CheckParams,
+    ClickAtParams,
     ClickParams,
     CloseTabParams,
     HistoryParams,
+    HoverAtParams,
     HoverParams,
+    HtmlParams,
     KeyParams,
     NavigateParams,
     NewTabParams,
@@ -87,7 +90,8 @@ TOOLS: tuple[Tool, ...] = (
         "act on ([12] button Save, [13] textbox Email). Take one before acting and after the page "
         "changes; act by ID with click/type/select/check/hover/scroll/key. Options: `query` keeps the "
         "sections relevant to a question, `since_last` shows only what changed, `max_tokens` bounds the "
-        "size (default 6000), `format` json/semantic for structured output. " + ID_NOTE,
+        "size (default 6000), `format` json/semantic for structured output, hybrid for semantic plus "
+        "a JPEG of the viewport (null when unchanged since the last one). " + ID_NOTE,
         SnapshotParams,
         cli={"wait_stable": "--no-wait", "stats": "--json-stats"},
     ),
@@ -151,6 +155,23 @@ TOOLS: tuple[Tool, ...] = (
         acts=True,
     ),
     Tool(
+        "click_at",
+        "Click a point of the viewport, in CSS pixels from its top-left corner, for what has no ID: a "
+        "canvas, a map, a chart, a spot in a picture (find the point in a screenshot, which has one pixel "
+        "per CSS pixel unless scaled). The result's `hit` names the element that was there.",
+        ClickAtParams,
+        positional=("x", "y"),
+        acts=True,
+    ),
+    Tool(
+        "hover_at",
+        "Move the mouse to a point of the viewport (CSS pixels), for hover effects on a canvas or map; "
+        "`hit` names the element there.",
+        HoverAtParams,
+        positional=("x", "y"),
+        acts=True,
+    ),
+    Tool(
         "navigate",
         "Open a URL in the tab and wait for it to load. http(s) only (file:// when the user allowed it).",
         NavigateParams,
@@ -175,6 +196,16 @@ TOOLS: tuple[Tool, ...] = (
         "Returns the image and a perceptual hash (`phash`): an unchanged page gives the same hash.",
         ScreenshotParams,
         binary=True,
+    ),
+    Tool(
+        "html",
+        "The page as HTML, built from a fresh snapshot. `skeleton` (default, small): only the elements "
+        'you can act on, each with data-id="ID" (the IDs of `snapshot`), in their forms, dialogs and '
+        "landmarks. `full`: the whole visible page, annotated (data-id, data-interactive, data-frame), "
+        "scripts, styles and hidden parts left out, long runs of alike elements shortened; use it when "
+        "the text view lacks what you need (markup, attributes, structure). Cut at `max_chars` "
+        "(`truncated` says so).",
+        HtmlParams,
     ),
     Tool(
         "new_tab",

@@ -48,6 +48,12 @@ def cmd_do(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agent(args: argparse.Namespace) -> int:
+    from browserx.interfaces.agent import cli_main  # the HTTP client only for this command
+
+    return cli_main(args)
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from browserx.interfaces.schema import tool_definitions
 
@@ -186,6 +192,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("do", cmd_do, 'Run one action written as a call: click(12), setValue(13, "x"), goBack(), ...')
     connects(p, tab=True)
     p.add_argument("action", metavar="ACTION", help="e.g. 'press(\"Enter\")'; strings are JSON")
+
+    p = command(
+        "agent", cmd_agent, "Let a seed-004 backend drive a task: observe, POST /api/agent/interact, act."
+    )
+    p.add_argument("--backend", required=True, metavar="URL", help="the backend's base URL (https://...)")
+    p.add_argument("--task", required=True, metavar="TEXT", help="what to do (sent as `query`)")
+    p.add_argument("--tab", type=int, help="tab id (default: the active tab, then kept)")
+    p.add_argument("--max-steps", type=int, default=25, metavar="N", help="give up after N actions (exit 2)")
+    p.add_argument(
+        "--header", action="append", metavar="'NAME: VALUE'", help="sent on every request (repeatable)"
+    )
+    p.add_argument("--timeout", type=float, default=120.0, metavar="S", help="seconds per backend request")
+    p.add_argument("--include-values", action="store_true", help="send form values (`v`; never passwords)")
+    p.add_argument("--socket", help="control socket path (default: discover the running host)")
     return parser
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from browserx.control.client import Client
@@ -72,8 +73,8 @@ def _converter(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any,
         return str, get_args(annotation)
     if get_origin(annotation) is list:
         return _list_of_words, None
-    if get_origin(annotation) is dict:
-        return _json_object, None
+    if get_origin(annotation) is dict or (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+        return _json_object, None  # an object (``--expect '{"url_contains": "/done"}'``), checked by the host
     raise TypeError(f"no CLI spelling for {annotation!r}")
 
 
@@ -112,6 +113,10 @@ def add_tool_commands(sub: Any) -> None:
             _add_field(p, tool, name, field)
         if tool.binary:
             p.add_argument("--out", required=True, metavar="FILE", help="write the image to FILE")
+        elif tool.name == "snapshot":
+            p.add_argument(
+                "--out", metavar="FILE", help="--format hybrid: write its screenshot (JPEG) to FILE"
+            )
 
 
 def _first_sentence(text: str) -> str:
@@ -175,10 +180,34 @@ def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:
     view = args.format or "text"
     if view in ("json", "semantic"):
         print_json(result[view])
+    elif view == "hybrid":  # the semantic view; what became of the picture goes to stderr
+        print_json(result["semantic"])
+        print(_hybrid_picture(args, result), file=sys.stderr)
     else:
         sys.stdout.write(result["text"])
     if "stats" in result:
         print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
+
+
+def _hybrid_picture(args: argparse.Namespace, result: dict[str, Any]) -> str:
+    """Write a hybrid view's screenshot to --out (if given and there is one); say what happened."""
+    if result.get("screenshotNote"):
+        return f"screenshot: {result['screenshotNote']}"
+    size = "x".join(str(n) for n in result.get("screenshotSize") or ())
+    about = f"screenshot jpeg {size}, hash {result['screenshotHash']}"
+    if result.get("screenshot") is None:
+        return f"{about}: unchanged since the last hybrid view of this tab (not sent again)"
+    if args.out:
+        Path(args.out).write_bytes(base64.b64decode(result["screenshot"]))
+        return f"{about}: written to {args.out}"
+    return f"{about} (--out FILE writes it)"
+
+
+def print_html(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    """The HTML itself; the note on a cut one to stderr."""
+    sys.stdout.write(result["html"] + "\n")
+    if result.get("note"):
+        print(result["note"], file=sys.stderr)
 
 
 def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
@@ -186,4 +215,9 @@ def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
     print(describe_action(result))
 
 
-PRINTERS: dict[str, Printer] = {"status": print_status, "tabs": print_tabs, "snapshot": print_snapshot}
+PRINTERS: dict[str, Printer] = {
+    "status": print_status,
+    "tabs": print_tabs,
+    "snapshot": print_snapshot,
+    "html": print_html,
+}

@@ -170,9 +170,25 @@ class HostLink:
 
 
 def snapshot_text(result: dict[str, Any], view_format: str | None) -> str:
-    if view_format in ("json", "semantic"):
-        return json.dumps(result[view_format], ensure_ascii=False)
+    if view_format in ("json", "semantic", "hybrid"):
+        return json.dumps(result["semantic" if view_format == "hybrid" else view_format], ensure_ascii=False)
     return str(result["text"])
+
+
+def hybrid_result(result: dict[str, Any]) -> types.CallToolResult:
+    """The semantic view as text, then the screenshot as image content when there is one (None:
+    unchanged since the last one sent, or not taken: a line says which); the structured content
+    without the image data."""
+    about = {k: v for k, v in result.items() if k != "screenshot"}
+    content: list[types.ContentBlock] = [types.TextContent(text=snapshot_text(result, "hybrid"))]
+    if result.get("screenshot") is not None:
+        content.append(types.ImageContent(data=result["screenshot"], mime_type="image/jpeg"))
+    elif result.get("screenshotNote"):
+        content.append(types.TextContent(text=f"(screenshot: {result['screenshotNote']})"))
+    else:
+        hash_ = result.get("screenshotHash")
+        content.append(types.TextContent(text=f"(screenshot unchanged since the last one: hash {hash_})"))
+    return types.CallToolResult(content=content, structured_content=about)
 
 
 def structured(result: Any) -> dict[str, Any]:
@@ -208,10 +224,16 @@ def run_tool(link: HostLink, tool: Tool, arguments: dict[str, Any]) -> types.Cal
     """One tools/call, in a worker thread (the Client is synchronous). Raises BrowserxError."""
     if not tool.acts:
         result = link.call(tool.name, **arguments)
+        if tool.name == "snapshot" and arguments.get("format") == "hybrid":
+            return hybrid_result(result)
         if tool.name == "snapshot":
             return text_result(snapshot_text(result, arguments.get("format")), result)
         if tool.binary:
             return image_result(result)
+        if tool.name == "html":  # the HTML as it is, not escaped inside JSON
+            return text_result(
+                str(result["html"]) + (f"\n<!-- {result['note']} -->" if result.get("note") else ""), result
+            )
         return text_result(json.dumps(result, ensure_ascii=False), result)
     observe = arguments.pop("observe", "delta")
     if observe not in OBSERVE_MODES:

@@ -44,4 +44,29 @@ def describe_action(result: dict[str, Any]) -> str:
         parts.append("a scroll position changed")
     if changes.get("focused") is not None:
         parts.append("focused" if changes["focused"] else "not focused")
-    return f"{head}: {', '.join(parts)}"
+    hit = result.get("hit")
+    if hit:
+        parts.insert(
+            0, f"at ({', '.join(f'{v:g}' for v in result.get('point') or ())}): {hit.get('description')}"
+        )
+    network = result.get("network")
+    if network:
+        parts.append(_requests(network))
+    line = f"{head}: {', '.join(parts)}"
+    verification = result.get("verification")
+    if verification:
+        line += "\n" + str(verification.get("feedback", ""))
+    return line
+
+
+def _requests(network: dict[str, Any]) -> str:
+    count = int(network.get("requests") or 0)
+    if not count:
+        return "no requests"
+    calls = [
+        f"{c.get('method')} {c.get('url')} → "
+        + ("pending" if c.get("pending") else "failed" if c.get("failed") else str(c.get("status")))
+        for c in network.get("xhr") or ()
+    ]
+    text = f"{count} request{'' if count == 1 else 's'}"
+    return text + (f" ({'; '.join(calls)})" if calls else "")

@@ -39,6 +39,8 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Input.dispatchKeyEvent",
         "Input.dispatchMouseEvent",
         "Input.insertText",
+        "Network.disable",
+        "Network.enable",
         "Page.addScriptToEvaluateOnNewDocument",
         "Page.captureScreenshot",
         "Page.createIsolatedWorld",

@@ -444,7 +444,9 @@ function collect(root, opts) {
         (s || (s = {})).frameOrigin = [fx, fy];
         st[i] = s;
         if (doc && doc.documentElement) {
-          sNode[top] = doc; sType[top] = 9; sParent[top] = i; sScope[top] = doc; sX[top] = fx; sY[top] = fy; top++;
+          // A frame of this process whose document opted out of AI agents: nothing of it is read.
+          const optedOut = doc.documentElement.hasAttribute("data-no-ai") || (doc.body && doc.body.hasAttribute("data-no-ai"));
+          if (!optedOut) { sNode[top] = doc; sType[top] = 9; sParent[top] = i; sScope[top] = doc; sX[top] = fx; sY[top] = fy; top++; }
         } else {
           frameOwners.push(k[i]);
         }

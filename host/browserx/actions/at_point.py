@@ -1,0 +1,176 @@
+"""Coordinate actions: click_at / hover_at a point of the viewport (CSS pixels), for canvas, maps
+and hit areas that have no element of their own. The result names what is at the point — the
+element a real pointer reaches, through shadow roots and frames (out-of-process ones too) —
+with its ID when a snapshot of the tab has shown it (or its nearest ancestor with one).
+
+The point is looked up before the input is sent (what the click lands on, not what the page
+shows after it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from browserx.actions.effects import ripple
+from browserx.actions.memory import recall
+from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
+from browserx.actions.resolve import describe_id
+from browserx.actions.result import ActionResult, HitElement
+from browserx.actions.runner import ActionContext, perform
+from browserx.errors import BadRequest, BrowserxError
+from browserx.expectations import Expect
+from browserx.service import DomService
+from browserx.snapshot.capture import isolated_world
+from browserx.snapshot.model import NodeRef
+
+MAX_FRAME_DEPTH = 8
+# In browserx's isolated world of a session's top document: the element at (x, y) of that
+# document's viewport, through open shadow roots (and closed ones the host handed in) and
+# same-origin frames; at an out-of-process frame, that frame's <iframe> and the point inside it.
+# Keys are the collector's (snapshot/collector.js), nearest first, up to the frame's document.
+HIT_AT_JS = """function(x, y) {
+  const B = globalThis.__browserx;
+  const key = (n) => (B && B.keyOf ? B.keyOf(n) : 0);
+  const view = [innerWidth, innerHeight];
+  let doc = document, lx = x, ly = y, el = null;
+  for (let depth = 0; depth < 20; depth++) {
+    let hit = doc.elementFromPoint(lx, ly);
+    if (!hit) break;
+    for (let i = 0; i < 20; i++) {
+      const root = hit.shadowRoot || (B && B.closed && B.closed.get(hit));
+      const inner = root && root.elementFromPoint ? root.elementFromPoint(lx, ly) : null;
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    el = hit;
+    if (hit.localName !== 'iframe' && hit.localName !== 'frame') break;
+    const r = hit.getBoundingClientRect(), cs = hit.ownerDocument.defaultView.getComputedStyle(hit);
+    const ix = lx - (r.left + hit.clientLeft + parseFloat(cs.paddingLeft));
+    const iy = ly - (r.top + hit.clientTop + parseFloat(cs.paddingTop));
+    let inner = null;
+    try { inner = hit.contentDocument; } catch (e) {}
+    if (!inner) return {view, frameOwner: B && B.keyFor ? B.keyFor(hit) : 0, local: [ix, iy]};
+    doc = inner; lx = ix; ly = iy;
+  }
+  if (!el) return {view, keys: [], desc: '', text: ''};
+  const keys = [];
+  for (let n = el; n && keys.length < 60; n = n.parentNode || n.host) if (n.nodeType === 1) keys.push(key(n));
+  let desc = el.localName + (el.id ? '#' + el.id : '');
+  const cls = typeof el.className === 'string' ? el.className.trim().split(/\\s+/).filter(Boolean) : [];
+  if (cls.length) desc += '.' + cls.slice(0, 2).join('.');
+  const text = ((el.getAttribute && el.getAttribute('aria-label')) || el.innerText || el.textContent || '')
+    .replace(/\\s+/g, ' ').trim().slice(0, 60);
+  return {view, keys, desc, text: el.type === 'password' ? '' : text};
+}"""
+KEY_FOR_JS = "function() { const B = globalThis.__browserx; return B && B.keyFor ? B.keyFor(this) : 0; }"
+
+
+async def element_at(service: DomService, x: float, y: float) -> tuple[HitElement, str | None]:
+    """What is at top-level viewport point (x, y), and the CDP session of its frame."""
+    session: str | None = None
+    lx, ly = x, y
+    for depth in range(MAX_FRAME_DEPTH):
+        _, ctx = await isolated_world(service, session)
+        reply = await service.cdp(
+            "Runtime.callFunctionOn",
+            {"functionDeclaration": HIT_AT_JS, "executionContextId": ctx, "returnByValue": True,
+             "arguments": [{"value": lx}, {"value": ly}]},
+            session_id=session,
+        )  # fmt: skip
+        found: dict[str, Any] = reply.get("result", {}).get("value") or {}
+        if depth == 0:
+            width, height = found.get("view") or (0, 0)
+            if not (0 <= x < width and 0 <= y < height):
+                raise BadRequest(
+                    f"({x:g}, {y:g}) is outside the viewport ({width} × {height} CSS pixels); "
+                    "scroll first, or use coordinates inside it."
+                )
+        if "frameOwner" not in found:
+            label = "m" if session is None else service.frame_label(session)
+            return _named(service, found, label), session
+        child = await _child_session(service, session, ctx, int(found["frameOwner"]))
+        if child is None:
+            return HitElement(description="iframe (its frame cannot be reached)", frame="m"), session
+        session, (lx, ly) = child, found["local"]
+    return HitElement(description="iframe (nested too deep)"), session
+
+
+def _named(service: DomService, found: dict[str, Any], label: str) -> HitElement:
+    keys = [int(k) for k in found.get("keys") or ()]
+    candidates = [
+        (depth, service.ids.by_ref.get(NodeRef(label, key))) for depth, key in enumerate(keys) if key
+    ]
+    depth, element_id = next(((d, i) for d, i in candidates if i is not None), (0, None))
+    what = str(found.get("desc") or "")
+    text = str(found.get("text") or "")
+    description = what + (f' "{text}"' if text else "")
+    if element_id is not None:
+        named = describe_id(element_id, recall(service, element_id))
+        description = f"{named}: {description}" if depth == 0 else f"{description}, inside {named}"
+    return HitElement(id=element_id, description=description or "nothing", frame=label)
+
+
+async def _child_session(service: DomService, parent: str | None, ctx: int, owner_key: int) -> str | None:
+    """The out-of-process frame session whose <iframe> in ``parent`` has the collector key ``owner_key``."""
+    children = [sid for sid, p in service.session_parents.items() if p == parent and sid in service.sessions]
+    for sid in children:
+        frame_id = service.sessions[sid].targetId
+        known = service.owner_keys.get((parent, ctx, frame_id))
+        if known is None:
+            try:
+                owner = await service.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent)
+                node = await service.cdp(
+                    "DOM.resolveNode",
+                    {"backendNodeId": int(owner["backendNodeId"]), "executionContextId": ctx},
+                    session_id=parent,
+                )
+                reply = await service.cdp(
+                    "Runtime.callFunctionOn",
+                    {"functionDeclaration": KEY_FOR_JS, "objectId": node["object"]["objectId"], "returnByValue": True},
+                    session_id=parent,
+                )  # fmt: skip
+            except (BrowserxError, KeyError, TypeError, ValueError):
+                continue
+            known = int(reply.get("result", {}).get("value") or 0)
+        if known == owner_key:
+            return sid
+    return None
+
+
+async def _at(ctx: ActionContext, x: float, y: float) -> None:
+    hit, session = await element_at(ctx.service, x, y)
+    ctx.result.hit = hit
+    ctx.result.id = hit.id
+    ctx.result.point = (round(x, 1), round(y, 1))
+    await ctx.watch_session(session)
+
+
+async def click_at(
+    service: DomService,
+    x: float,
+    y: float,
+    button: Button = "left",
+    count: int = 1,
+    modifiers: Sequence[str] = (),
+    *,
+    expect: Expect | None = None,
+) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        mask = held_keys(button, modifiers)
+        await _at(ctx, x, y)
+        await ripple(service, x, y)
+        await mouse_click(service, (x, y), button, max(1, min(count, 3)), mask)
+
+    return await perform(service, "click_at", None, body, expect)
+
+
+async def hover_at(service: DomService, x: float, y: float, *, expect: Expect | None = None) -> ActionResult:
+    async def body(ctx: ActionContext) -> None:
+        await _at(ctx, x, y)
+        await mouse_move(service, (x, y))
+
+    return await perform(service, "hover_at", None, body, expect)
+
+
+__all__ = ["click_at", "element_at", "hover_at"]

@@ -1,0 +1,90 @@
+"""What an action should bring about (``expect``), checked after it: seed 002's sentinel
+verification. Pure data (pydantic), beneath both the tool params (control/schemas.py) and the
+check itself (actions/verify.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+KINDS = ("navigation", "url_contains", "element_appears", "element_disappears", "value_changes", "state_changes",
+         "any_change", "no_change")  # fmt: skip
+
+
+class ElementMatch(BaseModel):
+    """An element by the text a person reads on it, or by its role and name (as snapshots show them)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str | None = Field(
+        default=None, min_length=1, description="Visible text on the page (case and spacing ignored)."
+    )
+    role: str | None = Field(
+        default=None, min_length=1, description="Role as snapshots show it: dialog, alert, button, ..."
+    )
+    name: str | None = Field(default=None, description="With role: part of its name (case ignored).")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> ElementMatch:
+        if self.text is None and self.role is None:
+            raise ValueError("give text, or role (and optionally name)")
+        if self.text is not None and (self.role is not None or self.name is not None):
+            raise ValueError("give text, or role and name, not both")
+        if self.name is not None and self.role is None:
+            raise ValueError("name needs a role")
+        return self
+
+
+class Expect(BaseModel):
+    """What the action should bring about, checked after it (seed 002 sentinel verification). Every
+    condition given must hold; ``or`` lists alternatives of which one must hold."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+    navigation: bool | None = Field(
+        default=None, description="true: the page navigates (new document or URL); false: it does not."
+    )
+    url_contains: str | None = Field(
+        default=None, min_length=1, description="The URL afterwards contains this."
+    )
+    element_appears: ElementMatch | None = Field(
+        default=None,
+        description="An element that was not on the page shows up (a toast, a dialog, a result).",
+    )
+    element_disappears: ElementMatch | None = Field(
+        default=None,
+        description="An element that was on the page goes away (a dialog closes, a spinner ends).",
+    )
+    value_changes: bool | None = Field(
+        default=None, description="true: the acted-on element's value changes."
+    )
+    state_changes: bool | None = Field(
+        default=None,
+        description="true: the acted-on element's state changes (checked, selected, pressed, expanded, open, disabled).",
+    )
+    any_change: bool | None = Field(
+        default=None, description="true: anything changes (DOM, URL, scroll, value)."
+    )
+    no_change: bool | None = Field(
+        default=None, description="true: nothing changes and no error shows (a check that merely looks)."
+    )
+    any_of: list[Expect] | None = Field(
+        default=None, alias="or", min_length=1, description="Alternatives: one of them must hold."
+    )
+    timeout: float = Field(
+        default=3.0, gt=0, le=60, description="Seconds to wait for it to hold (the outermost one counts)."
+    )
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Expect:
+        if not self.conditions() and not self.any_of:
+            raise ValueError("expect needs at least one condition")
+        return self
+
+    def conditions(self) -> dict[str, Any]:
+        """The conditions given (not ``or``, not timeout), by name."""
+        return {k: getattr(self, k) for k in KINDS if getattr(self, k) is not None}
+
+
+__all__ = ["KINDS", "ElementMatch", "Expect"]

@@ -1,0 +1,123 @@
+"""Snapshots for unit tests, shared by the test modules: from a recorded payload
+(tests/snapshot/recordings, through the real pipeline) or built by hand from a small node tree
+(``el``/``text``/``page``: the derived fields are given, not computed)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from browserx.snapshot.capture import load_recording
+from browserx.snapshot.ids import IdAllocator
+from browserx.snapshot.model import F_INLINE, Box, Node, NodeRef
+from browserx.snapshot.snapshot import DomSnapshot, SnapshotStats, finish, prepare
+from browserx.snapshot.visibility import Placements
+
+RECORDINGS = Path(__file__).parent / "snapshot" / "recordings"
+
+
+def recorded_snapshot(name: str, include_values: bool = False) -> DomSnapshot:
+    """The snapshot of a recorded page (``snap-values`` …), IDs from 1 in document order."""
+    frames = load_recording(RECORDINGS / f"{name}.json")
+    return finish(prepare(frames), IdAllocator(), {}, tab_id=1, include_values=include_values)
+
+
+_KEYS = itertools.count(1)
+_ID_KEY = "__test_id"
+
+
+def el(
+    tag: str,
+    *children: Node,
+    attrs: dict[str, str] | None = None,
+    state: dict[str, Any] | None = None,
+    role: str | None = None,
+    name: str = "",
+    visible: bool = True,
+    tier: int = 3,
+    inline: bool = False,
+    bx_id: int | None = None,
+    frame: str = "m",
+) -> Node:
+    """An element (``bx_id``: the ID the snapshot gives it)."""
+    node = Node(
+        NodeRef(frame, next(_KEYS)),
+        tag,
+        children=list(children),
+        attrs=dict(attrs or {}),
+        box=Box(0, 0, 100, 20),
+        flags=F_INLINE if inline else 0,
+        state=dict(state or {}),
+        role=role,
+        name=name,
+        visible=visible,
+        tier=tier,
+    )
+    for child in children:
+        child.parent = node
+    if bx_id is not None:
+        node.state[_ID_KEY] = bx_id  # taken out again by page()
+    return node
+
+
+def text(value: str, visible: bool = True) -> Node:
+    return Node(NodeRef("m", 0), "#text", text=value, visible=visible)
+
+
+def doc(*children: Node, attrs: dict[str, str] | None = None, frame: str = "m") -> Node:
+    """A #document (the page's, or a frame's under an <iframe> element)."""
+    node = el("#document", *children, attrs=attrs, frame=frame)
+    node.box = None
+    return node
+
+
+def page(*body: Node, include_values: bool = False, url: str = "http://test.example/") -> DomSnapshot:
+    """A snapshot of a page whose <body> holds ``body``; IDs as the nodes' ``bx_id`` say."""
+    root = doc(el("body", *body))
+    nodes: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        node.index = len(nodes)
+        nodes.append(node)
+        stack.extend(reversed(node.children))
+    id_of: dict[NodeRef, int] = {}
+    by_id: dict[int, Node] = {}
+    for node in nodes:
+        element_id = node.state.pop(_ID_KEY, None) if node.tag != "#text" else None
+        if element_id is not None:
+            id_of[node.ref] = element_id
+            by_id[element_id] = node
+    stats = SnapshotStats(
+        total_nodes=len(nodes),
+        elements=sum(1 for n in nodes if n.is_element),
+        visible_elements=sum(1 for n in nodes if n.is_element and n.visible),
+        interactive=len(by_id),
+        tier_counts=MappingProxyType({}),
+        frames=1,
+        shadow_roots=0,
+        pruned_hidden=0,
+        capture_ms=0.0,
+        build_ms=0.0,
+        hidden_interactive=0,
+    )
+    return DomSnapshot(
+        tab_id=1,
+        url=url,
+        title="Test page",
+        viewport=(1280.0, 800.0),
+        scroll=(0.0, 0.0),
+        document_size=(1280.0, 800.0),
+        root=root,
+        nodes=tuple(nodes),
+        by_id=MappingProxyType(by_id),
+        id_of=MappingProxyType(id_of),
+        placements=Placements(len(nodes)),
+        covered=MappingProxyType({}),
+        hunted_names=frozenset(),
+        include_values=include_values,
+        stats=stats,
+        frames=(),
+    )
