@@ -89,6 +89,7 @@ lint: venv
 	$(VENV)/bin/ruff check host tests scripts bench
 	$(VENV)/bin/ruff format --check host tests scripts bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 clean:
 	test ! -x $(PY) || $(PY) scripts/build_native.py --clean

@@ -38,6 +38,7 @@ MODULES = [
     "snapshot/accname.py",
     "snapshot/ids.py",
     "snapshot/snapshot.py",
+    "snapshot/pipeline.py",
     "views/viewport.py",
     "views/outline.py",
     "views/units.py",

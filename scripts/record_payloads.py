@@ -3,6 +3,7 @@ Chromium with the extension and a host that saves every capture (BROWSERX_RECORD
 snapshot of each page, and copy the recordings to tests/snapshot/recordings/.
 
     .venv/bin/python scripts/record_payloads.py snap-controls.html snap-hidden.html ...
+    .venv/bin/python scripts/record_payloads.py --out DIR PAGE ...   # elsewhere (scripts/view_hashes.py)
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ from tests.e2e.harness import fixture_servers  # noqa: E402
 OUT = ROOT / "tests" / "snapshot" / "recordings"
 
 
-def main(pages: list[str]) -> int:
+def main(pages: list[str], out: Path = OUT) -> int:
     record = Path(tempfile.mkdtemp(prefix="browserx-record-"))
     os.environ["BROWSERX_RECORD_DIR"] = str(record)
     os.environ["BROWSERX_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="browserx-record-run-")
     from browserx import Client
     from browserx.launch import launch
 
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     with fixture_servers() as servers:
         for page in pages:
             # One fresh browser per page keeps recordings independent of each other.
@@ -40,13 +41,16 @@ def main(pages: list[str]) -> int:
                 with Client(launched.host.socket) as bx:
                     bx.snapshot()
                 recorded = sorted(record.glob("*.json"), key=lambda p: p.stat().st_mtime)
-                target = OUT / (Path(page).stem + ".json")
+                target = out / (Path(page.split("?")[0]).stem + ".json")
                 shutil.copy(recorded[-1], target)
-                print(f"{page} → {target.relative_to(ROOT)} ({target.stat().st_size} bytes)")
+                print(f"{page} → {target} ({target.stat().st_size} bytes)")
             finally:
                 os.killpg(launched.browser_pid, signal.SIGTERM)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["hello.html", "oopif.html"]))
+    args = sys.argv[1:]
+    if args[:1] == ["--out"]:
+        sys.exit(main(args[2:], Path(args[1])))
+    sys.exit(main(args or ["hello.html", "oopif.html"]))

@@ -9,19 +9,32 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from browserx.snapshot.capture import load_recording
+from browserx.snapshot.capture import FrameCapture, load_recording
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.model import F_INLINE, Box, Node, NodeRef
-from browserx.snapshot.snapshot import DomSnapshot, SnapshotStats, finish, prepare
+from browserx.snapshot.pipeline import finish, prepare
+from browserx.snapshot.snapshot import DomSnapshot, SnapshotStats
 from browserx.snapshot.visibility import Placements
 
 RECORDINGS = Path(__file__).parent / "snapshot" / "recordings"
 
 
+def recorded(name: str) -> list[FrameCapture]:
+    """The capture payload recorded from a fixture page (``snap-controls``, ``oopif`` …)."""
+    return load_recording(RECORDINGS / f"{name}.json")
+
+
+def snapshot_of(
+    frames: list[FrameCapture], ids: IdAllocator | None = None, include_values: bool = False
+) -> DomSnapshot:
+    """The snapshot the real pipeline builds from ``frames`` (``ids``: an allocator to share
+    between snapshots, so that IDs carry over; a new one by default)."""
+    return finish(prepare(frames), ids or IdAllocator(), {}, tab_id=1, include_values=include_values)
+
+
 def recorded_snapshot(name: str, include_values: bool = False) -> DomSnapshot:
     """The snapshot of a recorded page (``snap-values`` …), IDs from 1 in document order."""
-    frames = load_recording(RECORDINGS / f"{name}.json")
-    return finish(prepare(frames), IdAllocator(), {}, tab_id=1, include_values=include_values)
+    return snapshot_of(recorded(name), include_values=include_values)
 
 
 _KEYS = itertools.count(1)

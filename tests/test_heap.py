@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from browserx.heap import paused_gc
-from browserx.service import DomService
-from tests.snapshot.test_pipeline import recorded, snapshot_of
+from browserx.tabs.tab import Tab
+from tests.builders import recorded, snapshot_of
 
 
 def test_paused_gc_nests_and_restores_the_collector() -> None:
@@ -36,9 +36,9 @@ def test_what_a_paused_build_leaves_alive_is_frozen_before_the_collector_resumes
         gc.unfreeze()
 
 
-def _service() -> DomService:
+def _service() -> Tab:
     conn: Any = object()  # placing snapshots never talks to the browser
-    return DomService(1, conn)
+    return Tab(1, conn)
 
 
 def test_old_snapshots_are_torn_down_before_the_next_one_is_taken() -> None:

@@ -10,9 +10,9 @@ import msgspec
 import pytest
 
 from browserx.errors import PageCrashed, TabClosed, TabNotFound
-from browserx.registry import TabRegistry, default_tab
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import TabInfo, TargetInfo
+from browserx.tabs.registry import TabRegistry, default_tab
 
 T = TypeVar("T")
 
@@ -127,7 +127,7 @@ def test_resolve_default_is_active_tab_of_focused_window() -> None:
         registry = TabRegistry(fake.conn)
         service = await registry.resolve(None)
         assert service.tab_id == 20
-        assert registry.services == {20: service}
+        assert registry.tabs == {20: service}
         assert await registry.resolve(20) is service  # one service per tab
         assert (await registry.resolve(10)).tab_id == 10
 
@@ -142,7 +142,7 @@ def test_resolve_unknown_tab_lists_the_open_ones() -> None:
         assert "99" in str(info.value)
         assert "10, 11, 20" in str(info.value)
         assert info.value.details == {"tab_id": 99}
-        assert registry.services == {}
+        assert registry.tabs == {}
 
     run(main)
 
@@ -162,19 +162,19 @@ def test_resolve_with_no_tabs() -> None:
 def test_tab_removed_drops_its_service() -> None:
     fake = FakeExtension()
     registry = TabRegistry(fake.conn)
-    registry.service(5)
-    kept = registry.service(6)
+    registry.tab(5)
+    kept = registry.tab(6)
     fake.notice(type="tab", event="removed", tabId=5)
-    assert registry.services == {6: kept}
+    assert registry.tabs == {6: kept}
 
 
 def test_tab_replaced_drops_the_removed_tab() -> None:
     fake = FakeExtension()
     registry = TabRegistry(fake.conn)
-    registry.service(5)
-    added = registry.service(9)
+    registry.tab(5)
+    added = registry.tab(9)
     fake.notice(type="tab", event="replaced", tabId=9, removedTabId=5)
-    assert registry.services == {9: added}
+    assert registry.tabs == {9: added}
 
 
 def test_detached_keeps_the_service_and_marks_it_detached() -> None:
@@ -182,13 +182,13 @@ def test_detached_keeps_the_service_and_marks_it_detached() -> None:
     # same ID allocator (an ID never names two elements of one tab).
     fake = FakeExtension()
     registry = TabRegistry(fake.conn)
-    service = registry.service(5)
-    service.attached = True
-    service.sessions["S1"] = TargetInfo(targetId="T")
+    service = registry.tab(5)
+    service.session.attached = True
+    service.session.sessions["S1"] = TargetInfo(targetId="T")
     fake.notice(type="detached", tabId=5, reason="canceled_by_user")
-    assert registry.services == {5: service}
-    assert service.attached is False
-    assert service.sessions == {}
+    assert registry.tabs == {5: service}
+    assert service.session.attached is False
+    assert service.session.sessions == {}
 
 
 def test_a_closed_tab_fails_what_waits_on_it_at_once() -> None:
@@ -196,7 +196,7 @@ def test_a_closed_tab_fails_what_waits_on_it_at_once() -> None:
         fake = FakeExtension()
         fake.silent = True  # nothing is ever answered
         registry = TabRegistry(fake.conn)
-        registry.service(5)
+        registry.tab(5)
         pending = asyncio.ensure_future(fake.conn.cdp(5, "Runtime.evaluate", {"expression": "1"}, timeout=30))
         await asyncio.sleep(0)
         fake.notice(type="tab", event="removed", tabId=5)
@@ -211,18 +211,20 @@ def test_a_crashed_renderer_fails_what_waits_on_it_and_refuses_until_a_reload() 
         fake = FakeExtension()
         fake.silent = True
         registry = TabRegistry(fake.conn)
-        service = registry.service(5)
-        service.attached = True
-        pending = asyncio.ensure_future(service.cdp("Runtime.evaluate", {"expression": "1"}, timeout=30))
+        service = registry.tab(5)
+        service.session.attached = True
+        pending = asyncio.ensure_future(
+            service.session.cdp("Runtime.evaluate", {"expression": "1"}, timeout=30)
+        )
         await asyncio.sleep(0)
         fake.notice(type="event", tabId=5, method="Inspector.targetCrashed", params={})
         with pytest.raises(PageCrashed):
             await asyncio.wait_for(pending, 1)
         with pytest.raises(PageCrashed, match="Reload"):
-            await service.cdp("Runtime.evaluate", {"expression": "1"})
-        assert service.attached  # the debugger stays; its domains come back with the next renderer
+            await service.session.cdp("Runtime.evaluate", {"expression": "1"})
+        assert service.session.attached  # the debugger stays; its domains come back with the next renderer
         fake.notice(type="event", tabId=5, method="Inspector.targetReloadedAfterCrash", params={})
-        assert service.crashed is False
+        assert service.session.crashed is False
 
     run(go)
 
@@ -231,15 +233,15 @@ def test_idle_tabs_are_released_and_busy_or_recent_ones_kept() -> None:
     async def go() -> None:
         fake = FakeExtension()
         registry = TabRegistry(fake.conn)
-        idle, recent, busy = registry.service(5), registry.service(6), registry.service(7)
+        idle, recent, busy = registry.tab(5), registry.tab(6), registry.tab(7)
         for service in (idle, recent, busy):
-            service.attached = True
+            service.session.attached = True
         idle.last_used -= 100
         busy.last_used -= 100
         async with busy.lock:
             assert await registry.release_idle(50) == [5]
-        assert not idle.attached and recent.attached and busy.attached
-        assert registry.services == {5: idle, 6: recent, 7: busy}  # released, not forgotten
+        assert not idle.session.attached and recent.session.attached and busy.session.attached
+        assert registry.tabs == {5: idle, 6: recent, 7: busy}  # released, not forgotten
         assert {"type": "detach", "tabId": 5} in [{k: m[k] for k in ("type", "tabId")} for m in fake.sent]
 
     run(go)
@@ -260,9 +262,9 @@ def test_idle_tabs_are_released_and_busy_or_recent_ones_kept() -> None:
 def test_other_notices_keep_the_service(notice: dict[str, Any]) -> None:
     fake = FakeExtension()
     registry = TabRegistry(fake.conn)
-    service = registry.service(5)
+    service = registry.tab(5)
     fake.notice(**notice)
-    assert registry.services == {5: service}
+    assert registry.tabs == {5: service}
 
 
 def test_drop_of_an_unknown_tab_is_harmless() -> None:
@@ -271,27 +273,27 @@ def test_drop_of_an_unknown_tab_is_harmless() -> None:
     fake.notice(type="tab", event="removed", tabId=123)
     fake.notice(type="detached", tabId=123)
     registry.drop(123)
-    assert registry.services == {}
+    assert registry.tabs == {}
 
 
 def test_events_reach_the_service_and_track_child_sessions() -> None:
     fake = FakeExtension()
     registry = TabRegistry(fake.conn)
-    service = registry.service(5)
-    other = registry.service(6)
+    service = registry.tab(5)
+    other = registry.tab(6)
     heard: list[str | None] = []
-    service.add_listener(lambda msg: heard.append(msg.method))
+    service.session.add_listener(lambda msg: heard.append(msg.method))
     fake.notice(
         type="event",
         tabId=5,
         method="Target.attachedToTarget",
         params={"sessionId": "S1", "targetInfo": {"targetId": "T1", "type": "iframe", "url": "https://f/"}},
     )
-    assert list(service.sessions) == ["S1"]
-    assert service.sessions["S1"].url == "https://f/"
-    assert other.sessions == {}
+    assert list(service.session.sessions) == ["S1"]
+    assert service.session.sessions["S1"].url == "https://f/"
+    assert other.session.sessions == {}
     fake.notice(type="event", tabId=5, method="Target.detachedFromTarget", params={"sessionId": "S1"})
-    assert service.sessions == {}
+    assert service.session.sessions == {}
     assert heard == ["Target.attachedToTarget", "Target.detachedFromTarget"]
 
 
@@ -300,12 +302,12 @@ def test_a_new_service_after_removal_starts_fresh() -> None:
         fake = FakeExtension([{"tabId": 5, "windowId": 1, "active": True}])
         registry = TabRegistry(fake.conn)
         first = await registry.resolve(5)
-        await first.ensure_attached()
-        assert first.attached
+        await first.session.ensure_attached()
+        assert first.session.attached
         fake.notice(type="tab", event="removed", tabId=5)
         second = await registry.resolve(5)
         assert second is not first
-        assert second.attached is False
+        assert second.session.attached is False
         # attach, then Page.enable (cache invalidation events), then the next tabs call
         assert [m["type"] for m in fake.sent] == ["tabs", "attach", "cdp", "tabs"]
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from PIL import Image, ImageDraw
 
-from browserx.screenshot import JPEG_MAX_SIDE, MAX_PIXELS, draw_marks, image_scale, perceptual_hash
+from browserx.pixels.screenshot import JPEG_MAX_SIDE, MAX_PIXELS, draw_marks, image_scale, perceptual_hash
 from browserx.snapshot.model import Box, Node, NodeRef
 
 

@@ -24,10 +24,10 @@ from browserx._version import __version__
 from browserx.control.api import build_methods
 from browserx.control.server import ControlServer
 from browserx.framing import FrameWriter, read_frames
-from browserx.registry import TabRegistry
 from browserx.relay.connection import ExtensionConnection
 from browserx.runtime import HostRecord, ensure_runtime_dir, remove_record, write_record
 from browserx.settings import load_settings
+from browserx.tabs.registry import TabRegistry
 
 log = structlog.get_logger("browserx.host")
 

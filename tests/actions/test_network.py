@@ -4,11 +4,9 @@ Network events of one action (payload shapes as Chromium sends them, trimmed).""
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any
 
 from browserx.actions.network import NetworkWatch, clean_url
-from browserx.relay.protocol import Inbound
+from tests.fakes import emit, fake_tab
 
 
 def test_urls_lose_credentials_fragments_and_secret_values() -> None:
@@ -18,56 +16,33 @@ def test_urls_lose_credentials_fragments_and_secret_values() -> None:
     assert clean_url("https://example.com/a") == "https://example.com/a"
 
 
-class FakeService:
-    def __init__(self) -> None:
-        self.listeners: list[Any] = []
-        self.calls: list[tuple[str, str | None]] = []
-
-    def add_listener(self, listener: Any) -> Any:
-        self.listeners.append(listener)
-        return lambda: self.listeners.remove(listener)
-
-    async def cdp(self, method: str, params: Any = None, session_id: str | None = None) -> dict[str, Any]:
-        self.calls.append((method, session_id))
-        return {}
-
-    def fire_and_forget(self, work: Any) -> Any:
-        return asyncio.ensure_future(work)
-
-    def emit(self, method: str, params: dict[str, Any], session_id: str | None = None) -> None:
-        msg = Inbound(
-            type="event", tabId=1, sessionId=session_id, method=method, params=json.dumps(params).encode()
-        )
-        for listener in list(self.listeners):
-            listener(msg)
-
-
 def test_facts_count_requests_and_list_api_calls_only_for_watched_sessions() -> None:
     async def run() -> None:
-        service = FakeService()
-        watch = NetworkWatch(service)  # type: ignore[arg-type]
+        tab, conn = fake_tab()
+        watch = NetworkWatch(tab)
         await watch.start(None)
         sent = {"requestId": "1", "type": "Fetch", "request": {"method": "POST", "url": "http://x/api?token=t",
                 "headers": {"Cookie": "secret"}, "postData": "body"}}  # fmt: skip
-        service.emit("Network.requestWillBeSent", sent)
-        service.emit(
+        emit(tab, "Network.requestWillBeSent", sent)
+        emit(
+            tab,
             "Network.requestWillBeSent",
             {"requestId": "2", "type": "Image", "request": {"method": "GET", "url": "http://x/a.png"}},
         )
-        service.emit(
+        emit(
+            tab,
             "Network.requestWillBeSent",
             {"requestId": "3", "type": "XHR", "request": {"method": "GET", "url": "http://x/slow"}},
         )
-        service.emit(
+        emit(
+            tab,
             "Network.requestWillBeSent",
             {"requestId": "9", "type": "XHR", "request": {"method": "GET", "url": "http://y/"}},
             "other",
         )
-        service.emit(
-            "Network.responseReceived", {"requestId": "1", "response": {"status": 201, "headers": {}}}
-        )
-        service.emit("Network.loadingFinished", {"requestId": "1"})
-        service.emit("Network.loadingFailed", {"requestId": "2", "errorText": "net::ERR_BLOCKED_BY_CLIENT"})
+        emit(tab, "Network.responseReceived", {"requestId": "1", "response": {"status": 201, "headers": {}}})
+        emit(tab, "Network.loadingFinished", {"requestId": "1"})
+        emit(tab, "Network.loadingFailed", {"requestId": "2", "errorText": "net::ERR_BLOCKED_BY_CLIENT"})
         await watch.finish_api_calls(grace=0.05)
         facts = watch.facts()
         assert (facts.requests, facts.finished, facts.failed) == (3, 1, 1)
@@ -78,8 +53,8 @@ def test_facts_count_requests_and_list_api_calls_only_for_watched_sessions() -> 
         assert "secret" not in facts.model_dump_json() and "body" not in facts.model_dump_json()
         watch.stop()
         await asyncio.sleep(0)
-        assert (
-            service.calls == [("Network.enable", None), ("Network.disable", None)] and not service.listeners
-        )
+        network = [c for c in conn.calls if c[0].startswith("Network.")]
+        assert network == [("Network.enable", None), ("Network.disable", None)]
+        assert tab.session._listeners == [tab._on_event]
 
     asyncio.run(run())

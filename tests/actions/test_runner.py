@@ -1,5 +1,5 @@
 """The action frame: structured failures, and the cached snapshot invalidated after every
-action whether it succeeded or failed (fake service, no browser)."""
+action whether it succeeded or failed (a real Tab over a fake connection, no browser)."""
 
 from __future__ import annotations
 
@@ -10,85 +10,68 @@ import pytest
 
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import Occluded
-from browserx.relay.protocol import Inbound
+from browserx.tabs.tab import Tab
+from tests.builders import recorded, snapshot_of
+from tests.fakes import FakeConnection, emit, fake_tab
 
 
-class FakeService:
-    tab_id = 1
+def page(method: str, params: dict[str, Any], session_id: str | None) -> dict[str, Any]:
+    """A page whose DOM changes three times while an action runs, at http://x/."""
+    if method == "Page.getFrameTree":
+        return {"frameTree": {"frame": {"id": "F"}}}
+    if method == "Page.createIsolatedWorld":
+        return {"executionContextId": 5}
+    if "takeRecords" in params.get("expression", ""):
+        return {"result": {"value": [3, "http://x/"]}}
+    return {"result": {"value": "http://x/"}}
 
-    def __init__(self) -> None:
-        self.invalidated: list[str] = []
-        self.worlds: dict[str | None, tuple[str, int]] = {None: ("F", 5)}
-        self.frame_ids: dict[str | None, str] = {None: "F"}
-        self.worlds_checked: dict[str | None, float] = {}
-        self.frames_changed_at = 0.0
-        self.key_epoch = 0
-        self.key_bases: dict[str | None, int] = {}
-        self.calls: list[str] = []
-        self._listeners: list[Any] = []
 
-    async def ensure_attached(self) -> None:
-        pass
+def tab_with_snapshot() -> tuple[Tab, FakeConnection]:
+    tab, conn = fake_tab(page)
+    tab.place_snapshot(snapshot_of(recorded("hello")))
+    return tab, conn
 
-    async def cdp(self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None,
-                  timeout: float | None = None) -> dict[str, Any]:  # fmt: skip
-        self.calls.append(method)
-        if "requestAnimationFrame" in (params or {}).get("expression", ""):
-            self.calls.append("settle")  # the page's reaction is awaited, not a fixed sleep
-        if method == "Page.createIsolatedWorld":
-            return {"executionContextId": 5}
-        expr = (params or {}).get("expression", "")
-        if "takeRecords" in expr:
-            return {"result": {"value": [3, "http://x/"]}}
-        return {"result": {"value": "http://x/"}}
 
-    def add_listener(self, listener: Any) -> Any:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
-
-    def invalidate(self, reason: str) -> None:
-        self.invalidated.append(reason)
-
-    def fire_and_forget(self, work: Any) -> Any:
-        return asyncio.ensure_future(work)
+def settled(conn: FakeConnection) -> bool:
+    """Whether the page's reaction was awaited (the settle script), not a fixed sleep."""
+    return any(method == "Runtime.evaluate" for method, _ in conn.calls)
 
 
 def test_success_counts_mutations_and_invalidates() -> None:
-    service = FakeService()
+    tab, conn = tab_with_snapshot()
 
     async def body(ctx: ActionContext) -> None:
         pass
 
-    result = asyncio.run(perform(service, "click", 4, body))  # type: ignore[arg-type]
+    result = asyncio.run(perform(tab, "click", 4, body))
     assert result.success and result.error is None and result.changes.dom_mutations == 3
     assert result.changes.navigated is False
-    assert service.invalidated == ["action"] and service._listeners == []
-    assert "settle" in service.calls
+    assert tab.snapshot is None and tab.session._listeners == [tab._on_event]  # the action's are gone
+    assert settled(conn)
+    assert ("Network.enable", None) in conn.calls and result.network is not None
 
 
 def test_failure_is_structured_and_still_invalidates() -> None:
-    service = FakeService()
+    tab, _ = tab_with_snapshot()
 
     async def body(ctx: ActionContext) -> None:
         raise Occluded("covered by div#overlay", covered_by="div#overlay")
 
-    result = asyncio.run(perform(service, "click", 4, body))  # type: ignore[arg-type]
+    result = asyncio.run(perform(tab, "click", 4, body))
     assert not result.success and result.error is not None
     assert result.error.code == "occluded" and result.error.details == {"covered_by": "div#overlay"}
-    assert service.invalidated == ["action"]
+    assert tab.snapshot is None
     with pytest.raises(Occluded):
         result.raise_for_error()
 
 
 def test_navigation_events_are_reported() -> None:
-    service = FakeService()
+    tab, _ = fake_tab(page)
 
     async def body(ctx: ActionContext) -> None:
         ctx.settle = False
-        for listener in service._listeners:
-            listener(Inbound(type="event", method="Page.frameNavigated",
-                             params=b'{"frame": {"id": "F", "url": "http://y/"}}'))  # type: ignore[arg-type]  # fmt: skip
+        emit(tab, "Page.frameNavigated", b'{"frame": {"id": "F", "url": "http://y/"}}')
 
-    result = asyncio.run(perform(service, "click", 4, body))  # type: ignore[arg-type]
+    result = asyncio.run(perform(tab, "click", 4, body))
     assert result.changes.navigated is True
     assert result.changes.new_url == "http://x/"  # read from the page after the action

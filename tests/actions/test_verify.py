@@ -13,7 +13,7 @@ from browserx.actions.verify import Look, TargetState, describe_expect, judge, m
 from browserx.expectations import ElementMatch, Expect
 from browserx.snapshot.capture import load_recording
 from browserx.snapshot.ids import IdAllocator
-from browserx.snapshot.snapshot import finish, prepare
+from browserx.snapshot.pipeline import finish, prepare
 
 RECORDINGS = Path(__file__).parents[1] / "snapshot" / "recordings"
 

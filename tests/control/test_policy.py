@@ -6,11 +6,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from tests.fakes import fake_tab
 
 from browserx.control.api import build_methods
+from browserx.control.policy import check_url
 from browserx.control.schemas import CdpParams
 from browserx.errors import BadRequest, MethodNotAllowed
-from browserx.policy import check_url
 from browserx.settings import HostSettings, load_settings
 
 
@@ -63,10 +64,7 @@ def test_settings_file_opens_doors_and_a_bad_one_keeps_them_shut(tmp_path: Path)
 
 @pytest.mark.parametrize("reply", [{}, {"result": "odd"}, {"result": None}, {"result": {"value": "true"}}])
 def test_an_opt_out_answer_of_an_odd_shape_is_not_a_refusal_and_not_a_crash(reply: dict[str, object]) -> None:
-    from browserx.policy import refuse_opted_out
+    from browserx.control.policy import refuse_opted_out
 
-    class _Service:
-        async def cdp(self, method: str, params: dict[str, object]) -> dict[str, object]:
-            return reply
-
-    asyncio.run(refuse_opted_out(_Service()))  # type: ignore[arg-type]
+    tab, _ = fake_tab(lambda method, params, session_id: reply)
+    asyncio.run(refuse_opted_out(tab))

@@ -5,7 +5,6 @@ independently through Selenium (page globals, values, URL)."""
 from __future__ import annotations
 
 import statistics
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,43 +13,10 @@ import pytest
 
 from browserx import Client
 from browserx.errors import BrowserxError, NotInteractable, Occluded, StaleElement, UnknownElement
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import controls, id_of, js, open_page, wait_sessions
 
 REPORT = Path("/tmp/actions-report.txt")
-
-
-def controls(bx: Client, tab: int) -> dict[str, dict[str, Any]]:
-    """name → json-view node (with its id) of every control of a fresh snapshot."""
-    out: dict[str, dict[str, Any]] = {}
-
-    def walk(node: dict[str, Any]) -> None:
-        if "id" in node and node.get("name"):
-            out.setdefault(node["name"], node)
-        for child in node.get("children", []):
-            walk(child)
-
-    walk(bx.snapshot(tab=tab, format="json")["json"]["page"]["body"])
-    return out
-
-
-def id_of(bx: Client, tab: int, name: str) -> int:
-    found = controls(bx, tab)
-    assert name in found, f"{name!r} not in snapshot: {sorted(found)}"
-    return int(found[name]["id"])
-
-
-def js(browser: Browser, expr: str) -> Any:
-    return browser.driver.execute_script(f"return {expr}")
-
-
-def wait_sessions(bx: Client, tab: int, n: int) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if len([s for s in bx.targets(tab) if s["type"] == "iframe"]) >= n:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"expected {n} iframe sessions: {bx.targets(tab)}")
 
 
 @pytest.fixture

@@ -18,9 +18,8 @@ from PIL import Image
 
 from browserx import Client
 from browserx.control.tools import TOOLS_BY_NAME
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.test_actions import js
+from tests.e2e.helpers import js, open_page, run_cli
 
 Script = Callable[[list[dict[str, Any]]], dict[str, Any]]
 TOKEN = "Bearer e2e-s3cret-token-0042"
@@ -143,6 +142,9 @@ def test_agent_drives_a_form_to_finish(browser: Browser, bx: Client, servers: Se
     assert out.stdout.strip().splitlines()[-1] == "finished after 3 steps: saved"
     assert "step 1: needs_context (Which field is the name?): sending screenshot, skeletonDom" in out.stderr
     assert "selectorPath" in out.stderr
+    outcomes = [line for line in out.stderr.splitlines() if ": outcome: " in line]
+    if HAS_EXPECT:  # the verification feedback, after "; " (not glued to the last part)
+        assert all("; Verified" in line for line in outcomes), outcomes
     assert "s3cret" not in out.stdout + out.stderr
     # the page: typed, saved once, through the re-rendered button
     assert js(browser, "document.getElementById('name').value") == "Ada"
@@ -197,6 +199,11 @@ def test_agent_drives_a_form_to_finish(browser: Browser, bx: Client, servers: Se
     assert after_click["lastActionStatus"] == "success"
     assert "lastActionError" not in after_click
     assert "selectorPath" in after_click["lastActionResult"]["actualState"]
+    assert set(after_click["lastActionResult"]) == {"success", "actualState"}
+    verified = after_click["clientVerification"]  # seed 004 §1: the selector check, in its own field
+    assert type(verified.pop("timestamp")) is int
+    assert verified == {"elementFound": True, "selector": "button[name='save']", "urlChanged": False}
+    assert "clientVerification" not in after_type  # its ID was fresh: no selector check ran
     assert after_click["clientObservations"]["didUrlChange"] is False
     assert after_click["hasSuccess"] is True  # the "Saved" status, from the page's events
     assert any("Saved" in event for event in after_click["recentEvents"]), after_click["recentEvents"]

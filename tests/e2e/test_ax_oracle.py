@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from browserx import Client
-from tests.e2e.conftest import SNAPSHOT_PAGES, open_page
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import SNAPSHOT_PAGES, open_page
 
 REPORT_PATH = Path("/tmp/ax-oracle-report.txt")
 FLOOR = 0.98

@@ -17,9 +17,8 @@ from typing import Any
 from browserx import Client
 from browserx.errors import BrowserxError
 from browserx.runtime import live_hosts
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers, browser_with_extension
-from tests.e2e.test_actions import id_of, js
+from tests.e2e.helpers import id_of, js, open_page
 
 
 def test_a_tab_closed_mid_action_gives_a_clear_error_and_the_host_keeps_serving(

@@ -7,9 +7,8 @@ import json
 
 from browserx import Client
 from browserx.interfaces.grammar import run_action
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.test_actions import id_of, js
+from tests.e2e.helpers import id_of, js, open_page, run_cli
 
 
 def test_run_action_clicks_by_id(browser: Browser, bx: Client, servers: Servers) -> None:

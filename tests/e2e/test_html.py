@@ -12,8 +12,8 @@ import pytest
 from browserx import Client
 from browserx.errors import BrowserxError
 from browserx.views.text import parse_controls
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import open_page, run_cli
 
 DATA_ID = re.compile(r'<(\w+) data-id="(\d+)"')
 
@@ -35,6 +35,15 @@ def test_skeleton_and_full_html_carry_the_ids_of_the_text_view(
     by_name = {name: element_id for element_id, (_, name) in controls.items()}
     assert f'<button data-id="{by_name["Save draft"]}" type="button">Save draft</button>' in skeleton["html"]
     assert f'<a data-id="{by_name["Terms of service"]}" href="/terms.html">' in skeleton["html"]
+    # The states the text view shows, and the page's own id (for selectors).
+    assert (
+        f'<button data-id="{by_name["Delete account"]}" type="button" disabled>Delete account</button>'
+        in skeleton["html"]
+    )
+    assert (
+        f'<input data-id="{by_name["Subscribe to newsletter"]}" type="checkbox" checked' in skeleton["html"]
+    )
+    assert f'<input data-id="{by_name["Full name"]}" id="fullname" type="text"' in skeleton["html"]
     assert "class=" not in skeleton["html"] and "style=" not in skeleton["html"]
 
     full = bx.html(tab=tab, mode="full")
@@ -42,6 +51,7 @@ def test_skeleton_and_full_html_carry_the_ids_of_the_text_view(
     assert sorted(ids_in(full["html"])) == sorted(controls)  # nothing repeated enough to shorten here
     assert "Every kind of native and custom control" in full["html"]  # the page's text too
     assert "<script" not in full["html"]
+    assert f'<select data-id="{by_name["Country"]}" id="country"' in full["html"]
     # The IDs stay the tab's: a snapshot after the html tool shows the same ones.
     assert parse_controls(bx.snapshot(tab=tab, max_tokens=0)["text"]) == controls
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from PIL import Image
 
 from browserx import Client
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import open_page, run_cli
 
 BLOCK_JS = (
     "document.body.insertAdjacentHTML('afterbegin', "

@@ -22,8 +22,8 @@ from mcp_types import CallToolResult, TextContent
 
 from browserx import Client
 from browserx.control.tools import AGENT_TOOLS
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import open_page
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,8 +12,8 @@ import pytest
 
 from browserx import Client
 from browserx.errors import BrowserxError
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import open_page, run_cli
 
 
 def ids(bx: Client, tab: int) -> dict[str, dict[str, Any]]:

@@ -35,8 +35,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from browserx import Client
 from browserx.errors import BrowserxError
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import js, open_page
 
 PAGES = [
     "patterns.html",
@@ -399,10 +399,6 @@ def go(browser: Browser, bx: Client, servers: Servers) -> Iterator[Any]:
         return open_page(browser, bx, servers.url(page))
 
     yield opener
-
-
-def js(browser: Browser, expr: str) -> Any:
-    return browser.driver.execute_script(f"return {expr}")
 
 
 def act(obs: Observation, what: str, call: Any) -> dict[str, Any] | None:

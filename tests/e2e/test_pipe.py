@@ -13,8 +13,8 @@ import pytest
 from browserx import Client
 from browserx.errors import BrowserxError, MethodNotAllowed, TabNotFound
 from browserx.runtime import live_hosts
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import open_page, run_cli
 
 
 def test_cli_lists_the_tab_with_url_and_title(browser: Browser, bx: Client, servers: Servers) -> None:

@@ -14,9 +14,8 @@ import pytest
 
 from browserx import Client
 from browserx.errors import BadRequest, MethodNotAllowed, PageOptedOut
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.test_actions import controls, id_of, js
+from tests.e2e.helpers import controls, id_of, js, open_page
 
 SECRET = "zebra-7731-quokka"  # typed below; must never reach a log
 

@@ -13,9 +13,8 @@ from PIL import Image
 
 from browserx import Client
 from browserx.errors import BrowserxError
-from tests.e2e.conftest import open_page, run_cli
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.test_actions import id_of, js
+from tests.e2e.helpers import id_of, js, open_page, run_cli
 
 
 def image_of(result: dict[str, object]) -> Image.Image:

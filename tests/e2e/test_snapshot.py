@@ -30,8 +30,8 @@ from selenium.webdriver.support.ui import Select
 from browserx import Client
 from browserx.errors import BrowserxError, PageOptedOut
 from browserx.views.text import TEXT_ROLES, parse_controls
-from tests.e2e.conftest import SNAPSHOT_PAGES, open_page, run_cli
 from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import SNAPSHOT_PAGES, open_page, run_cli
 
 REPORT_PATH = Path("/tmp/snapshot-fixture-report.txt")
 REPORT: dict[str, str] = {}

@@ -8,9 +8,8 @@ import pytest
 
 from browserx import Client
 from browserx.errors import BrowserxError
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.test_actions import id_of
+from tests.e2e.helpers import id_of, open_page
 
 
 def test_open_act_release_reattach_activate_and_close_a_tab(

@@ -16,8 +16,8 @@ from selenium.webdriver.common.by import By
 
 from browserx import Client
 from browserx.views.text import parse_controls
-from tests.e2e.conftest import open_page
 from tests.e2e.harness import Browser, Servers, fixture_servers
+from tests.e2e.helpers import open_page
 
 
 @pytest.fixture(scope="module")

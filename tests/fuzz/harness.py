@@ -20,8 +20,11 @@ from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import msgspec
 import structlog
 from hypothesis import HealthCheck, settings
+
+from browserx.errors import ERROR_BY_CODE
 
 T = TypeVar("T")
 
@@ -310,3 +313,26 @@ class Clock:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+
+# -- the control socket's answers ------------------------------------------------------------------
+
+CODES = set(ERROR_BY_CODE) - {"internal"}  # bad input earns a structured error, never `internal`
+MAX_MESSAGE = 4096
+
+
+def check_response(line: bytes) -> dict[str, Any]:
+    assert line.endswith(b"\n"), f"response without a newline: {line[:200]!r}"
+    response = msgspec.json.decode(line)
+    assert isinstance(response, dict)
+    assert set(response) in ({"id", "ok", "result"}, {"id", "ok", "error"}), response.keys()
+    assert response["id"] is None or type(response["id"]) in (int, str)
+    if response["ok"] is True:
+        return response
+    assert response["ok"] is False
+    error = response["error"]
+    assert set(error) <= {"code", "message", "details"}
+    assert error["code"] in CODES, error
+    assert isinstance(error["message"], str)
+    assert 0 < len(error["message"]) <= MAX_MESSAGE, len(error["message"])
+    return response

@@ -1,5 +1,6 @@
 """Hypothesis strategies shared by the fuzz targets: JSON of every shape, the shapes nobody
-should send (deep nesting, huge strings, odd numbers), and byte-level garbage."""
+should send (deep nesting, huge strings, odd numbers), byte-level garbage, and the replies and
+notices of shapes Chrome never sends that the extension might pass to the host."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 
 import msgspec
 from hypothesis import strategies as st
+
+from browserx.relay.protocol import Inbound
 
 
 # Hypothesis keeps every str and bytes value a strategy returned, for the last 10,000 cases (to
@@ -143,3 +146,92 @@ def chunkings(draw: st.DrawFn, data: bytes) -> list[bytes]:
             pieces.append(data[last:cut])
             last = cut
     return pieces
+
+
+# -- what the extension might send (test_fuzz_relay.py, test_fuzz_host.py) ------------------------
+
+PENDING = (1, 2, 3, 4)  # the ids of the four requests each relay case starts, in order
+INBOUND_FIELDS = list(Inbound.__struct_fields__)
+EVENTS = [
+    "Target.attachedToTarget",
+    "Target.detachedFromTarget",
+    "Page.frameNavigated",
+    "DOM.documentUpdated",
+    "Page.loadEventFired",
+    "Runtime.executionContextCreated",
+    "Page.lifecycleEvent",
+]
+
+
+reply_ids = st.one_of(
+    st.sampled_from(PENDING),
+    st.integers(-5, 10),
+    st.integers(),
+    st.integers(min_value=2**63, max_value=10**300),
+    json_values,
+)
+
+
+def _raw(text: str) -> Any:
+    return msgspec.Raw(text.encode())
+
+
+# Mostly ordinary JSON; deep nesting and huge strings now and then (each one is costly).
+payloads = st.one_of(
+    *[json_values] * 6,
+    deep_json.map(_raw),
+    huge_strings,
+    st.builds(lambda s: {"data": s}, huge_strings),
+)
+
+
+@st.composite
+def replies(draw: st.DrawFn) -> bytes:
+    """A reply to a request (one of PENDING, or an id nobody asked for) of any shape."""
+    body: dict[str, Any] = {"id": draw(reply_ids)}
+    for key in draw(st.sets(st.sampled_from(["result", "error", "type", "chunk", "data", "tabId"]))):
+        body[key] = draw(payloads if key in ("result", "error", "data") else json_values)
+    if draw(st.booleans()):
+        body["error"] = draw(
+            st.one_of(
+                st.text(max_size=60),
+                st.sampled_from(["No tab with given id 1", "Debugger is not attached", "method not allowed"]),
+                deep_json,
+                huge_strings,
+                st.builds(lambda v: json.dumps({"code": -1, "message": v, "data": v}), json_values),
+            )
+        )
+    return Blob(encode(body))
+
+
+@st.composite
+def notices(draw: st.DrawFn) -> bytes:
+    """A notice (event, detach, tab change, hello) of any shape."""
+    body: dict[str, Any] = {
+        "type": draw(st.one_of(st.sampled_from(["event", "detached", "tab", "hello"]), json_values)),
+    }
+    fields = draw(st.sets(st.sampled_from(INBOUND_FIELDS), max_size=6))
+    for key in fields:
+        body[key] = draw(payloads if key in ("params", "result") else json_values)
+    if draw(st.booleans()):
+        body["tabId"] = draw(st.sampled_from([1, 2, -1]))
+    if draw(st.booleans()):
+        body["method"] = draw(st.one_of(st.sampled_from(EVENTS), st.text(max_size=20)))
+        body["params"] = draw(
+            st.one_of(
+                payloads,
+                st.fixed_dictionaries(
+                    {},
+                    optional={
+                        "sessionId": json_values,
+                        "targetInfo": st.one_of(
+                            json_values, st.fixed_dictionaries({"targetId": json_values})
+                        ),
+                        "targetId": json_values,
+                    },
+                ),
+            )
+        )
+    if body.get("type") == "tab":
+        body["event"] = draw(st.sampled_from(["removed", "replaced", "updated"]))
+    return Blob(encode(body))

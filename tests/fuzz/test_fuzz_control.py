@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any, cast
 
-import msgspec
 import pydantic
 import pytest
 from hypothesis import given
@@ -26,15 +25,15 @@ from browserx.control import server as server_module
 from browserx.control.api import build_methods
 from browserx.control.schemas import Params
 from browserx.control.server import ControlServer, Method
-from browserx.errors import ERROR_BY_CODE
-from browserx.registry import TabRegistry
 from browserx.settings import HostSettings
+from browserx.tabs.registry import TabRegistry
 from tests.fuzz import strategies as fs
 from tests.fuzz.harness import (
     LOGS,
     STATS,
     assert_logs_small_since,
     case,
+    check_response,
     examples,
     mb,
     new_loop,
@@ -43,8 +42,6 @@ from tests.fuzz.harness import (
 )
 
 LIMIT = 64 * 1024  # the fuzz server's line limit (the real one is 4 MiB): over-long lines stay cheap
-CODES = set(ERROR_BY_CODE) - {"internal"}
-MAX_MESSAGE = 4096
 
 
 class SlowParams(Params):
@@ -186,23 +183,6 @@ def conversations(draw: st.DrawFn) -> tuple[list[tuple[bytes, int | None]], byte
 
 
 # -- the checks -------------------------------------------------------------------------------
-
-
-def check_response(line: bytes) -> dict[str, Any]:
-    assert line.endswith(b"\n"), f"response without a newline: {line[:200]!r}"
-    response = msgspec.json.decode(line)
-    assert isinstance(response, dict)
-    assert set(response) in ({"id", "ok", "result"}, {"id", "ok", "error"}), response.keys()
-    assert response["id"] is None or type(response["id"]) in (int, str)
-    if response["ok"] is True:
-        return response
-    assert response["ok"] is False
-    error = response["error"]
-    assert set(error) <= {"code", "message", "details"}
-    assert error["code"] in CODES, error
-    assert isinstance(error["message"], str)
-    assert 0 < len(error["message"]) <= MAX_MESSAGE, len(error["message"])
-    return response
 
 
 async def converse(path: str, payload: bytes, shut: bool = True) -> list[bytes]:

@@ -28,9 +28,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz import strategies as fs
-from tests.fuzz.harness import STATS, case, examples, hwm_of, mb, new_loop, rss_of, run
-from tests.fuzz.test_fuzz_control import check_response
-from tests.fuzz.test_fuzz_relay import notices, replies
+from tests.fuzz.harness import STATS, case, check_response, examples, hwm_of, mb, new_loop, rss_of, run
+from tests.fuzz.strategies import notices, replies
 
 HEADER = struct.Struct("<I")
 MAX_OUTBOUND = 1024 * 1024

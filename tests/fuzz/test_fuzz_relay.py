@@ -18,23 +18,12 @@ from hypothesis import strategies as st
 
 from browserx.errors import BrowserxError, CdpTimeout
 from browserx.framing import encode_frame
-from browserx.registry import TabRegistry
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound, TabInfo
+from browserx.tabs.registry import TabRegistry
 from tests.fuzz import strategies as fs
 from tests.fuzz.harness import LOGS, assert_logs_small_since, case, examples, new_loop, run
-
-PENDING = (1, 2, 3, 4)  # the ids of the four requests each case starts, in order
-INBOUND_FIELDS = list(Inbound.__struct_fields__)
-EVENTS = [
-    "Target.attachedToTarget",
-    "Target.detachedFromTarget",
-    "Page.frameNavigated",
-    "DOM.documentUpdated",
-    "Page.loadEventFired",
-    "Runtime.executionContextCreated",
-    "Page.lifecycleEvent",
-]
+from tests.fuzz.strategies import PENDING, notices, replies
 
 
 @pytest.fixture(scope="module")
@@ -54,77 +43,6 @@ class FakeExtension:
 
 
 # -- what the extension might send ----------------------------------------------------------------
-
-ids = st.one_of(
-    st.sampled_from(PENDING),
-    st.integers(-5, 10),
-    st.integers(),
-    st.integers(min_value=2**63, max_value=10**300),
-    fs.json_values,
-)
-
-
-def _deep_value(text: str) -> Any:
-    return msgspec.Raw(text.encode())
-
-
-# Mostly ordinary JSON; deep nesting and huge strings now and then (each one is costly).
-payloads = st.one_of(
-    *[fs.json_values] * 6,
-    fs.deep_json.map(_deep_value),
-    fs.huge_strings,
-    st.builds(lambda s: {"data": s}, fs.huge_strings),
-)
-
-
-@st.composite
-def replies(draw: st.DrawFn) -> bytes:
-    body: dict[str, Any] = {"id": draw(ids)}
-    for key in draw(st.sets(st.sampled_from(["result", "error", "type", "chunk", "data", "tabId"]))):
-        body[key] = draw(payloads if key in ("result", "error", "data") else fs.json_values)
-    if draw(st.booleans()):
-        body["error"] = draw(
-            st.one_of(
-                st.text(max_size=60),
-                st.sampled_from(["No tab with given id 1", "Debugger is not attached", "method not allowed"]),
-                fs.deep_json,
-                fs.huge_strings,
-                st.builds(lambda v: json.dumps({"code": -1, "message": v, "data": v}), fs.json_values),
-            )
-        )
-    return fs.Blob(fs.encode(body))
-
-
-@st.composite
-def notices(draw: st.DrawFn) -> bytes:
-    body: dict[str, Any] = {
-        "type": draw(st.one_of(st.sampled_from(["event", "detached", "tab", "hello"]), fs.json_values)),
-    }
-    fields = draw(st.sets(st.sampled_from(INBOUND_FIELDS), max_size=6))
-    for key in fields:
-        body[key] = draw(payloads if key in ("params", "result") else fs.json_values)
-    if draw(st.booleans()):
-        body["tabId"] = draw(st.sampled_from([1, 2, -1]))
-    if draw(st.booleans()):
-        body["method"] = draw(st.one_of(st.sampled_from(EVENTS), st.text(max_size=20)))
-        body["params"] = draw(
-            st.one_of(
-                payloads,
-                st.fixed_dictionaries(
-                    {},
-                    optional={
-                        "sessionId": fs.json_values,
-                        "targetInfo": st.one_of(
-                            fs.json_values, st.fixed_dictionaries({"targetId": fs.json_values})
-                        ),
-                        "targetId": fs.json_values,
-                    },
-                ),
-            )
-        )
-    if body.get("type") == "tab":
-        body["event"] = draw(st.sampled_from(["removed", "replaced", "updated"]))
-    return fs.Blob(fs.encode(body))
 
 
 @st.composite
@@ -194,8 +112,8 @@ async def converse(bodies: list[bytes], answer: set[int], as_text: bool) -> list
     fake = FakeExtension()
     conn = ExtensionConnection(fake.send, default_timeout=0.002)
     registry = TabRegistry(conn)
-    service = registry.service(1)
-    service.sessions.clear()
+    service = registry.tab(1)
+    service.session.sessions.clear()
     calls = [
         conn.request("tabs"),
         conn.cdp(1, "Runtime.evaluate", {"expression": "1"}),

@@ -199,6 +199,8 @@ def test_parse_response_shapes() -> None:
     assert snake.expectedOutcome == camel.expectedOutcome == {"type": "navigation"}
     ask = parse_response({"success": True, "data": {"status": "needs_context", "needsScreenshot": True}})
     assert ask.negotiating and ask.action is None
+    bare_ask = parse_response({"status": "needs_context", "requestedDomMode": "skeleton", "taskId": "t9"})
+    assert bare_ask.negotiating and bare_ask.taskId == "t9"
 
 
 @pytest.mark.parametrize(
@@ -227,9 +229,21 @@ def test_needs_of() -> None:
 
     assert ask(needsScreenshot=True, needsSkeletonDom=True).names() == ["screenshot", "skeletonDom"]
     assert ask(needsScreenshot=True).names() == ["screenshot"]
+    # No flag: requestedDomMode says it.
     assert ask(requestedDomMode="hybrid").names() == ["screenshot", "skeletonDom"]
-    assert ask(requestedDomMode="hybrid", needsScreenshot=False).names() == ["skeletonDom"]
+    assert ask(requestedDomMode="skeleton").names() == ["skeletonDom"]
     assert ask(requestedDomMode="full").names() == ["dom"]
+    # Either flag given: the flags alone say what is sent (an absent one is false), hybrid or not.
+    assert ask(requestedDomMode="hybrid", needsSkeletonDom=True).names() == ["skeletonDom"]
+    assert ask(requestedDomMode="hybrid", needsScreenshot=False, needsSkeletonDom=True).names() == [
+        "skeletonDom"
+    ]
+    assert ask(requestedDomMode="hybrid", needsScreenshot=True).names() == ["screenshot"]
+    assert ask(requestedDomMode="hybrid", needsScreenshot=False).names() == []
+    assert ask(requestedDomMode="skeleton", needsScreenshot=True).names() == ["screenshot"]
+    # The full DOM has no flag in the seed: requestedDomMode "full" asks for it whatever the flags say.
+    assert ask(requestedDomMode="full", needsSkeletonDom=True).names() == ["skeletonDom", "dom"]
+    assert ask(requestedDomMode="full", needsScreenshot=False, needsSkeletonDom=False).names() == ["dom"]
     legacy = needs_of(parse_response({"data": {"status": "needs_full_dom"}}))
     assert legacy.names() == ["dom"]
     assert ask(reason="?").names() == []
@@ -243,10 +257,14 @@ def test_to_expect() -> None:
         "element_appears": {"text": "Saved"},
         "timeout": 2.0,
     }
+    # Milliseconds, always (seed 002 writes timeout: 2000): 5 is 5 ms, not 5 s; at most 60 s.
     assert to_expect({"type": "element_disappears", "role": "dialog", "name": "Cookies", "timeout": 5}) == {
         "element_disappears": {"role": "dialog", "name": "Cookies"},
-        "timeout": 5.0,
+        "timeout": 0.005,
     }
+    assert to_expect({"type": "navigation", "timeoutMs": 1500}) == {"navigation": True, "timeout": 1.5}
+    assert to_expect({"type": "navigation", "timeout": 120_000}) == {"navigation": True, "timeout": 60.0}
+    assert to_expect({"type": "navigation", "timeout": 0}) == {"navigation": True}  # the default wait
     assert to_expect({"type": "url_contains", "value": "/done"}) == {"url_contains": "/done"}
     assert to_expect({"type": "value_changes"}) == {"value_changes": True}
     assert to_expect(
@@ -455,6 +473,54 @@ def test_negotiation_is_bounded() -> None:
     assert result.code == 2 and "asked for nothing" in result.message
 
 
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_a_task_id_from_any_answer_is_used_from_then_on(wrapped: bool) -> None:
+    def answer(data: dict[str, Any]) -> dict[str, Any]:
+        return {"success": True, "data": data} if wrapped else data  # §3.2 or the bare §6.7 shape
+
+    backend, bodies = scripted(
+        answer({"status": "needs_context", "requestedDomMode": "skeleton", "taskId": "from-negotiation"}),
+        answer({"thought": "t", "action": "click(1)"}),  # carries none: the one we have goes on
+        answer({"action": "click(1)", "taskId": "renamed"}),
+        answer({"action": "finish()"}),
+    )
+    result, _ = run(FakeHost(), backend)
+    assert (result.code, result.message, result.task_id) == (0, "finished after 3 steps", "renamed")
+    first, retry, second, third = bodies
+    assert "taskId" not in first
+    assert (retry["taskId"], second["taskId"], third["taskId"]) == (
+        "from-negotiation",
+        "from-negotiation",
+        "renamed",
+    )
+
+
+def test_the_outcome_is_one_line_with_its_parts_joined_by_semicolons() -> None:
+    result = {"success": True, "action": "click", "id": 3, "duration_ms": 12.0,
+              "changes": {"navigated": False, "dom_mutations": 1}, "network": {"requests": 0},
+              "verification": {"passed": True, "feedback": "Verified: 'Saved' appears."}}  # fmt: skip
+    last = ActionOutcome(
+        "click(3)", True, PAGE["url"], result=result, notes=["[2] was stale_id: ran click(3)"]
+    )
+    assert last.summary() == (
+        "click succeeded on [3] in 12 ms: no navigation, 1 DOM mutation, no requests; "
+        "Verified: 'Saved' appears.; [2] was stale_id: ran click(3)"
+    )
+    assert build_request("t", OBS, last=last)["lastActionResult"]["actualState"] == last.summary()
+
+    class VerifyingHost(FakeHost):
+        def call(self, method: str, **params: Any) -> dict[str, Any]:
+            return {**super().call(method, **params), "network": {"requests": 0},
+                    "verification": {"passed": True, "feedback": "Verified: 'Saved' appears."}}  # fmt: skip
+
+    backend, _ = scripted({"data": {"action": "click(1)"}}, {"data": {"action": "finish()"}})
+    _, lines = run(VerifyingHost(), backend)
+    assert (
+        "step 1: outcome: click succeeded on [1] in 5 ms: no navigation, 2 DOM mutations, no requests; Verified: 'Saved' appears."
+        in lines
+    )
+
+
 def test_a_stale_id_is_found_again_by_selector_path() -> None:
     backend, bodies = scripted(
         {
@@ -477,6 +543,12 @@ def test_a_stale_id_is_found_again_by_selector_path() -> None:
     assert any("[3] was stale_id: ran click(17)" in line for line in lines)
     assert bodies[1]["lastActionStatus"] == "success"
     assert "selectorPath" in bodies[1]["lastActionResult"]["actualState"]
+    # Said in the contract's own field too: seed 004 §1's clientVerification.
+    check = bodies[1]["clientVerification"]
+    assert type(check.pop("timestamp")) is int
+    assert check == {"elementFound": True, "selector": "[data-testid=save]", "urlChanged": False}
+    assert set(bodies[1]["lastActionResult"]) == {"success", "actualState"}  # its shape as the seed has it
+    assert "clientVerification" not in bodies[0]
 
 
 def test_failed_actions_are_reported_and_the_loop_goes_on() -> None:
@@ -492,6 +564,9 @@ def test_failed_actions_are_reported_and_the_loop_goes_on() -> None:
                                             "action": "click(404)", "elementId": 404}  # fmt: skip
     assert bodies[2]["lastActionError"]["code"] == "stale_id"
     assert "#nothing" in bodies[2]["lastActionError"]["message"]
+    assert bodies[2]["clientVerification"]["elementFound"] is False
+    assert bodies[2]["clientVerification"]["selector"] == "#nothing"
+    assert "clientVerification" not in bodies[1] and "clientVerification" not in bodies[3]
     assert bodies[3]["lastActionError"]["code"] == "bad_request"
     assert "does not parse" in bodies[3]["lastActionError"]["message"]
     assert "elementId" not in bodies[3]["lastActionError"]

@@ -143,13 +143,15 @@ class FakePage:
 
 
 def _service(page: FakePage) -> Any:
+    """The capture state of a tab whose connection is ``page``, with one out-of-process child."""
     from browserx.relay.protocol import TargetInfo
-    from browserx.service import DomService
+    from browserx.relay.session import TabSession
+    from browserx.snapshot.capture_state import CaptureState
 
-    service = DomService(1, page)  # type: ignore[arg-type]
-    service.sessions["C"] = TargetInfo("t-C", type="iframe")
-    service.session_parents["C"] = None
-    return service
+    session = TabSession(1, page)  # type: ignore[arg-type]
+    session.sessions["C"] = TargetInfo("t-C", type="iframe")
+    session.session_parents["C"] = None
+    return CaptureState(session)
 
 
 def test_the_owner_of_an_out_of_process_frame_is_asked_for_once_per_parent_document() -> None:
@@ -205,7 +207,7 @@ def test_a_world_checked_a_moment_ago_is_not_asked_for_again_until_a_navigation(
         assert await isolated_world(service, None) == ("frame-None", 10)
         asked = [m for m, _ in page.calls].count("Page.createIsolatedWorld")
         assert asked == 1
-        service.frames_changed_at = time.monotonic() + 1e-6  # a navigation event came in
+        service.session.frames_changed_at = time.monotonic() + 1e-6  # a navigation event came in
         page.main_world = 11
         assert await isolated_world(service, None) == ("frame-None", 11)
         service.worlds_checked[None] -= 60  # long ago: asked again though nothing was heard
@@ -225,7 +227,7 @@ def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_agai
         await capture_tab(service)  # same world: one collect, sent without waiting for the world
         assert [c for c, _ in page.main_collects] == [10, 10]
         page.main_world = 11  # the main frame navigated: a new document, a new world
-        service.frames_changed_at = time.monotonic()  # what its Page.frameNavigated event does
+        service.session.frames_changed_at = time.monotonic()  # what its Page.frameNavigated event does
         after = await capture_tab(service)
         assert [c for c, _ in page.main_collects] == [10, 10, 10, 11]
         old_base, new_base = page.main_collects[2][1], page.main_collects[3][1]

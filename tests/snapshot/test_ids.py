@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.snapshot.test_pipeline import recorded, snapshot_of
+from tests.builders import recorded, snapshot_of
 
 from browserx.errors import DuplicateId
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of

@@ -11,15 +11,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from tests.builders import RECORDINGS, recorded, snapshot_of
 
-from browserx.snapshot.capture import FrameCapture, load_recording
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.ids import IdAllocator
-from browserx.snapshot.snapshot import DomSnapshot, finish, prepare
 from browserx.views.json_view import render_json
 from browserx.views.text import render_text
 
-RECORDINGS = Path(__file__).parent / "recordings"
 PAGES = Path(__file__).parents[1] / "fixtures" / "pages"
 ID_LINE = re.compile(r"^\s*(?:- |row: )?\[(\d+)\] ")
 
@@ -62,14 +60,6 @@ def expectations(page: str) -> _Expectations:
             parser.interactive += sub.interactive
             parser.hidden_texts += sub.hidden_texts
     return parser
-
-
-def snapshot_of(frames: list[FrameCapture], ids: IdAllocator | None = None) -> DomSnapshot:
-    return finish(prepare(frames), ids or IdAllocator(), {}, tab_id=1, include_values=False)
-
-
-def recorded(name: str) -> list[FrameCapture]:
-    return load_recording(RECORDINGS / f"{name}.json")
 
 
 RECORDED_PAGES = sorted(p.stem for p in RECORDINGS.glob("snap-*.json"))
@@ -166,14 +156,18 @@ def test_recreated_nodes_get_their_ids_back_and_changed_ones_never_reuse_others(
     frames = recorded("snap-rerender")
     raw = frames[0].raw
     raw.key[:] = [k + 200_000 if i >= list_start and k else k for i, k in enumerate(raw.key)]
+    renamed = 0
     for i, text in list(raw.text.items()):
         if text and text.startswith("Item 1") and len(text) > 6:
             raw.text[i] = text.replace("Item", "Renamed")
+            renamed += 1
     third = snapshot_of(frames, ids)
+    assert renamed and sum(n.name.startswith("Renamed") for n in third.by_id.values()) == renamed
     names_by_id = {i: n.name for i, n in first.by_id.items()}
-    for element_id, node in third.by_id.items():
-        if element_id in names_by_id:
-            assert names_by_id[element_id] == node.name, f"ID {element_id} moved to {node.name!r}"
+    reused = [(i, n.name) for i, n in third.by_id.items() if i in names_by_id]
+    assert reused, "the unchanged items keep their IDs"
+    for element_id, name in reused:
+        assert names_by_id[element_id] == name, f"ID {element_id} moved to {name!r}"
 
 
 def test_json_view_nests_frames_and_lists_the_same_ids_as_text() -> None:

@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from browserx.views.html import MAX_MAX_CHARS, VOID, render_html
+from browserx.views.outline import control_facts
 from browserx.views.text import parse_controls, render_text
 from tests.builders import doc, el, page, recorded_snapshot, text
 
@@ -83,8 +84,8 @@ def test_skeleton_of_a_form_is_small_and_keeps_only_the_seed_attributes() -> Non
     view = render_html(snap, "skeleton")
     assert len(view.html) < 2000 < len(render_html(snap, "full").html)
     found = parsed(view.html)
-    allowed = {"data-id", "name", "type", "href", "value", "placeholder", "role", "aria-label", "data-testid",
-               "checked", "disabled", "data-frame", "title"}  # fmt: skip
+    allowed = {"data-id", "id", "name", "type", "href", "value", "placeholder", "role", "aria-label", "data-testid",
+               "data-frame", "title", *STATE_ATTRS_ALL}  # fmt: skip
     for tag, attrs in found.attrs:
         assert set(attrs) <= allowed, (tag, attrs)
     assert "<form>" in view.html and "<h1>Controls fixture</h1>" in view.html
@@ -93,6 +94,111 @@ def test_skeleton_of_a_form_is_small_and_keeps_only_the_seed_attributes() -> Non
     # A control that holds no text says its name; a button input its label (its value).
     assert 'aria-label="Full name"' in view.html and 'value="Place order">' in view.html
     assert "Every kind of native" not in view.html  # page text outside controls is not there
+    # The page's own ids (for selectors), and the states the text view shows.
+    assert '<input data-id="1" id="fullname" type="text" aria-label="Full name">' in view.html
+    assert '<button data-id="22" type="button" disabled>Delete account</button>' in view.html
+    assert '<summary data-id="24" aria-expanded="false">Shipping details</summary>' in view.html
+
+
+# The states the text view shows, as the html view writes them: native attribute, else aria-*.
+STATE_ATTRS = {
+    "disabled": ("disabled", "aria-disabled"),
+    "checked": ("checked", "aria-checked"),
+    "selected": ("selected", "aria-selected"),
+    "expanded": ("aria-expanded",),
+    "pressed": ("aria-pressed",),
+    "required": ("required", "aria-required"),
+    "readonly": ("readonly", "aria-readonly"),
+    "invalid": ("aria-invalid",),
+    "sort": ("aria-sort",),
+}
+STATE_ATTRS_ALL = {a for names in STATE_ATTRS.values() for a in names}
+
+
+def test_skeleton_says_the_states_of_the_text_view_natively_or_with_aria() -> None:
+    snap = page(
+        el("button", text("Unsubscribe"), attrs={"type": "button", "disabled": ""}, state={"disabled": True},
+           role="button", name="Unsubscribe", bx_id=17),
+        el("fieldset", el("button", text("Inherited"), state={"disabled": True}, role="button", name="Inherited",
+                          bx_id=1), attrs={"disabled": ""}),
+        el("a", text("Next"), attrs={"href": "/n", "aria-disabled": "true"}, role="link", name="Next", bx_id=2),
+        el("input", attrs={"type": "checkbox"}, state={"inputType": "checkbox", "checked": True}, role="checkbox",
+           name="Terms", bx_id=3),
+        el("input", attrs={"type": "checkbox"}, state={"inputType": "checkbox", "checked": "mixed"}, role="checkbox",
+           name="All", bx_id=4),
+        el("div", text("Dark mode"), attrs={"role": "switch", "aria-checked": "true"}, role="switch",
+           name="Dark mode", bx_id=5),
+        el("button", text("Menu"), attrs={"aria-expanded": "false"}, role="button", name="Menu", bx_id=6),
+        el("button", text("Bold"), attrs={"aria-pressed": "true"}, role="button", name="Bold", bx_id=7),
+        el("input", attrs={"type": "email", "required": "", "aria-invalid": "true"}, state={"inputType": "email"},
+           role="textbox", name="Email", bx_id=8),
+        el("input", attrs={"readonly": ""}, state={"inputType": "text"}, role="textbox", name="Code", bx_id=9),
+        el("div", attrs={"role": "textbox", "aria-required": "true", "contenteditable": "true"}, role="textbox",
+           name="Bio", bx_id=10),
+        el("div", el("button", text("Tab 1"), attrs={"role": "tab", "aria-selected": "true"}, role="tab",
+                     name="Tab 1", bx_id=11), attrs={"role": "tablist"}, role="tablist"),
+    )  # fmt: skip
+    html = render_html(snap, "skeleton").html
+    for expected in (
+        '<button data-id="17" type="button" disabled>Unsubscribe</button>',
+        '<button data-id="1" disabled>Inherited</button>',
+        '<a data-id="2" href="/n" aria-disabled="true">Next</a>',
+        '<input data-id="3" type="checkbox" checked aria-label="Terms">',
+        '<input data-id="4" type="checkbox" aria-checked="mixed" aria-label="All">',
+        '<div data-id="5" role="switch" aria-checked="true">Dark mode</div>',
+        '<button data-id="6" aria-expanded="false">Menu</button>',
+        '<button data-id="7" aria-pressed="true">Bold</button>',
+        '<input data-id="8" type="email" required aria-invalid="true" aria-label="Email">',
+        '<input data-id="9" readonly aria-label="Code">',
+        '<div data-id="10" role="textbox" aria-required="true">Bio</div>',
+        '<button data-id="11" role="tab" aria-selected="true">Tab 1</button>',
+    ):
+        assert expected in html, (expected, html)
+    # The text view says the same states.
+    text_view = render_text(snap)
+    for line in ("[17] button Unsubscribe (disabled)", "[1] button Inherited (disabled)", "(checked)",
+                 "(checked=mixed)", "(collapsed)", "(pressed)", "(required, invalid", "(readonly)",
+                 "(selected)"):  # fmt: skip
+        assert line in text_view, (line, text_view)
+    # Full mode writes the page's own attributes, and a state once.
+    full = render_html(snap, "full").html
+    assert '<button data-id="17" type="button" disabled>Unsubscribe</button>' in full
+    assert full.count("aria-expanded") == full.count("aria-pressed") == full.count("aria-invalid") == 1
+    assert '<fieldset disabled>\n<button data-id="1" disabled>Inherited</button></fieldset>' in full
+
+
+@pytest.mark.parametrize("name", RECORDED)
+@pytest.mark.parametrize("mode", ["skeleton", "full"])
+def test_every_state_of_the_text_view_is_in_the_html(name: str, mode: str) -> None:
+    snap = recorded_snapshot(name)
+    found = parsed(render_html(snap, mode).html)
+    by_id = {
+        int(str(attrs["data-id"])): attrs for _, attrs in found.attrs if attrs.get("data-id") is not None
+    }
+    for element_id, node in snap.by_id.items():
+        if element_id not in by_id:
+            continue  # left in a templatized run (full mode)
+        facts = control_facts(node, snap)
+        for state, names in STATE_ATTRS.items():
+            if facts.get(state) not in (None, False) or (state in ("expanded", "pressed") and state in facts):
+                assert set(names) & set(by_id[element_id]), (element_id, state, by_id[element_id])
+
+
+def test_the_pages_own_id_is_kept_whole_or_left_out() -> None:
+    long_id = "x" * 101
+    snap = page(
+        el("form", el("button", text("Save"), attrs={"id": "save-btn", "type": "submit"}, role="button",
+                      name="Save", bx_id=1),
+           el("button", text("Other"), attrs={"id": long_id}, role="button", name="Other", bx_id=2),
+           attrs={"id": "profile"}, role="form", name="Profile"),
+    )  # fmt: skip
+    skeleton = render_html(snap, "skeleton").html
+    assert '<button data-id="1" id="save-btn" type="submit">Save</button>' in skeleton
+    assert '<button data-id="2">Other</button>' in skeleton  # never cut: a cut id selects nothing
+    assert 'id="profile"' not in skeleton  # wrappers stay bare
+    full = render_html(snap, "full").html
+    assert 'id="profile"' in full and 'id="save-btn"' in full
+    assert "xxxx" not in full
 
 
 def test_skeleton_keeps_landmarks_and_headings_only_where_they_hold_controls() -> None:

@@ -24,7 +24,7 @@ from browserx.views.text import (
     render_text,
 )
 from browserx.views.tokens import count_tokens
-from tests.snapshot.test_pipeline import RECORDINGS, recorded, snapshot_of
+from tests.builders import RECORDINGS, recorded, snapshot_of
 
 
 def _whole(name: str) -> str:

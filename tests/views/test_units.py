@@ -8,7 +8,7 @@ import pytest
 from browserx.views.outline import Item, outline
 from browserx.views.text import INDENT, inline_line, item_lines
 from browserx.views.units import is_atomic, units_of
-from tests.snapshot.test_pipeline import RECORDINGS, recorded, snapshot_of
+from tests.builders import RECORDINGS, recorded, snapshot_of
 
 
 def _rows(items: list[Item]) -> list[Item]:

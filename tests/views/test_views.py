@@ -22,7 +22,8 @@ from browserx.views.semantic import LEGEND, ROLE_MAP
 from browserx.views.tokens import count_tokens
 from browserx.views.units import units_of
 from browserx.views.viewport import ViewportIndex
-from tests.snapshot.test_pipeline import recorded, snapshot_of
+from tests.builders import el, recorded, snapshot_of
+from tests.builders import page as built_page
 
 NO_EVENTS = None
 
@@ -66,19 +67,44 @@ def test_semantic_view_has_the_contract_shape_and_minified_roles() -> None:
     assert all(set(e) <= {"i", "r", "n", "v", "s", "xy", "f", "box", "scr", "occ"} for e in tree)
     assert all(len(e.get("n", "")) <= 50 for e in tree)
     assert all("v" not in e and "box" not in e for e in tree)
-    assert doc["meta"]["estimatedTokens"] == count_tokens(msgspec.json.encode(doc).decode()) or abs(
-        doc["meta"]["estimatedTokens"] - count_tokens(msgspec.json.encode(doc).decode())) <= 2  # fmt: skip
+    assert abs(doc["meta"]["estimatedTokens"] - count_tokens(msgspec.json.encode(doc).decode())) <= 2
     boxed = _view(snap, format="semantic", boxes=True).payload["interactive_tree"]
-    assert all(len(e["box"]) == 4 for e in boxed if "xy" in e)
+    placed = [e for e in boxed if "xy" in e]
+    assert placed and all(len(e["box"]) == 4 for e in placed)
 
 
 def test_semantic_values_only_on_request_and_never_passwords() -> None:
-    snap = replace(_snap("snap-values"), include_values=True)
-    tree = _view(snap, format="semantic").payload["interactive_tree"]
-    values = [e["v"] for e in tree if "v" in e]
-    assert values
-    passwords = [e for e in tree if e["r"] == "inp" and e.get("v") == "••••"]
-    assert all(e["v"] == "••••" for e in passwords)
+    # The recorded page: its password fields are found by their type, not by what the view shows.
+    snap = _snap("snap-values")
+    passwords = {i for i, n in snap.by_id.items() if n.state.get("inputType") == "password"}
+    filled = {i for i in passwords if snap.by_id[i].state.get("hasValue")}
+    assert filled and passwords - filled  # one typed into, one empty
+    asked = _view(replace(snap, include_values=True), format="semantic").payload["interactive_tree"]
+    values = {e["i"]: e.get("v") for e in asked}
+    assert {i: values[i] for i in passwords} == {i: "••••" if i in filled else None for i in passwords}
+    assert all("v" not in e for e in _view(snap, format="semantic").payload["interactive_tree"])
+
+    # Live values (the recording has none): shown, redacted, only when asked; a password never,
+    # not even when its value was captured.
+    def form(values: bool) -> DomSnapshot:
+        return built_page(
+            el("input", state={"inputType": "text", "value": "Ada Lovelace"}, role="textbox", name="Name", bx_id=1),
+            el("input", state={"inputType": "text", "value": "4111 1111 1111 1111"}, role="textbox", name="Card",
+               bx_id=2),
+            el("input", attrs={"type": "password"}, state={"inputType": "password", "hasValue": True,
+               "value": "hunter2"}, role="textbox", name="Password", bx_id=3),
+            include_values=values,
+        )  # fmt: skip
+
+    shown = _view(form(True), format="semantic").payload
+    values = {e["i"]: e.get("v") for e in shown["interactive_tree"]}
+    assert values == {1: "Ada Lovelace", 2: "[card number]", 3: "••••"}
+    hidden = _view(form(False), format="semantic").payload
+    assert [e["i"] for e in hidden["interactive_tree"]] == [1, 2, 3]
+    assert all("v" not in e for e in hidden["interactive_tree"])
+    for doc in (shown, hidden):
+        encoded = msgspec.json.encode(doc).decode()
+        assert "hunter2" not in encoded and "4111" not in encoded
 
 
 def test_role_table_and_legend() -> None:
@@ -130,7 +156,6 @@ def test_viewport_only_uses_the_two_thirds_rule() -> None:
     snap = _snap("snap-layout")
     index = ViewportIndex(snap)
     vw, vh = snap.viewport
-    node = next(iter(snap.by_id.values()))
 
     def at(y: float, h: float = 90) -> bool:
         probe = Node(NodeRef("m", -1), "button", parent=snap.root, box=Box(10, y, 100, h))
@@ -144,7 +169,7 @@ def test_viewport_only_uses_the_two_thirds_rule() -> None:
     view = _view(snap, viewport_only=True)
     shown = set(_ids(view.payload))
     assert shown == {i for i, n in snap.by_id.items() if index.where(n).in_view}
-    assert node is not None and "outside the viewport" in view.payload
+    assert shown < set(snap.by_id) and "outside the viewport" in view.payload
 
 
 def test_max_elements_takes_the_viewport_first_then_document_order() -> None:
@@ -155,11 +180,14 @@ def test_max_elements_takes_the_viewport_first_then_document_order() -> None:
     view = _view(snap, max_elements=len(in_view) + 2, max_tokens=0)
     shown = _ids(view.payload.split("-- not shown")[0])
     assert set(shown) == set(in_view) | set(rest[:2])
-    semantic = _view(snap, format="semantic", max_elements=3).payload
-    assert [e["i"] for e in semantic["interactive_tree"]] == sorted(in_view)[:3] or len(
-        semantic["interactive_tree"]
-    ) == 3
-    assert semantic["meta"]["prunedElements"] == len(snap.by_id) - 3
+    # The semantic view keeps the same ones, listed in document order. Only a limit past what the
+    # viewport holds tells "viewport first" from plain document order on this page.
+    beyond = len(in_view) + 2
+    assert sorted([*in_view, *rest[:2]]) != sorted(snap.by_id)[:beyond]
+    for limit, kept in ((3, in_view[:3]), (beyond, [*in_view, *rest[:2]])):
+        semantic = _view(snap, format="semantic", max_elements=limit).payload
+        assert [e["i"] for e in semantic["interactive_tree"]] == sorted(kept), limit
+        assert semantic["meta"]["prunedElements"] == len(snap.by_id) - limit
 
 
 def test_max_depth_drops_nested_content() -> None:

@@ -7,7 +7,6 @@ each run inside ``runner.perform`` which observes changes and returns an ``Actio
 from browserx.actions.at_point import click_at, hover_at
 from browserx.actions.forms import check, select
 from browserx.actions.keyboard import key, type_text
-from browserx.actions.memory import remember
 from browserx.actions.navigation import back, forward, navigate, reload, wait_for
 from browserx.actions.pointer import click, hover
 from browserx.actions.result import ActionResult, Changes
@@ -26,7 +25,6 @@ __all__ = [
     "key",
     "navigate",
     "reload",
-    "remember",
     "scroll",
     "select",
     "type_text",

@@ -13,16 +13,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from browserx.actions.effects import ripple
-from browserx.actions.memory import recall
 from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
 from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError
 from browserx.expectations import Expect
-from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.model import NodeRef
+from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
 # In browserx's isolated world of a session's top document: the element at (x, y) of that
@@ -66,13 +65,13 @@ HIT_AT_JS = """function(x, y) {
 KEY_FOR_JS = "function() { const B = globalThis.__browserx; return B && B.keyFor ? B.keyFor(this) : 0; }"
 
 
-async def element_at(service: DomService, x: float, y: float) -> tuple[HitElement, str | None]:
+async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | None]:
     """What is at top-level viewport point (x, y), and the CDP session of its frame."""
     session: str | None = None
     lx, ly = x, y
     for depth in range(MAX_FRAME_DEPTH):
-        _, ctx = await isolated_world(service, session)
-        reply = await service.cdp(
+        _, ctx = await isolated_world(tab.capture, session)
+        reply = await tab.session.cdp(
             "Runtime.callFunctionOn",
             {"functionDeclaration": HIT_AT_JS, "executionContextId": ctx, "returnByValue": True,
              "arguments": [{"value": lx}, {"value": ly}]},
@@ -87,45 +86,45 @@ async def element_at(service: DomService, x: float, y: float) -> tuple[HitElemen
                     "scroll first, or use coordinates inside it."
                 )
         if "frameOwner" not in found:
-            label = "m" if session is None else service.frame_label(session)
-            return _named(service, found, label), session
-        child = await _child_session(service, session, ctx, int(found["frameOwner"]))
+            label = "m" if session is None else tab.session.frame_label(session)
+            return _named(tab, found, label), session
+        child = await _child_session(tab, session, ctx, int(found["frameOwner"]))
         if child is None:
             return HitElement(description="iframe (its frame cannot be reached)", frame="m"), session
         session, (lx, ly) = child, found["local"]
     return HitElement(description="iframe (nested too deep)"), session
 
 
-def _named(service: DomService, found: dict[str, Any], label: str) -> HitElement:
+def _named(tab: Tab, found: dict[str, Any], label: str) -> HitElement:
     keys = [int(k) for k in found.get("keys") or ()]
-    candidates = [
-        (depth, service.ids.by_ref.get(NodeRef(label, key))) for depth, key in enumerate(keys) if key
-    ]
+    candidates = [(depth, tab.ids.by_ref.get(NodeRef(label, key))) for depth, key in enumerate(keys) if key]
     depth, element_id = next(((d, i) for d, i in candidates if i is not None), (0, None))
     what = str(found.get("desc") or "")
     text = str(found.get("text") or "")
     description = what + (f' "{text}"' if text else "")
     if element_id is not None:
-        named = describe_id(element_id, recall(service, element_id))
+        named = describe_id(element_id, tab.recall(element_id))
         description = f"{named}: {description}" if depth == 0 else f"{description}, inside {named}"
     return HitElement(id=element_id, description=description or "nothing", frame=label)
 
 
-async def _child_session(service: DomService, parent: str | None, ctx: int, owner_key: int) -> str | None:
+async def _child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) -> str | None:
     """The out-of-process frame session whose <iframe> in ``parent`` has the collector key ``owner_key``."""
-    children = [sid for sid, p in service.session_parents.items() if p == parent and sid in service.sessions]
+    children = [
+        sid for sid, p in tab.session.session_parents.items() if p == parent and sid in tab.session.sessions
+    ]
     for sid in children:
-        frame_id = service.sessions[sid].targetId
-        known = service.owner_keys.get((parent, ctx, frame_id))
+        frame_id = tab.session.sessions[sid].targetId
+        known = tab.capture.owner_keys.get((parent, ctx, frame_id))
         if known is None:
             try:
-                owner = await service.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent)
-                node = await service.cdp(
+                owner = await tab.session.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent)
+                node = await tab.session.cdp(
                     "DOM.resolveNode",
                     {"backendNodeId": int(owner["backendNodeId"]), "executionContextId": ctx},
                     session_id=parent,
                 )
-                reply = await service.cdp(
+                reply = await tab.session.cdp(
                     "Runtime.callFunctionOn",
                     {"functionDeclaration": KEY_FOR_JS, "objectId": node["object"]["objectId"], "returnByValue": True},
                     session_id=parent,
@@ -139,7 +138,7 @@ async def _child_session(service: DomService, parent: str | None, ctx: int, owne
 
 
 async def _at(ctx: ActionContext, x: float, y: float) -> None:
-    hit, session = await element_at(ctx.service, x, y)
+    hit, session = await element_at(ctx.tab, x, y)
     ctx.result.hit = hit
     ctx.result.id = hit.id
     ctx.result.point = (round(x, 1), round(y, 1))
@@ -147,7 +146,7 @@ async def _at(ctx: ActionContext, x: float, y: float) -> None:
 
 
 async def click_at(
-    service: DomService,
+    tab: Tab,
     x: float,
     y: float,
     button: Button = "left",
@@ -159,18 +158,18 @@ async def click_at(
     async def body(ctx: ActionContext) -> None:
         mask = held_keys(button, modifiers)
         await _at(ctx, x, y)
-        await ripple(service, x, y)
-        await mouse_click(service, (x, y), button, max(1, min(count, 3)), mask)
+        await ripple(tab, x, y)
+        await mouse_click(tab, (x, y), button, max(1, min(count, 3)), mask)
 
-    return await perform(service, "click_at", None, body, expect)
+    return await perform(tab, "click_at", None, body, expect)
 
 
-async def hover_at(service: DomService, x: float, y: float, *, expect: Expect | None = None) -> ActionResult:
+async def hover_at(tab: Tab, x: float, y: float, *, expect: Expect | None = None) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         await _at(ctx, x, y)
-        await mouse_move(service, (x, y))
+        await mouse_move(tab, (x, y))
 
-    return await perform(service, "hover_at", None, body, expect)
+    return await perform(tab, "hover_at", None, body, expect)
 
 
 __all__ = ["click_at", "element_at", "hover_at"]

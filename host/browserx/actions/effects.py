@@ -9,7 +9,7 @@ import os
 from importlib import resources
 from typing import Any
 
-from browserx.service import DomService
+from browserx.tabs.tab import Tab
 
 EFFECT_BUDGET_S = 0.05
 EFFECTS_JS = resources.files("browserx.actions").joinpath("effects.js").read_text(encoding="utf-8")
@@ -28,14 +28,14 @@ def _done(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieve it, so asyncio does not log "never retrieved"
 
 
-async def draw(service: DomService, effect: dict[str, Any], wait: bool = True) -> None:
+async def draw(tab: Tab, effect: dict[str, Any], wait: bool = True) -> None:
     """Draw one effect ({kind: cursor | ripple | highlight | clear, x, y, ...}) in top-level
     viewport coordinates; skipped when the top document's world is not known yet."""
-    world = service.worlds.get(None)
+    world = tab.capture.worlds.get(None)
     if not effects_enabled() or world is None:
         return
     task = asyncio.ensure_future(
-        service.cdp(
+        tab.session.cdp(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": EFFECT_CALL_JS,
@@ -51,6 +51,6 @@ async def draw(service: DomService, effect: dict[str, Any], wait: bool = True) -
         await asyncio.wait({task}, timeout=EFFECT_BUDGET_S)
 
 
-async def ripple(service: DomService, x: float, y: float) -> None:
+async def ripple(tab: Tab, x: float, y: float) -> None:
     """Not waited for: the renderer draws it before the click that follows, in order."""
-    await draw(service, {"kind": "ripple", "x": x, "y": y}, wait=False)
+    await draw(tab, {"kind": "ripple", "x": x, "y": y}, wait=False)

@@ -7,15 +7,14 @@ import asyncio
 import time
 
 from browserx.actions.matching import normalise
-from browserx.actions.memory import remember
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import NotInteractable, OptionNotFound
 from browserx.expectations import Expect
-from browserx.service import DomService
-from browserx.snapshot.snapshot import take_snapshot
+from browserx.tabs.snapshots import take_snapshot
+from browserx.tabs.tab import Tab
 from browserx.views.outline import redact
 
 # Native <select>: pick by exact label, then value, then case-insensitive label; fire the
@@ -54,7 +53,7 @@ STATE_POLL_S = 0.5
 
 
 async def select(
-    service: DomService,
+    tab: Tab,
     element_id: int,
     value: str,
     include_values: bool = False,
@@ -62,9 +61,9 @@ async def select(
     expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(service, element_id)
+        target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        out = await call_on(service, target, SELECT_JS, value)
+        out = await call_on(tab, target, SELECT_JS, value)
         if not isinstance(out, dict):
             raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
         if out.get("native"):
@@ -88,20 +87,20 @@ async def select(
             return
         await _select_aria(ctx, target, value)
 
-    return await perform(service, "select", element_id, body, expect)
+    return await perform(tab, "select", element_id, body, expect)
 
 
 async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
     """A custom list: open it (unless it is the listbox itself), then click the option by name
     found in a fresh snapshot."""
-    service = ctx.service
+    tab = ctx.tab
     role = target.fingerprint.role if target.fingerprint else None
     if role != "listbox":
         await click_target(ctx, target)
         await asyncio.sleep(OPEN_SETTLE_S)
-    snap = await take_snapshot(service)
-    service.place_snapshot(snap)
-    remember(service, snap)
+    snap = await take_snapshot(tab)
+    tab.place_snapshot(snap)
+    tab.remember(snap)
     want = normalise(value)
     options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]
     found = [(i, n) for i, n in options if normalise(n.name) == want] or [
@@ -115,19 +114,19 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
             + (", ".join(repr(n) for n in names) or "none (it may not be a list; take a new snapshot)"),
             id=target.element_id, options=names,
         )  # fmt: skip
-    option = await resolve(service, found[0][0], heal=False)
+    option = await resolve(tab, found[0][0], heal=False)
     await click_target(ctx, option)
     ctx.result.changes.selected = found[0][1].name
     ctx.result.changes.value_changed = True
 
 
 async def check(
-    service: DomService, element_id: int, checked: bool = True, *, expect: Expect | None = None
+    tab: Tab, element_id: int, checked: bool = True, *, expect: Expect | None = None
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(service, element_id)
+        target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        state = await call_on(service, target, STATE_JS)
+        state = await call_on(tab, target, STATE_JS)
         if not isinstance(state, dict):
             raise NotInteractable(
                 f"{target.sentence()} has no checked state (not a checkbox, radio, switch or "
@@ -146,7 +145,7 @@ async def check(
             await click_target(ctx, target)
             deadline = time.monotonic() + STATE_POLL_S  # frameworks may update the state a tick later
             while True:
-                state = await call_on(service, target, STATE_JS)
+                state = await call_on(tab, target, STATE_JS)
                 if (
                     not isinstance(state, dict)
                     or bool(state["checked"]) == checked
@@ -164,4 +163,4 @@ async def check(
                 )
         ctx.result.changes.checked = checked
 
-    return await perform(service, "check", element_id, body, expect)
+    return await perform(tab, "check", element_id, body, expect)

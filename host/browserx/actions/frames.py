@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from browserx.actions.geometry import Point, box_origin, box_size
 from browserx.errors import CdpError, StaleElement
-from browserx.service import DomService
+from browserx.tabs.tab import Tab
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,20 +27,20 @@ class Hop:
     size: Point = (0.0, 0.0)  # its content box's width and height (what shows of the child's viewport)
 
 
-async def frame_hops(service: DomService, session_id: str | None) -> list[Hop]:
+async def frame_hops(tab: Tab, session_id: str | None) -> list[Hop]:
     """Innermost first; empty for the main session."""
     hops: list[Hop] = []
     current = session_id
     while current is not None:
-        info = service.sessions.get(current)
+        info = tab.session.sessions.get(current)
         if info is None:
             raise StaleElement("The frame of this element is gone. Take a new snapshot and use its IDs.")
-        parent = service.session_parents.get(current)
+        parent = tab.session.session_parents.get(current)
         try:
             # For an iframe target, the targetId is the frame id.
-            owner = await service.cdp("DOM.getFrameOwner", {"frameId": info.targetId}, session_id=parent)
+            owner = await tab.session.cdp("DOM.getFrameOwner", {"frameId": info.targetId}, session_id=parent)
             backend_id = int(owner["backendNodeId"])
-            box = await service.cdp("DOM.getBoxModel", {"backendNodeId": backend_id}, session_id=parent)
+            box = await tab.session.cdp("DOM.getBoxModel", {"backendNodeId": backend_id}, session_id=parent)
         except CdpError as exc:
             raise StaleElement(
                 f"The iframe holding this element cannot be located ({exc.message}). Take a new snapshot."

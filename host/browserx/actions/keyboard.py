@@ -25,7 +25,7 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, NotInteractable
 from browserx.expectations import Expect
-from browserx.service import DomService
+from browserx.tabs.tab import Tab
 from browserx.views.outline import redact
 
 CTRL_MASK = 2
@@ -75,7 +75,7 @@ PICK_JS = """function(text) {
 FOCUS_JS = """function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }"""
 
 
-async def press(service: DomService, p: KeyPress, up: bool = True) -> None:
+async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:
     """keyDown (with text: it types) and keyUp of one key."""
     params: dict[str, Any] = {
         "key": p.key,
@@ -84,25 +84,25 @@ async def press(service: DomService, p: KeyPress, up: bool = True) -> None:
         "modifiers": p.modifiers,
     }
     if p.text:
-        await service.cdp(
+        await tab.session.cdp(
             "Input.dispatchKeyEvent", {"type": "keyDown", "text": p.text, "unmodifiedText": p.text, **params}
         )
     else:
-        await service.cdp("Input.dispatchKeyEvent", {"type": "rawKeyDown", **params})
+        await tab.session.cdp("Input.dispatchKeyEvent", {"type": "rawKeyDown", **params})
     if up:
-        await service.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **params})
+        await tab.session.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **params})
 
 
-async def press_combo(service: DomService, p: KeyPress, repeat: int = 1) -> None:
+async def press_combo(tab: Tab, p: KeyPress, repeat: int = 1) -> None:
     """Hold the modifiers (as real key presses, so pages see Control etc.), press, release."""
     mods = modifier_presses(p.modifiers)
     for m in mods:
-        await press(service, m, up=False)
+        await press(tab, m, up=False)
     for _ in range(repeat):
-        await press(service, p)
+        await press(tab, p)
     held = p.modifiers
     for m in reversed(mods):
-        await service.cdp(
+        await tab.session.cdp(
             "Input.dispatchKeyEvent",
             {"type": "keyUp", "key": m.key, "code": m.code, "windowsVirtualKeyCode": m.vk, "modifiers": held},
         )
@@ -116,8 +116,8 @@ def _bit_of(m: KeyPress) -> int:
 async def focus(ctx: ActionContext, target: Target) -> None:
     """Focus without clicking (no side effects from click handlers); click if that fails."""
     try:
-        await ctx.service.cdp("DOM.focus", {"objectId": target.object_id}, session_id=target.session_id)
-        if await call_on(ctx.service, target, FOCUS_JS):
+        await ctx.tab.session.cdp("DOM.focus", {"objectId": target.object_id}, session_id=target.session_id)
+        if await call_on(ctx.tab, target, FOCUS_JS):
             return
     except CdpError:
         pass
@@ -129,21 +129,21 @@ async def clear_field(ctx: ActionContext, target: Target) -> None:
     selectAll command, whatever the platform's shortcut), then Backspace. Editors that keep their
     own document behind a hidden textarea (CodeMirror) follow the keys; plain fields whose
     value survives get the DOM selection and Backspace."""
-    service = ctx.service
+    tab = ctx.tab
     select_all = {"key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": CTRL_MASK}
-    await service.cdp(
+    await tab.session.cdp(
         "Input.dispatchKeyEvent", {"type": "rawKeyDown", "commands": ["selectAll"], **select_all}
     )
-    await service.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **select_all})
-    await press(service, key_press("Backspace"))
-    left = await call_on(service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+    await tab.session.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **select_all})
+    await press(tab, key_press("Backspace"))
+    left = await call_on(tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
     if isinstance(left, dict) and left.get("value"):
-        await call_on(service, target, SELECT_ALL_JS)
-        await press(service, key_press("Backspace"))
+        await call_on(tab, target, SELECT_ALL_JS)
+        await press(tab, key_press("Backspace"))
 
 
 async def type_text(
-    service: DomService,
+    tab: Tab,
     element_id: int,
     text: str,
     clear: bool = False,
@@ -154,9 +154,9 @@ async def type_text(
     expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(service, element_id)
+        target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        probe = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        probe = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         if isinstance(probe, dict) and probe.get("tag") == "input" and probe.get("type") in PICKER_FORMATS:
             await _pick(ctx, target, probe, text, include_values)
             return
@@ -188,20 +188,20 @@ async def type_text(
             for ch in text:
                 p = char_press(ch)
                 if p.vk or p.text:
-                    await press(service, p)
+                    await press(tab, p)
                 else:
-                    await service.cdp("Input.insertText", {"text": ch})
+                    await tab.session.cdp("Input.insertText", {"text": ch})
         elif text:
-            await service.cdp("Input.insertText", {"text": text})
+            await tab.session.cdp("Input.insertText", {"text": text})
             # insertText sends no key events; search boxes and editors that listen for keyup
             # (MkDocs Material's search) would not notice. A person's typing ends with one.
             last = char_press(text[-1])
-            await service.cdp(
+            await tab.session.cdp(
                 "Input.dispatchKeyEvent",
                 {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
                  "modifiers": last.modifiers},
             )  # fmt: skip
-        after = await call_on(ctx.service, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        after = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         value = after.get("value") if isinstance(after, dict) else None
         changes = ctx.result.changes
         changes.value_changed = value != before
@@ -211,9 +211,9 @@ async def type_text(
             # Form values only on request, masked like the views; passwords never leave the host.
             changes.new_value = redact(value) if include_values and not password else None
         if submit:
-            await press(service, key_press("Enter"))
+            await press(tab, key_press("Enter"))
 
-    return await perform(service, "type", element_id, body, expect)
+    return await perform(tab, "type", element_id, body, expect)
 
 
 async def _pick(
@@ -225,7 +225,7 @@ async def _pick(
         raise NotInteractable(f"{target.sentence()} is disabled or read-only.", id=target.element_id)
     before = probe.get("value")
     await focus(ctx, target)
-    done = await call_on(ctx.service, target, PICK_JS, text)
+    done = await call_on(ctx.tab, target, PICK_JS, text)
     if not isinstance(done, dict) or not done.get("ok"):
         raise BadRequest(
             f"{target.sentence()} is an <input type={kind}>; it takes {PICKER_FORMATS[kind]}, "
@@ -240,7 +240,7 @@ async def _pick(
 
 
 async def key(
-    service: DomService,
+    tab: Tab,
     name: str,
     modifiers: Sequence[str] = (),
     target_id: int | None = None,
@@ -254,9 +254,9 @@ async def key(
         if not 1 <= repeat <= 100:
             raise BadRequest("repeat must be between 1 and 100")
         if target_id is not None:
-            target = await resolve(service, target_id)
+            target = await resolve(tab, target_id)
             await ctx.adopt(target)
             await focus(ctx, target)
-        await press_combo(service, p, repeat)
+        await press_combo(tab, p, repeat)
 
-    return await perform(service, "key", target_id, body, expect)
+    return await perform(tab, "key", target_id, body, expect)

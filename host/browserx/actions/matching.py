@@ -10,22 +10,10 @@ place (a re-render in place); two same-named items elsewhere make the match ambi
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+
+from browserx.tabs.memory import Fingerprint
 
 SAME_PLACE_PX = 4.0  # a re-rendered element at the same place moved by less than this
-
-
-class Fingerprint(NamedTuple):
-    """What an ID named when it was issued: enough to recognise the element again."""
-
-    element_id: int
-    frame: str
-    context_id: int | None  # browserx world the key lived in (a new one = a new document)
-    tag: str
-    role: str | None
-    name: str
-    center: tuple[float, float] | None  # top-level viewport coords at snapshot time
-    scroll: tuple[float, float] = (0.0, 0.0)  # page scroll at snapshot time
 
 
 def normalise(name: str) -> str:

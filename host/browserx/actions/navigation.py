@@ -22,7 +22,7 @@ from browserx.errors import (
     TabNotFound,
 )
 from browserx.expectations import Expect
-from browserx.service import DomService
+from browserx.tabs.tab import Tab
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
 POLL_S = 0.1
@@ -38,10 +38,10 @@ def normalise_url(url: str) -> str:
     return url
 
 
-async def _ready(service: DomService, deadline: float) -> bool:
+async def _ready(tab: Tab, deadline: float) -> bool:
     while True:
         try:
-            reply = await service.cdp(
+            reply = await tab.session.cdp(
                 "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, timeout=5
             )
             if reply.get("result", {}).get("value") == "complete":
@@ -62,15 +62,15 @@ async def _await_load(ctx: ActionContext, what: str, timeout: float, same_docume
             "snapshot to see where the tab is.",
         )
     if not same_document:
-        await _ready(ctx.service, deadline)  # a page still loading is not a failure: it committed
+        await _ready(ctx.tab, deadline)  # a page still loading is not a failure: it committed
 
 
 async def navigate(
-    service: DomService, url: str, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
+    tab: Tab, url: str, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = normalise_url(url)
-        reply = await service.cdp("Page.navigate", {"url": target}, timeout=timeout)
+        reply = await tab.session.cdp("Page.navigate", {"url": target}, timeout=timeout)
         if reply.get("errorText"):
             raise NavigationFailed(
                 f"Navigating to {target} failed: {reply['errorText']}. Check the URL or the network.",
@@ -78,14 +78,14 @@ async def navigate(
             )
         await _await_load(ctx, f"Navigating to {target}", timeout, same_document=not reply.get("loaderId"))
 
-    return await perform(service, "navigate", None, body, expect)
+    return await perform(tab, "navigate", None, body, expect)
 
 
-async def _history(service: DomService, step: int, timeout: float, expect: Expect | None) -> ActionResult:
+async def _history(tab: Tab, step: int, timeout: float, expect: Expect | None) -> ActionResult:
     name = "back" if step < 0 else "forward"
 
     async def body(ctx: ActionContext) -> None:
-        history = await service.cdp("Page.getNavigationHistory")
+        history = await tab.session.cdp("Page.getNavigationHistory")
         index = int(history["currentIndex"]) + step
         entries = history["entries"]
         if not 0 <= index < len(entries):
@@ -93,36 +93,34 @@ async def _history(service: DomService, step: int, timeout: float, expect: Expec
                 f"There is no {'previous' if step < 0 else 'next'} page in this tab's history.",
                 direction=name,
             )
-        await service.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})
+        await tab.session.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})
         await _await_load(ctx, f"Going {name}", timeout)
 
-    return await perform(service, name, None, body, expect)
+    return await perform(tab, name, None, body, expect)
 
 
-async def back(
-    service: DomService, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
-) -> ActionResult:
-    return await _history(service, -1, timeout, expect)
+async def back(tab: Tab, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None) -> ActionResult:
+    return await _history(tab, -1, timeout, expect)
 
 
 async def forward(
-    service: DomService, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
+    tab: Tab, timeout: float = DEFAULT_TIMEOUT_S, *, expect: Expect | None = None
 ) -> ActionResult:
-    return await _history(service, 1, timeout, expect)
+    return await _history(tab, 1, timeout, expect)
 
 
 async def reload(
-    service: DomService,
+    tab: Tab,
     ignore_cache: bool = False,
     timeout: float = DEFAULT_TIMEOUT_S,
     *,
     expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        await service.cdp("Page.reload", {"ignoreCache": ignore_cache})
+        await tab.session.cdp("Page.reload", {"ignoreCache": ignore_cache})
         await _await_load(ctx, "Reloading", timeout)
 
-    return await perform(service, "reload", None, body, expect)
+    return await perform(tab, "reload", None, body, expect)
 
 
 WAIT_JS = """((want, gone) => {
@@ -132,7 +130,7 @@ WAIT_JS = """((want, gone) => {
 
 
 async def wait_for(
-    service: DomService,
+    tab: Tab,
     text: str | None = None,
     gone: str | None = None,
     timeout: float = 10.0,
@@ -147,7 +145,7 @@ async def wait_for(
         deadline = time.monotonic() + timeout
         while True:
             try:
-                reply = await service.cdp(
+                reply = await tab.session.cdp(
                     "Runtime.evaluate", {"expression": expression, "returnByValue": True}
                 )
                 value = reply.get("result", {}).get("value")
@@ -169,4 +167,4 @@ async def wait_for(
                 )
             await asyncio.sleep(POLL_S)
 
-    return await perform(service, "wait", None, body, expect)
+    return await perform(tab, "wait", None, body, expect)

@@ -20,7 +20,7 @@ import msgspec
 from browserx.actions.result import NetworkFacts, RequestFact
 from browserx.errors import BrowserxError
 from browserx.relay.protocol import Inbound
-from browserx.service import DomService
+from browserx.tabs.tab import Tab
 
 ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0}
 API_TYPES = frozenset({"XHR", "Fetch"})
@@ -103,19 +103,19 @@ def _masked(piece: str) -> str:
 class NetworkWatch:
     """Requests of the watched sessions from ``start`` to ``stop``."""
 
-    def __init__(self, service: DomService) -> None:
-        self.service = service
+    def __init__(self, tab: Tab) -> None:
+        self.tab = tab
         self.sessions: set[str | None] = set()
         self._seen: dict[tuple[str | None, str], _Seen] = {}
         self._changed = asyncio.Event()
-        self._remove = service.add_listener(self._on_event)
+        self._remove = tab.session.add_listener(self._on_event)
 
     async def start(self, session_id: str | None = None) -> None:
         if session_id in self.sessions:
             return
         self.sessions.add(session_id)
         try:
-            await self.service.cdp("Network.enable", ENABLE, session_id=session_id)
+            await self.tab.session.cdp("Network.enable", ENABLE, session_id=session_id)
         except BrowserxError:
             self.sessions.discard(session_id)  # observing is best effort: never fail the action for it
 
@@ -171,7 +171,7 @@ class NetworkWatch:
         """Stop listening and disable the domain again (not waited for: nothing depends on it)."""
         self._remove()
         for session_id in self.sessions:
-            self.service.fire_and_forget(self.service.cdp("Network.disable", session_id=session_id))
+            self.tab.session.fire_and_forget(self.tab.session.cdp("Network.disable", session_id=session_id))
         self.sessions.clear()
 
     def facts(self) -> NetworkFacts:

@@ -24,8 +24,8 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
-from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
+from browserx.tabs.tab import Tab
 
 Button = Literal["left", "right", "middle"]
 BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
@@ -77,16 +77,18 @@ FRAMES_JS = """function() {
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
-async def _await_frames(service: DomService, target: Target) -> None:
+async def _await_frames(tab: Tab, target: Target) -> None:
     def frames(session_id: str | None = None, **where: Any) -> Awaitable[dict[str, Any]]:
         params = {"functionDeclaration": FRAMES_JS, "awaitPromise": True, **where}
-        return service.cdp("Runtime.callFunctionOn", params, session_id=session_id, timeout=FRAMES_TIMEOUT)
+        return tab.session.cdp(
+            "Runtime.callFunctionOn", params, session_id=session_id, timeout=FRAMES_TIMEOUT
+        )
 
     # Best effort: if the element vanished, the quads that follow say so properly.
     with contextlib.suppress(CdpError, CdpTimeout):
         calls = [frames(objectId=target.object_id, session_id=target.session_id)]
         if target.session_id is not None:  # the top-level renderer places the iframe's surface
-            _, ctx = await isolated_world(service, None)
+            _, ctx = await isolated_world(tab.capture, None)
             calls.append(frames(executionContextId=ctx))
         await asyncio.gather(*calls)
 
@@ -124,8 +126,8 @@ VISIBLE_AREA_JS = """function() {
 }"""
 
 
-async def _visible_area(service: DomService, target: Target) -> dict[str, Any] | None:
-    reply = await service.cdp(
+async def _visible_area(tab: Tab, target: Target) -> dict[str, Any] | None:
+    reply = await tab.session.cdp(
         "Runtime.callFunctionOn",
         {"functionDeclaration": VISIBLE_AREA_JS, "objectId": target.object_id, "returnByValue": True},
         session_id=target.session_id,
@@ -134,10 +136,8 @@ async def _visible_area(service: DomService, target: Target) -> dict[str, Any] |
     return value if isinstance(value, dict) else None
 
 
-async def _hit(
-    service: DomService, session_id: str | None, object_id: str, point: Point
-) -> dict[str, Any] | None:
-    reply = await service.cdp(
+async def _hit(tab: Tab, session_id: str | None, object_id: str, point: Point) -> dict[str, Any] | None:
+    reply = await tab.session.cdp(
         "Runtime.callFunctionOn",
         {"functionDeclaration": HIT_JS, "objectId": object_id, "returnByValue": True,
          "arguments": [{"value": point[0]}, {"value": point[1]}]},
@@ -159,33 +159,35 @@ def _occluded(target: Target, cover: dict[str, Any], point: Point) -> Occluded:
     )
 
 
-async def _check_owners(service: DomService, target: Target, local: Point, hops: Sequence[Hop]) -> None:
+async def _check_owners(tab: Tab, target: Target, local: Point, hops: Sequence[Hop]) -> None:
     """An overlay in a parent document may cover the whole iframe: hit-test each owner too."""
     x, y = local
     for hop in hops:
         x, y = x + hop.origin[0], y + hop.origin[1]
-        _, ctx = await isolated_world(service, hop.parent_session)
-        owner = await service.cdp(
+        _, ctx = await isolated_world(tab.capture, hop.parent_session)
+        owner = await tab.session.cdp(
             "DOM.resolveNode",
             {"backendNodeId": hop.owner_backend_id, "executionContextId": ctx, "objectGroup": OBJECT_GROUP},
             session_id=hop.parent_session,
         )
-        cover = await _hit(service, hop.parent_session, owner["object"]["objectId"], (x, y))
+        cover = await _hit(tab, hop.parent_session, owner["object"]["objectId"], (x, y))
         if cover is not None and not cover.get("outside"):
             raise _occluded(target, cover, (x, y))
 
 
-async def locate(service: DomService, target: Target, force: bool = False) -> Point:
+async def locate(tab: Tab, target: Target, force: bool = False) -> Point:
     """Scroll the element into view and return the top-level viewport point to act at."""
     sid = target.session_id
-    area = await _visible_area(service, target)
+    area = await _visible_area(tab, target)
     try:
         if area is None or not area.get("whole"):
-            await service.cdp("DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid)
-            await _await_frames(service, target)
-            area = await _visible_area(service, target)
+            await tab.session.cdp(
+                "DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid
+            )
+            await _await_frames(tab, target)
+            area = await _visible_area(tab, target)
         quads = (
-            await service.cdp("DOM.getContentQuads", {"objectId": target.object_id}, session_id=sid)
+            await tab.session.cdp("DOM.getContentQuads", {"objectId": target.object_id}, session_id=sid)
         ).get("quads", [])
     except CdpError as exc:
         raise NotInteractable(
@@ -205,9 +207,9 @@ async def locate(service: DomService, target: Target, force: bool = False) -> Po
             "Take a new snapshot; it may need to be revealed first (open its menu/section).",
             id=target.element_id,
         )
-    hops = await frame_hops(service, sid) if sid else []
+    hops = await frame_hops(tab, sid) if sid else []
     if not force:
-        cover = await _hit(service, sid, target.object_id, local)
+        cover = await _hit(tab, sid, target.object_id, local)
         if cover is not None:
             if cover.get("outside"):
                 raise NotInteractable(
@@ -215,19 +217,19 @@ async def locate(service: DomService, target: Target, force: bool = False) -> Po
                     id=target.element_id,
                 )
             raise _occluded(target, cover, local)
-        await _check_owners(service, target, local, hops)
+        await _check_owners(tab, target, local, hops)
     return add_offsets(local, offsets(hops))
 
 
-async def mouse_move(service: DomService, point: Point, modifiers: int = 0) -> None:
-    await service.cdp(
+async def mouse_move(tab: Tab, point: Point, modifiers: int = 0) -> None:
+    await tab.session.cdp(
         "Input.dispatchMouseEvent",
         {"type": "mouseMoved", "x": point[0], "y": point[1], "modifiers": modifiers, "button": "none"},
     )
 
 
 async def mouse_click(
-    service: DomService, point: Point, button: str = "left", count: int = 1, modifiers: int = 0
+    tab: Tab, point: Point, button: str = "left", count: int = 1, modifiers: int = 0
 ) -> None:
     x, y = point
     bit = BUTTON_BITS[button]
@@ -243,7 +245,7 @@ async def mouse_click(
         ]
     # Sent one behind the other without waiting for each answer: the browser dispatches them in
     # order, as separate input events, and the move alone waits for the next frame (~16 ms).
-    await asyncio.gather(*(service.cdp("Input.dispatchMouseEvent", event) for event in events))
+    await asyncio.gather(*(tab.session.cdp("Input.dispatchMouseEvent", event) for event in events))
 
 
 async def click_target(
@@ -254,9 +256,9 @@ async def click_target(
     modifiers: int = 0,
     force: bool = False,
 ) -> Point:
-    point = await locate(ctx.service, target, force)
-    await ripple(ctx.service, *point)
-    await mouse_click(ctx.service, point, button, count, modifiers)
+    point = await locate(ctx.tab, target, force)
+    await ripple(ctx.tab, *point)
+    await mouse_click(ctx.tab, point, button, count, modifiers)
     ctx.result.point = (round(point[0], 1), round(point[1], 1))
     return point
 
@@ -269,7 +271,7 @@ def held_keys(button: str, modifiers: Sequence[str]) -> int:
 
 
 async def click(
-    service: DomService,
+    tab: Tab,
     element_id: int,
     button: Button = "left",
     count: int = 1,
@@ -280,24 +282,24 @@ async def click(
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         mask = held_keys(button, modifiers)
-        target = await resolve(service, element_id)
+        target = await resolve(tab, element_id)
         await ctx.adopt(target)
         await click_target(ctx, target, button, max(1, min(count, 3)), mask, force)
 
-    return await perform(service, "click", element_id, body, expect)
+    return await perform(tab, "click", element_id, body, expect)
 
 
 async def hover(
-    service: DomService, element_id: int, force: bool = False, *, expect: Expect | None = None
+    tab: Tab, element_id: int, force: bool = False, *, expect: Expect | None = None
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(service, element_id)
+        target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        point = await locate(service, target, force)
-        await mouse_move(service, point)
+        point = await locate(tab, target, force)
+        await mouse_move(tab, point)
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
 
-    return await perform(service, "hover", element_id, body, expect)
+    return await perform(tab, "hover", element_id, body, expect)
 
 
 __all__ = ["click", "click_target", "held_keys", "hover", "locate", "mouse_click", "mouse_move"]

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from browserx.actions.matching import Fingerprint, best_match
-from browserx.actions.memory import recall, remember
+from browserx.actions.matching import best_match
 from browserx.errors import BrowserxError, CdpError, DuplicateId, PageOptedOut, StaleElement, UnknownElement
-from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import NodeRef
-from browserx.snapshot.snapshot import take_snapshot
+from browserx.tabs.memory import Fingerprint
+from browserx.tabs.snapshots import take_snapshot
+from browserx.tabs.tab import Tab
 
 # The element for a key, or null when it is gone; "no-ai" when its document (a frame's included)
 # opted out of AI agents: nothing of it is touched.
@@ -74,9 +74,9 @@ def _description_tag(description: str) -> str:
     return description.split("#", 1)[0].split(".", 1)[0].lower()
 
 
-async def call_on(service: DomService, target: Target, js: str, *args: Any) -> Any:
+async def call_on(tab: Tab, target: Target, js: str, *args: Any) -> Any:
     """Run a function on the resolved element (``this``) with JSON arguments; its value back."""
-    reply = await service.cdp(
+    reply = await tab.session.cdp(
         "Runtime.callFunctionOn",
         {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
          "arguments": [{"value": a} for a in args]},
@@ -85,21 +85,19 @@ async def call_on(service: DomService, target: Target, js: str, *args: Any) -> A
     return reply.get("result", {}).get("value")
 
 
-async def _lookup(
-    service: DomService, element_id: int, ref: NodeRef, fp: Fingerprint | None
-) -> Target | None:
+async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | None) -> Target | None:
     """The live element an ID names, or None when it is gone (never a different element)."""
-    session_id = service.session_of(ref.frame)
-    if ref.frame != "m" and (session_id is None or session_id not in service.sessions):
+    session_id = tab.session.session_of(ref.frame)
+    if ref.frame != "m" and (session_id is None or session_id not in tab.session.sessions):
         return None  # that frame's session is gone (frame removed or navigated cross-site)
     try:
-        world = await isolated_world(service, session_id)
+        world = await isolated_world(tab.capture, session_id)
     except BrowserxError:
         return None  # the frame went away
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
         return None  # another document: the node the ID named is not on the page any more
     try:
-        reply = await service.cdp(
+        reply = await tab.session.cdp(
             "Runtime.callFunctionOn",
             {"functionDeclaration": RESOLVE_JS, "executionContextId": world[1], "arguments": [{"value": ref.key}],
              "returnByValue": False, "objectGroup": OBJECT_GROUP},
@@ -122,10 +120,10 @@ async def _lookup(
     return Target(element_id, ref, session_id, world[1], object_id, fp)
 
 
-async def resolve(service: DomService, element_id: int, heal: bool = True) -> Target:
-    remember(service)  # the snapshot the agent is acting from, if still cached
-    ref = service.ids.ref_of.get(element_id)
-    if ref is None and service.ids.issued(element_id):
+async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
+    tab.remember()  # the snapshot the agent is acting from, if still cached
+    ref = tab.ids.ref_of.get(element_id)
+    if ref is None and tab.ids.issued(element_id):
         raise StaleElement(
             f"ID {element_id} is from a page this tab has since left. Take a new snapshot and use its IDs.",
             id=element_id,
@@ -136,16 +134,16 @@ async def resolve(service: DomService, element_id: int, heal: bool = True) -> Ta
             "its IDs.",
             id=element_id,
         )
-    shown = service.snapshot.by_id.get(element_id) if service.snapshot is not None else None
+    shown = tab.snapshot.by_id.get(element_id) if tab.snapshot is not None else None
     if shown is not None and shown.ref != ref:
         # The newest view showed another node under this ID: never act on either.
         raise DuplicateId(f"ID {element_id} names {ref} but the newest view showed {shown.ref} under it")
-    fp = recall(service, element_id)
-    found = await _lookup(service, element_id, ref, fp)
+    fp = tab.recall(element_id)
+    found = await _lookup(tab, element_id, ref, fp)
     if found is not None:
         return found
     if heal and fp is not None:
-        healed = await _heal(service, element_id, fp)
+        healed = await _heal(tab, element_id, fp)
         if healed is not None:
             return healed
     raise StaleElement(
@@ -156,25 +154,25 @@ async def resolve(service: DomService, element_id: int, heal: bool = True) -> Ta
     )
 
 
-async def _heal(service: DomService, element_id: int, old: Fingerprint) -> Target | None:
-    snap = await take_snapshot(service)
-    service.place_snapshot(snap)
-    remember(service, snap)
+async def _heal(tab: Tab, element_id: int, old: Fingerprint) -> Target | None:
+    snap = await take_snapshot(tab)
+    tab.place_snapshot(snap)
+    tab.remember(snap)
     # The allocator may already have given the old ID back to the re-created node.
     candidates: list[Fingerprint] = []
     for new_id, node in snap.by_id.items():
         if not is_interactive(node):
             continue
-        fp = recall(service, new_id)
+        fp = tab.recall(new_id)
         if fp is not None:
             candidates.append(fp)
     match = best_match(old, candidates)
     if match is None:
         return None
-    new_ref = service.ids.ref_of.get(match.element_id)
+    new_ref = tab.ids.ref_of.get(match.element_id)
     if new_ref is None:
         return None
-    target = await _lookup(service, match.element_id, new_ref, match)
+    target = await _lookup(tab, match.element_id, new_ref, match)
     if target is not None:
         target.recovered_from = element_id
     return target

@@ -11,18 +11,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from browserx.actions.network import NetworkWatch
-from browserx.actions.observe import NAV_COMMIT_S, NAV_LOAD_S, MutationCounter, NavigationWatch
+from browserx.actions.page_changes import NAV_COMMIT_S, NAV_LOAD_S, MutationCounter, NavigationWatch
 from browserx.actions.resolve import OBJECT_GROUP, Target
 from browserx.actions.result import ActionErrorInfo, ActionResult
 from browserx.actions.verify import Verifier
 from browserx.errors import BrowserxError, PageOptedOut
 from browserx.expectations import Expect
-from browserx.service import DomService
+from browserx.tabs.tab import Tab
 
 
 @dataclass
 class ActionContext:
-    service: DomService
+    tab: Tab
     result: ActionResult
     counter: MutationCounter
     watch: NavigationWatch
@@ -47,17 +47,17 @@ Body = Callable[[ActionContext], Awaitable[None]]
 
 
 async def perform(
-    service: DomService, action: str, element_id: int | None, body: Body, expect: Expect | None = None
+    tab: Tab, action: str, element_id: int | None, body: Body, expect: Expect | None = None
 ) -> ActionResult:
     t0 = time.perf_counter()
     result = ActionResult(success=False, action=action, id=element_id)
-    watch = NavigationWatch(service)
-    network = NetworkWatch(service)
-    ctx = ActionContext(service, result, MutationCounter(service), watch, network)
-    verifier = Verifier(service, expect, element_id) if expect is not None else None
+    watch = NavigationWatch(tab)
+    network = NetworkWatch(tab)
+    ctx = ActionContext(tab, result, MutationCounter(tab), watch, network)
+    verifier = Verifier(tab, expect, element_id) if expect is not None else None
     try:
         try:
-            await service.ensure_attached()
+            await tab.session.ensure_attached()
             await asyncio.gather(ctx.counter.start(None), network.start(None))
             if verifier is not None:
                 await verifier.before_action()
@@ -75,7 +75,7 @@ async def perform(
     finally:
         watch.close()
         network.stop()
-        service.invalidate("action")
+        tab.invalidate("action")
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
     result.timestamp = time.time()
     return result
@@ -104,11 +104,11 @@ async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
         changes.navigated = True
         changes.new_url = url or watch.url
     for session_id in ctx.sessions:
-        _release_later(ctx.service, session_id)
+        _release_later(ctx.tab, session_id)
 
 
-def _release_later(service: DomService, session_id: str | None) -> None:
+def _release_later(tab: Tab, session_id: str | None) -> None:
     """Release the action's handles without waiting for the answer: nothing depends on it."""
-    service.fire_and_forget(
-        service.cdp("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, session_id=session_id)
+    tab.session.fire_and_forget(
+        tab.session.cdp("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, session_id=session_id)
     )

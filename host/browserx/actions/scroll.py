@@ -12,8 +12,8 @@ from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.expectations import Expect
-from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
+from browserx.tabs.tab import Tab
 
 Direction = Literal["down", "up", "left", "right"]
 PAGE_FRACTION = 0.9  # a "page" keeps a little overlap, like PageDown
@@ -59,16 +59,16 @@ PAGE_POS_JS = "[scrollX, scrollY]"
 
 
 async def _run(
-    service: DomService, target: Target | None, direction: str, amount: float, measure: bool
+    tab: Tab, target: Target | None, direction: str, amount: float, measure: bool
 ) -> dict[str, Any]:
     args = [{"value": direction}, {"value": amount}, {"value": measure}]
     if target is not None:
         params: dict[str, Any] = {"objectId": target.object_id}
         session = target.session_id
     else:
-        _, ctx = await isolated_world(service, None)
+        _, ctx = await isolated_world(tab.capture, None)
         params, session = {"executionContextId": ctx}, None
-    reply = await service.cdp(
+    reply = await tab.session.cdp(
         "Runtime.callFunctionOn",
         {"functionDeclaration": SCROLL_JS, "arguments": args, "returnByValue": True, **params},
         session_id=session,
@@ -79,9 +79,9 @@ async def _run(
     return value
 
 
-async def _page_pos(service: DomService) -> tuple[float, float]:
-    _, ctx = await isolated_world(service, None)
-    reply = await service.cdp(
+async def _page_pos(tab: Tab) -> tuple[float, float]:
+    _, ctx = await isolated_world(tab.capture, None)
+    reply = await tab.session.cdp(
         "Runtime.evaluate", {"expression": PAGE_POS_JS, "contextId": ctx, "returnByValue": True}
     )
     x, y = reply.get("result", {}).get("value") or (0, 0)
@@ -103,7 +103,7 @@ def parse_amount(amount: str | float | int) -> float:
 
 
 async def scroll(
-    service: DomService,
+    tab: Tab,
     element_id: int | None = None,
     direction: Direction = "down",
     amount: str | float = "page",
@@ -120,13 +120,13 @@ async def scroll(
         px = parse_amount(amount)
         target = None
         if element_id is not None:
-            target = await resolve(service, element_id)
+            target = await resolve(tab, element_id)
             await ctx.adopt(target)
-        first = await _run(service, target, direction, px, False)
+        first = await _run(tab, target, direction, px, False)
 
         async def measure() -> None:
             await asyncio.sleep(INFINITE_SETTLE_S)  # lazy lists append on scroll events
-            final = await _run(service, target, direction, px, True)
+            final = await _run(tab, target, direction, px, True)
             ctx.result.changes.scroll = ScrollInfo(
                 before=tuple(first["before"]), after=tuple(final["after"]),
                 remaining=final["remaining"], target=first["label"],
@@ -135,28 +135,28 @@ async def scroll(
 
         ctx.after_settle.append(measure)
 
-    return await perform(service, "scroll", element_id if to_id is None else to_id, body, expect)
+    return await perform(tab, "scroll", element_id if to_id is None else to_id, body, expect)
 
 
 async def _into_view(ctx: ActionContext, to_id: int) -> None:
-    service = ctx.service
-    target = await resolve(service, to_id)
+    tab = ctx.tab
+    target = await resolve(tab, to_id)
     await ctx.adopt(target)
-    before = await _page_pos(service)
+    before = await _page_pos(tab)
     rect_js = "function(){const r=this.getBoundingClientRect();return [r.left,r.top]}"
     call = {"functionDeclaration": rect_js, "objectId": target.object_id, "returnByValue": True}
-    r0 = (await service.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
+    r0 = (await tab.session.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
         "value"
     )
     # The DOM domain scrolls every ancestor scroller, across frames too.
-    await service.cdp(
+    await tab.session.cdp(
         "DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=target.session_id
     )
-    r1 = (await service.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
+    r1 = (await tab.session.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
         "value"
     )
-    after = await _page_pos(service)
-    page = await _run(service, None, "down", 1, True)
+    after = await _page_pos(tab)
+    page = await _run(tab, None, "down", 1, True)
     ctx.result.changes.scroll_changed = r0 != r1
     ctx.result.changes.scroll = ScrollInfo(
         before=before, after=after, remaining=page["remaining"], target="page"

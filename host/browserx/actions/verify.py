@@ -15,16 +15,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserx.actions.observe import MutationCounter, NavigationWatch
+from browserx.actions.page_changes import MutationCounter, NavigationWatch
 from browserx.actions.resolve import call_on, resolve
 from browserx.actions.result import ActionResult, Verification
 from browserx.errors import BrowserxError, PageOptedOut
 from browserx.expectations import ElementMatch, Expect
-from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.page_watch import WATCH_JS
-from browserx.snapshot.snapshot import DomSnapshot, take_snapshot
+from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions
+from browserx.tabs.snapshots import take_snapshot
+from browserx.tabs.tab import Tab
 from browserx.views.events import EventLog, PageEvent, from_raw
 
 POLL_S = 0.1
@@ -228,22 +229,22 @@ def _changes(now: Look) -> str:
 class Verifier:
     """Checks one action's ``expect``: ``before`` the action runs, ``after`` it settled."""
 
-    def __init__(self, service: DomService, expect: Expect, element_id: int | None) -> None:
-        self.service = service
+    def __init__(self, tab: Tab, expect: Expect, element_id: int | None) -> None:
+        self.tab = tab
         self.expect = expect
         self.element_id = element_id
         self.matches = matches_of(expect)
         self.wants_target = wants_target(expect) and element_id is not None
         self.started = time.time()
         self.before = Look()
-        self.log = service.page_events if service.page_events is not None else EventLog()
-        service.page_events = self.log
+        self.log = tab.page_events if tab.page_events is not None else EventLog()
+        tab.page_events = self.log
 
     async def before_action(self) -> None:
         self.started = time.time()
         await self._drain_events()  # what happened before the action is not its doing
         if self.matches:
-            snap = self.service.snapshot  # the page as the caller last saw it, if still current
+            snap = self.tab.snapshot  # the page as the caller last saw it, if still current
             if snap is None:
                 snap = await self._snapshot()
             if snap is not None:
@@ -284,12 +285,12 @@ class Verifier:
     async def _snapshot(self) -> DomSnapshot | None:
         """A snapshot now (placed as the tab's: later IDs stay consistent), its page events logged."""
         try:
-            snap = await take_snapshot(self.service, settle=SettleOptions(wait=False))
+            snap = await take_snapshot(self.tab, settle=SettleOptions(wait=False))
         except PageOptedOut:
             raise
         except BrowserxError:
             return None  # mid-navigation: the next look sees the new page
-        self.service.place_snapshot(snap)
+        self.tab.place_snapshot(snap)
         if snap.settled is not None:
             self._log(snap.settled.events)
         return snap
@@ -297,8 +298,8 @@ class Verifier:
     async def _target_state(self) -> TargetState:
         assert self.element_id is not None
         try:
-            target = await resolve(self.service, self.element_id, heal=False)
-            raw = await call_on(self.service, target, TARGET_STATE_JS)
+            target = await resolve(self.tab, self.element_id, heal=False)
+            raw = await call_on(self.tab, target, TARGET_STATE_JS)
         except PageOptedOut:
             raise
         except BrowserxError:
@@ -309,8 +310,8 @@ class Verifier:
 
     async def _drain_events(self) -> None:
         try:
-            _, ctx = await isolated_world(self.service, None)
-            reply = await self.service.cdp(
+            _, ctx = await isolated_world(self.tab.capture, None)
+            reply = await self.tab.session.cdp(
                 "Runtime.evaluate", {"expression": DRAIN_EVENTS_JS, "contextId": ctx, "returnByValue": True}
             )
         except BrowserxError:

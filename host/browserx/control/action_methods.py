@@ -10,12 +10,12 @@ from typing import Any
 
 from browserx import actions
 from browserx.actions.result import ActionResult
+from browserx.control.policy import check_url, refuse_opted_out
 from browserx.control.schemas import NavigateParams, TabParams
 from browserx.errors import PageOffLimits
-from browserx.policy import check_url, refuse_opted_out
-from browserx.registry import TabRegistry
-from browserx.service import DomService
 from browserx.settings import HostSettings
+from browserx.tabs.registry import TabRegistry
+from browserx.tabs.tab import Tab
 
 Handler = Callable[[Any], Awaitable[Any]]
 
@@ -23,20 +23,20 @@ Handler = Callable[[Any], Awaitable[Any]]
 def action_handlers(registry: TabRegistry, settings: HostSettings) -> dict[str, Handler]:
     """The implementations of the action tools (control/tools.py declares them), by tool name."""
 
-    def action(run: Callable[[DomService, Any], Awaitable[ActionResult]], reads_page: bool = True) -> Handler:
+    def action(run: Callable[[Tab, Any], Awaitable[ActionResult]], reads_page: bool = True) -> Handler:
         async def handler(p: TabParams) -> dict[str, Any]:
             if isinstance(p, NavigateParams):
                 check_url(p.url, settings.allow_file_urls)  # before the tab is touched
-            service = await registry.resolve(p.tab)
+            tab = await registry.resolve(p.tab)
             if isinstance(p, NavigateParams):
-                await leave_off_limits_page(registry, service, p.url, p.timeout)
-            async with service.lock:
+                await leave_off_limits_page(registry, tab, p.url, p.timeout)
+            async with tab.lock:
                 if reads_page:  # an opted-out page refuses before any of its IDs is looked up
-                    await refuse_opted_out(service)
-                result = await run(service, p)
+                    await refuse_opted_out(tab)
+                result = await run(tab, p)
             result.raise_for_error()
             out = result.model_dump(mode="json")
-            out["tab"] = service.tab_id
+            out["tab"] = tab.tab_id
             return out
 
         return handler
@@ -74,22 +74,22 @@ def action_handlers(registry: TabRegistry, settings: HostSettings) -> dict[str, 
     }
 
 
-async def leave_off_limits_page(registry: TabRegistry, service: DomService, url: str, timeout: float) -> None:
+async def leave_off_limits_page(registry: TabRegistry, tab: Tab, url: str, timeout: float) -> None:
     """A tab on a page chrome.debugger may not attach to (a new tab's chrome://newtab, settings)
     is navigated through the tabs API instead, and waited for until it can be attached to; the
     navigation that follows then finds the page already there."""
     try:
-        await service.ensure_attached()
+        await tab.session.ensure_attached()
         return
     except PageOffLimits:
         if not url.lower().startswith(("http:", "https:")):
             raise
-    await registry.conn.request("navigateTab", tabId=service.tab_id, url=url)
+    await registry.conn.request("navigateTab", tabId=tab.tab_id, url=url)
     deadline = time.monotonic() + timeout
     while True:
         await asyncio.sleep(0.1)
         try:
-            await service.ensure_attached()
+            await tab.session.ensure_attached()
             return
         except PageOffLimits:
             if time.monotonic() > deadline:

@@ -8,9 +8,8 @@ from typing import Any
 
 from browserx import _native, actions
 from browserx._version import __version__
-from browserx.actions.memory import remember
 from browserx.control.action_methods import Handler, action_handlers
-from browserx.control.observe import observe
+from browserx.control.policy import check_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.control.schemas import (
     ActivateTabParams,
     CdpParams,
@@ -25,15 +24,15 @@ from browserx.control.schemas import (
     TargetsParams,
 )
 from browserx.control.server import Method
+from browserx.control.snapshot_tool import observe
 from browserx.control.tools import TOOLS
 from browserx.errors import MethodNotAllowed, TabClosed
 from browserx.heap import paused_gc
-from browserx.policy import check_url, refuse_opted_out, refuse_opted_out_frames
-from browserx.registry import TabRegistry
+from browserx.pixels.screenshot import screenshot
 from browserx.relay.protocol import NewTabResult, decode_raw
-from browserx.screenshot import screenshot
 from browserx.settings import HostSettings, load_settings, settings_path
-from browserx.snapshot.snapshot import take_snapshot
+from browserx.tabs.registry import TabRegistry
+from browserx.tabs.snapshots import take_snapshot
 from browserx.views.html import render_html
 
 # Host machinery a client never drives through the raw door, even when it is open: scripts in
@@ -60,7 +59,7 @@ def build_methods(
             "extension": None
             if hello is None
             else {"version": hello.version, "user_agent": hello.userAgent, "id": hello.extensionId},
-            "attached_tabs": sorted(t for t, s in registry.services.items() if s.attached),
+            "attached_tabs": sorted(t for t, s in registry.tabs.items() if s.session.attached),
             "compiled": _native.ACTIVE,  # the mypyc build of the snapshot and view passes is in use
             "settings": {**settings.model_dump(), "path": str(settings_path())},
         }
@@ -78,38 +77,38 @@ def build_methods(
             raise MethodNotAllowed(f"{p.method} is the host's own; it is not served through `cdp`.")
         if p.method == "Page.navigate":
             check_url(str(p.params.get("url", "")), settings.allow_file_urls)
-        service = await registry.resolve(p.tab)
-        async with service.lock:
-            await refuse_opted_out(service)
-            return await service.cdp(p.method, p.params, p.session_id, p.timeout)
+        tab = await registry.resolve(p.tab)
+        async with tab.lock:
+            await refuse_opted_out(tab)
+            return await tab.session.cdp(p.method, p.params, p.session_id, p.timeout)
 
     async def targets(p: TargetsParams) -> dict[str, Any]:
-        service = await registry.resolve(p.tab)
-        async with service.lock:
-            await service.ensure_attached()
+        tab = await registry.resolve(p.tab)
+        async with tab.lock:
+            await tab.session.ensure_attached()
             return {
-                "tab": service.tab_id,
+                "tab": tab.tab_id,
                 "sessions": [
                     {"session_id": sid, "target_id": t.targetId, "type": t.type, "url": t.url}
-                    for sid, t in service.sessions.items()
+                    for sid, t in tab.session.sessions.items()
                 ],
             }
 
     async def snapshot(p: SnapshotParams) -> dict[str, Any]:
-        service = await registry.resolve(p.tab)
-        async with service.lock:
-            return await observe(service, p)
+        tab = await registry.resolve(p.tab)
+        async with tab.lock:
+            return await observe(tab, p)
 
     async def new_tab(p: NewTabParams) -> dict[str, Any]:
         if p.url is not None:
             check_url(p.url, settings.allow_file_urls)  # before a tab is even opened
         reply = await conn.request("newTab")
         created = decode_raw(reply.result, NewTabResult)
-        service = registry.service(created.tabId)
+        tab = registry.tab(created.tabId)
         out: dict[str, Any] = {"tab": created.tabId}
         if p.url is not None:
-            async with service.lock:
-                result = await actions.navigate(service, p.url, p.timeout)
+            async with tab.lock:
+                result = await actions.navigate(tab, p.url, p.timeout)
             result.raise_for_error()
             out.update(result.model_dump(mode="json"), tab=created.tabId)
         return out
@@ -128,30 +127,30 @@ def build_methods(
         return {"tab": p.tab, "active": True}
 
     async def release_tab(p: ReleaseTabParams) -> dict[str, Any]:
-        service = await registry.resolve(p.tab)
-        async with service.lock:
-            was_attached = service.attached
-            await service.release()
+        tab = await registry.resolve(p.tab)
+        async with tab.lock:
+            was_attached = tab.session.attached
+            await tab.release()
         return {"tab": p.tab, "released": was_attached}
 
     async def take_screenshot(p: ScreenshotParams) -> dict[str, Any]:
-        service = await registry.resolve(p.tab)
-        async with service.lock:
-            await refuse_opted_out(service)
-            await refuse_opted_out_frames(service)
-            shot = await screenshot(service, p.mode, p.id, p.format, p.quality, p.max_width, p.marks)
-        return {"tab": service.tab_id, **shot.to_dict()}
+        tab = await registry.resolve(p.tab)
+        async with tab.lock:
+            await refuse_opted_out(tab)
+            await refuse_opted_out_frames(tab)
+            shot = await screenshot(tab, p.mode, p.id, p.format, p.quality, p.max_width, p.marks)
+        return {"tab": tab.tab_id, **shot.to_dict()}
 
     async def page_html(p: HtmlParams) -> dict[str, Any]:
-        service = await registry.resolve(p.tab)
-        async with service.lock:
-            await refuse_opted_out(service)
-            snap = await take_snapshot(service, include_values=p.include_values)
-            service.place_snapshot(snap)
-            remember(service, snap)  # the data-id values are the tab's current IDs
+        tab = await registry.resolve(p.tab)
+        async with tab.lock:
+            await refuse_opted_out(tab)
+            snap = await take_snapshot(tab, include_values=p.include_values)
+            tab.place_snapshot(snap)
+            tab.remember(snap)  # the data-id values are the tab's current IDs
             with paused_gc():
                 view = render_html(snap, p.mode, p.max_chars)
-        out: dict[str, Any] = {"tab": service.tab_id, "mode": p.mode, "url": snap.url, "title": snap.title,
+        out: dict[str, Any] = {"tab": tab.tab_id, "mode": p.mode, "url": snap.url, "title": snap.title,
                                "html": view.html, "chars": len(view.html), "elements": view.elements,
                                "truncated": view.truncated}  # fmt: skip
         if view.note:

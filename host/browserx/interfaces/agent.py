@@ -3,15 +3,27 @@
 grammar of interfaces/grammar.py), report how it went in the next request; until ``finish()``
 (exit 0) or ``fail()`` (exit 1). Errors and running out of steps exit 2.
 
+- Answers: ``{"success": true, "data": {...}}`` (§3.2) or the bare ``{"thought", "action", ...}``
+  of §6.7 (backend.parse_response). A ``taskId`` in any answer — a ``needs_context`` one included —
+  is sent on every later request (the negotiation retry included) until another answer carries
+  a new one.
 - Negotiation (§1, §5.8): an answer with ``status: "needs_context"`` (or the legacy
-  ``needs_full_dom``) is retried as the same call, same ``taskId``, plus only what it asked for:
-  ``screenshot`` + ``screenshotHash`` (JPEG ≤ 1024 px wide, quality 70; ``null`` when the hash
-  equals the last one sent), ``skeletonDom``, ``dom``; at most ``MAX_NEGOTIATION_ROUNDS`` a step.
+  ``needs_full_dom``) is retried as the same call, same ``taskId``, plus only what it asked for
+  (``needs_of``): when the answer has either flag (``needsScreenshot``, ``needsSkeletonDom``),
+  the flags alone say what is sent — an absent one is false; only when it has neither is
+  ``requestedDomMode`` read (hybrid → screenshot + skeleton, skeleton → skeleton). The seed has
+  no flag for the full DOM: ``dom`` is sent for ``requestedDomMode: "full"`` or the legacy
+  ``needs_full_dom``, whatever the flags say. ``screenshot`` + ``screenshotHash`` (JPEG ≤ 1024 px
+  wide, quality 70; ``null`` when the hash equals the last one sent), ``skeletonDom``, ``dom``;
+  at most ``MAX_NEGOTIATION_ROUNDS`` a step.
 - Robust selectors (§4): when the action's element ID is stale or unknown, the element is looked
   up by ``actionDetails.selectorPath`` (matched in every frame and shadow root) and the action is
-  run again on the ID found there; the step log says so.
+  run again on the ID found there. The step log and ``lastActionResult.actualState`` say so in
+  words; ``clientVerification`` (§1: ``{elementFound, selector, urlChanged, timestamp}``) says
+  that the selector check ran, on which selector and whether it found an element.
 - Verified outcomes (seed 002 §2.6.3): an ``expectedOutcome`` / ``expected_outcome`` of the answer
-  becomes the action's ``expect``; its verification comes back as ``verification_passed``,
+  becomes the action's ``expect`` (its ``timeout`` / ``timeoutMs`` in milliseconds, as every
+  example of seed 002 writes it); its verification comes back as ``verification_passed``,
   ``verification_message``, ``errors_detected``, ``success_messages``.
 
 The request body is built by pure functions of the observation and the last outcome
@@ -23,6 +35,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -161,15 +174,22 @@ class ActionOutcome:
     message: str | None = None  # ... and message
     element_id: int | None = None
     notes: list[str] = field(default_factory=list)  # e.g. the selectorPath used
+    # The actionDetails.selectorPath lookup, when one ran: seed 004 §1's clientVerification
+    # without urlChanged (known only when the next request is built).
+    selector_check: dict[str, Any] | None = None
 
     def summary(self) -> str:
+        """One line: the result's lines (the verification feedback is one) and the notes, joined
+        with "; "."""
         head = describe_action(self.result) if self.result else f"failed: {self.code}: {self.message}"
-        return "; ".join([head, *self.notes])
+        lines = [line.strip() for line in head.splitlines() if line.strip()]
+        return "; ".join([*lines, *self.notes])
 
 
 def outcome_fields(last: ActionOutcome, url_now: str) -> dict[str, Any]:
     """``lastActionStatus``, ``lastActionError``, ``lastActionResult``, ``previousUrl``,
-    ``clientObservations`` and, when the action carried an expectation, the sentinel fields."""
+    ``clientObservations``, ``clientVerification`` when an ``actionDetails.selectorPath`` lookup
+    ran, and, when the action carried an expectation, the sentinel fields."""
     out: dict[str, Any] = {"lastActionStatus": "success" if last.success else "failure"}
     if not last.success:
         error: dict[str, Any] = {
@@ -196,6 +216,8 @@ def outcome_fields(last: ActionOutcome, url_now: str) -> dict[str, Any]:
         seen["didDomMutate"] = True
     seen["didUrlChange"] = url_now != last.url_before
     out["clientObservations"] = seen
+    if last.selector_check is not None:
+        out["clientVerification"] = {**last.selector_check, "urlChanged": url_now != last.url_before}
     verification = result.get("verification")
     if isinstance(verification, Mapping):
         out["verification_passed"] = bool(verification.get("passed"))
@@ -236,11 +258,16 @@ class Needs:
 
 
 def needs_of(data: InteractData) -> Needs:
-    """What a needs_context answer asks for: its flags, else what ``requestedDomMode`` implies
-    (hybrid: screenshot + skeleton, skeleton, full)."""
-    mode = data.requestedDomMode
-    screenshot = data.needsScreenshot if data.needsScreenshot is not None else mode == "hybrid"
-    skeleton = data.needsSkeletonDom if data.needsSkeletonDom is not None else mode in ("hybrid", "skeleton")
+    """What a needs_context answer asks for. Its flags win when it has either of them
+    (``needsScreenshot``, ``needsSkeletonDom``; an absent one is then false); only when it has
+    neither is ``requestedDomMode`` read: hybrid → screenshot + skeleton, skeleton → skeleton.
+    The full DOM has no flag in the seed: ``requestedDomMode: "full"`` or the legacy
+    ``needs_full_dom`` asks for it either way."""
+    if data.needsScreenshot is not None or data.needsSkeletonDom is not None:
+        screenshot, skeleton = bool(data.needsScreenshot), bool(data.needsSkeletonDom)
+    else:
+        mode = data.requestedDomMode
+        screenshot, skeleton = mode == "hybrid", mode in ("hybrid", "skeleton")
     return Needs(screenshot=screenshot, skeleton=skeleton, full_dom=data.wants_full_dom)
 
 
@@ -288,8 +315,8 @@ def to_expect(outcome: Any) -> dict[str, Any] | None:
     ``{"or": [{"navigation": true}, {"element_appears": {"text": "Thank you"}}], "timeout": 2.0}``.
     Kinds: navigation, url_contains, element_appears, element_disappears, value_changes,
     state_changes, any_change, no_change; alternatives as ``or_<kind>`` keys or ``orOutcome``.
-    ``timeout`` is in milliseconds as in the seed (values up to 60 are taken as seconds). None when
-    nothing in it can be checked."""
+    ``timeout`` (or ``timeoutMs``) is in milliseconds, as in every example of seed 002 (``2000``:
+    2 s; ``5``: 5 ms), capped at 60 s. None when nothing in it can be checked."""
     if not isinstance(outcome, Mapping):
         return None
     parts = [_expect_one(outcome.get("type"), outcome)]
@@ -307,8 +334,7 @@ def to_expect(outcome: Any) -> dict[str, Any] | None:
     expect: dict[str, Any] = found[0] if len(found) == 1 else {"or": found}
     timeout = outcome.get("timeoutMs", outcome.get("timeout"))
     if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout > 0:
-        seconds = timeout / 1000 if "timeoutMs" in outcome or timeout > 60 else float(timeout)
-        expect["timeout"] = min(seconds, 60.0)
+        expect["timeout"] = min(timeout / 1000, 60.0)
     return expect
 
 
@@ -418,6 +444,11 @@ def _retry_by_selector(
         why = f"selectorPath {selector!r} matched no element with an ID"
     if found == old:  # cannot be (a fresh view lists no stale ID), and would only fail again
         found, why = None, f"selectorPath {selector!r} names the same element"
+    outcome.selector_check = {
+        "elementFound": found is not None,
+        "selector": selector,
+        "timestamp": int(time.time() * 1000),
+    }
     if found is None:
         outcome.code, outcome.message = exc.code, f"{exc.message} ({why})"
         return outcome

@@ -91,6 +91,16 @@ class ClientObservations(_Wire):
     didUrlChange: bool | None = None
 
 
+class ClientVerification(_Wire):
+    """The client's selector check (§1): sent after an action whose stale or unknown ID was looked
+    up by the answer's ``actionDetails.selectorPath``."""
+
+    elementFound: bool
+    selector: str | None = None
+    urlChanged: bool | None = None
+    timestamp: int | None = Field(default=None, description="When the check ran, ms since the epoch.")
+
+
 class InteractRequest(_Wire):
     """The body of every ``POST /api/agent/interact`` browserx sends (absent fields are omitted,
     never null, except ``screenshot``, which is null when unchanged since the last one sent)."""
@@ -113,6 +123,7 @@ class InteractRequest(_Wire):
     lastActionResult: LastActionResult | None = None
     previousUrl: str | None = None
     clientObservations: ClientObservations | None = None
+    clientVerification: ClientVerification | None = None
     verification_passed: bool | None = None
     verification_message: str | None = None
     errors_detected: list[str] | None = None

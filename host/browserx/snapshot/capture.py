@@ -28,7 +28,7 @@ import structlog
 
 from browserx.errors import BrowserxError, CdpError, FrameGone, PageOptedOut
 from browserx.relay.connection import DEFAULT_TIMEOUT
-from browserx.service import DomService
+from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.framework import install_probe
 from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions, waited_ms
@@ -186,41 +186,41 @@ class _Collected(msgspec.Struct):
     settled: dict[str, Any] | None = None
 
 
-async def isolated_world(service: DomService, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
+async def isolated_world(state: CaptureState, session_id: str | None, fresh: bool = False) -> tuple[str, int]:
     """(frame id, execution context id) of browserx's isolated world in the session's current
     top document. Asked for every time: a cached context id may belong to a document that was
     navigated away from but is still alive (back/forward cache), and acting there would be
     acting on a page the person no longer sees. The browser returns the same context while the
     document lives, so this is one cheap round trip."""
-    checked = service.worlds_checked.get(session_id)
-    known = service.worlds.get(session_id)
+    checked = state.worlds_checked.get(session_id)
+    known = state.worlds.get(session_id)
     if (
         not fresh
         and known is not None
         and checked is not None
-        and checked > service.frames_changed_at
+        and checked > state.session.frames_changed_at
         and time.monotonic() - checked < WORLD_TRUSTED_S
     ):
         # Checked a moment ago, and no navigation since: the steps of one action (or a snapshot
         # right after one) need not ask again.
         return known
-    frame_id = service.frame_ids.get(session_id)
+    frame_id = state.frame_ids.get(session_id)
     if frame_id is None or fresh:
-        tree = await service.cdp("Page.getFrameTree", session_id=session_id)
-        frame_id = service.frame_ids[session_id] = _top_frame_id(tree)
+        tree = await state.session.cdp("Page.getFrameTree", session_id=session_id)
+        frame_id = state.frame_ids[session_id] = _top_frame_id(tree)
     try:
-        world = await service.cdp(
+        world = await state.session.cdp(
             "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
         )
     except CdpError:
         if fresh:
             raise
-        return await isolated_world(service, session_id, fresh=True)  # the frame id changed
+        return await isolated_world(state, session_id, fresh=True)  # the frame id changed
     context = (frame_id, int(world["executionContextId"]))
-    service.worlds_checked[session_id] = time.monotonic()
+    state.worlds_checked[session_id] = time.monotonic()
     # Not a document identity: a new renderer process counts context ids from 1 again. The
-    # collector's registry says when the document is new (``DomService.document_seen``).
-    service.worlds[session_id] = context
+    # collector's registry says when the document is new (``CaptureState.document_seen``).
+    state.worlds[session_id] = context
     return context
 
 
@@ -246,16 +246,16 @@ def _unwrap(reply: _EvalResult, what: str) -> str:
     return value
 
 
-async def _watch_new_documents(service: DomService, session_id: str | None) -> None:
+async def _watch_new_documents(state: CaptureState, session_id: str | None) -> None:
     """From now on, run the page watcher in browserx's world of every new document of this
     session as it starts: the first snapshot after a navigation then knows when the DOM last
     changed, instead of watching for ``quiet_ms`` first, and page events from the document's
     first moment are kept. The current document gets the watcher at its first settle."""
-    if session_id in service.watched_sessions:
+    if session_id in state.watched_sessions:
         return
-    service.watched_sessions.add(session_id)  # tried once per attachment, whatever the outcome
+    state.watched_sessions.add(session_id)  # tried once per attachment, whatever the outcome
     try:
-        await service.cdp(
+        await state.session.cdp(
             "Page.addScriptToEvaluateOnNewDocument",
             {"source": EARLY_WATCH_JS, "worldName": WORLD_NAME},
             session_id=session_id,
@@ -271,12 +271,12 @@ def _ignore_outcome(task: asyncio.Future[Any]) -> None:
 
 
 async def _collect_document(
-    service: DomService, session_id: str | None, opts: dict[str, Any], settle: SettleOptions | None
+    state: CaptureState, session_id: str | None, opts: dict[str, Any], settle: SettleOptions | None
 ) -> tuple[str, int, _Collected]:
     settle_args: list[int | bool] = []  # none: CDP passes a null argument as undefined
     timeout = None
     if settle is not None:
-        await _watch_new_documents(service, session_id)
+        await _watch_new_documents(state, session_id)
         settle_args = settle.arguments(main=session_id is None)
         if session_id is None and settle.wait:
             timeout = settle.longest_wait + DEFAULT_TIMEOUT
@@ -284,11 +284,11 @@ async def _collect_document(
     async def collect(ctx: int, installed: bool) -> _EvalResult:
         # The click listeners of the last capture of this document: the collector hit-tests
         # them with the other elements a person might act on.
-        listening = list(service.listener_keys.get((session_id, ctx), {}).values())
-        with_base = {**opts, "freshBase": service.fresh_base(session_id, KEY_BITS), "hitTest": True,
+        listening = list(state.listener_keys.get((session_id, ctx), {}).values())
+        with_base = {**opts, "freshBase": state.fresh_base(session_id, KEY_BITS), "hitTest": True,
                      "listening": listening}  # fmt: skip
         for source in (COLLECT_STUB_JS, INSTALL_AND_COLLECT_JS) if installed else (INSTALL_AND_COLLECT_JS,):
-            reply: _EvalResult = await service.cdp(
+            reply: _EvalResult = await state.session.cdp(
                 "Runtime.callFunctionOn",
                 {
                     "functionDeclaration": source,
@@ -305,19 +305,19 @@ async def _collect_document(
                 break
         return reply
 
-    return await _collect_in_world(service, session_id, collect)
+    return await _collect_in_world(state, session_id, collect)
 
 
 async def _collect_in_world(
-    service: DomService, session_id: str | None, collect: Callable[[int, bool], Awaitable[_EvalResult]]
+    state: CaptureState, session_id: str | None, collect: Callable[[int, bool], Awaitable[_EvalResult]]
 ) -> tuple[str, int, _Collected]:
     for attempt in (0, 1):
         # The collector goes out right behind the question which world is current, into the
         # world the frame had: the renderer answers in order, so it waits for no round trip.
         # Should the world be new (the frame navigated), that answer is from a document the
         # frame has left: dropped, and collected again in the new one.
-        known = service.worlds.get(session_id) if attempt == 0 else None
-        asking = asyncio.ensure_future(isolated_world(service, session_id, fresh=attempt == 1))
+        known = state.worlds.get(session_id) if attempt == 0 else None
+        asking = asyncio.ensure_future(isolated_world(state, session_id, fresh=attempt == 1))
         # A world the host collected in before holds the collector already.
         early = asyncio.ensure_future(collect(known[1], True)) if known is not None else None
         if early is not None:
@@ -339,17 +339,17 @@ async def _collect_in_world(
                 continue
             raise
         collected = msgspec.json.decode(_unwrap(reply, "document"), type=_Collected)
-        service.document_seen(session_id, collected.frame.keyBase)
+        state.document_seen(session_id, collected.frame.keyBase)
         collected.frame.normalized()
         return frame_id, ctx, collected
     raise AssertionError("unreachable")
 
 
 async def _object_ids(
-    service: DomService, session_id: str | None, ctx: int, expression: str
+    state: CaptureState, session_id: str | None, ctx: int, expression: str
 ) -> tuple[str | None, list[str]]:
     """The objectId of an array held in the isolated world, and those of its elements."""
-    arr = await service.cdp(
+    arr = await state.session.cdp(
         "Runtime.evaluate",
         {"expression": expression, "contextId": ctx, "objectGroup": "browserx"},
         session_id=session_id,
@@ -357,7 +357,7 @@ async def _object_ids(
     object_id = arr["result"].get("objectId")
     if not object_id:
         return None, []
-    props = await service.cdp(
+    props = await state.session.cdp(
         "Runtime.getProperties", {"objectId": object_id, "ownProperties": True}, session_id=session_id
     )
     return object_id, [
@@ -406,16 +406,16 @@ CLOSED_ROOTS_JS = """function(opts, ...objs) {
 
 
 async def _closed_roots(
-    service: DomService, session_id: str | None, ctx: int, opts: dict[str, Any]
+    state: CaptureState, session_id: str | None, ctx: int, opts: dict[str, Any]
 ) -> list[tuple[int, RawFrame]]:
     """Collect inside the closed shadow roots of the suspected hosts the collector left behind
     (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
     found: list[tuple[int, RawFrame]] = []
     for _depth in range(MAX_CLOSED_ROOT_DEPTH):
-        array, hosts = await _object_ids(service, session_id, ctx, "globalThis.__browserx.suspects")
+        array, hosts = await _object_ids(state, session_id, ctx, "globalThis.__browserx.suspects")
         if not hosts:
             break
-        described = await service.cdp_batch(
+        described = await state.session.cdp_batch(
             [("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}) for o in hosts], session_id
         )
         closed: list[tuple[str, int]] = []
@@ -431,7 +431,7 @@ async def _closed_roots(
                 answered.append(i)
         if array is not None and answered:
             # Not asked again: sent now, run by the renderer before the next collector.
-            await service.cdp(
+            await state.session.cdp(
                 "Runtime.callFunctionOn",
                 {"functionDeclaration": MARK_PLAIN_JS, "objectId": array,
                  "arguments": [{"value": [i for i in range(len(hosts)) if i not in set(answered)]}]},
@@ -439,7 +439,7 @@ async def _closed_roots(
             )  # fmt: skip
         if not closed:
             break
-        resolved = await service.cdp_batch(
+        resolved = await state.session.cdp_batch(
             [
                 (
                     "DOM.resolveNode",
@@ -457,7 +457,7 @@ async def _closed_roots(
         if not pairs:
             break
         objects = [host for host, _ in pairs] + [root for _, root in pairs]
-        reply = await service.cdp(
+        reply = await state.session.cdp(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": CLOSED_ROOTS_JS % COLLECTOR_JS,
@@ -477,16 +477,16 @@ async def _closed_roots(
         found.extend(batch)
         if not any(raw.suspects for _, raw in batch):
             break
-    await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx"}, session_id=session_id)
+    await state.session.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx"}, session_id=session_id)
     return found
 
 
-async def _clickable_nodes(service: DomService, session_id: str | None) -> dict[int, set[str]]:
+async def _clickable_nodes(state: CaptureState, session_id: str | None) -> dict[int, set[str]]:
     """The nodes DOMSnapshot marks clickable (click, mousedown or mouseup listeners, links,
     onclick), by backendNodeId, shadow roots and same-origin frames included; only those two
     columns cross the pipe. The listener's type is not told ("clickable" stands for them all), and
     natively clickable elements (links, labels, form controls) are marked too: classify.py knows."""
-    snap = await service.cdp(
+    snap = await state.session.cdp(
         "DOMSnapshot.captureSnapshot",
         {"computedStyles": [], "includeDOMRects": False, "includePaintOrder": False},
         session_id=session_id,
@@ -502,14 +502,14 @@ async def _clickable_nodes(service: DomService, session_id: str | None) -> dict[
     return types
 
 
-async def _listening_nodes(service: DomService, session_id: str | None, document: str) -> dict[int, set[str]]:
+async def _listening_nodes(state: CaptureState, session_id: str | None, document: str) -> dict[int, set[str]]:
     """Click-like JS listener types of every node of the document (shadow roots included), by
     backendNodeId, through a main-world handle on the document: getEventListeners(pierce) on a
     handle from browserx's isolated world crashes the renderer (Chromium 156, after the
     collector ran). Needs no collector run, so it is asked for while the collector runs."""
     # Only the click-like entries, as [type, backendNodeId], cross the pipe (a component-heavy
     # page lists every keydown and slotchange listener of every node: megabytes).
-    listing = await service.cdp(
+    listing = await state.session.cdp(
         "DOMDebugger.getEventListeners",
         {"objectId": document, "depth": -1, "pierce": True},
         session_id=session_id,
@@ -518,7 +518,7 @@ async def _listening_nodes(service: DomService, session_id: str | None, document
     )  # fmt: skip
     entries = listing.get("listeners", [])
     if len(entries) > LISTENER_HEAVY:
-        service.listener_heavy.add(session_id)  # the next snapshot asks DOMSnapshot instead
+        state.listener_heavy.add(session_id)  # the next snapshot asks DOMSnapshot instead
     types: dict[int, set[str]] = {}
     for entry in entries:
         if isinstance(entry, list) and len(entry) == 2 and entry[0] in CLICK_EVENT_SET and entry[1]:
@@ -526,10 +526,10 @@ async def _listening_nodes(service: DomService, session_id: str | None, document
     return types
 
 
-async def _document_handle(service: DomService, session_id: str | None) -> str:
+async def _document_handle(state: CaptureState, session_id: str | None) -> str:
     """A fresh main-world handle on the session's document."""
     # In no object group (see install_probe).
-    reply = await service.cdp("Runtime.evaluate", {"expression": "document"}, session_id=session_id)
+    reply = await state.session.cdp("Runtime.evaluate", {"expression": "document"}, session_id=session_id)
     object_id = reply.get("result", {}).get("objectId")
     if not isinstance(object_id, str):
         raise CdpError("the page gave no handle on its document")
@@ -537,15 +537,15 @@ async def _document_handle(service: DomService, session_id: str | None) -> str:
 
 
 async def _listener_keys(
-    service: DomService, session_id: str | None, ctx: int, types: dict[int, set[str]]
+    state: CaptureState, session_id: str | None, ctx: int, types: dict[int, set[str]]
 ) -> dict[int, frozenset[str]]:
     """The listening nodes by collector key. A node's backendNodeId and its key both last as long
     as the node, so the mapping is kept per document and only new listening nodes are looked up
     (one DOM.resolveNode each: there is no bulk way from backendNodeId to a JS object)."""
-    known = service.listener_keys.setdefault((session_id, ctx), {})
+    known = state.listener_keys.setdefault((session_id, ctx), {})
     new = [b for b in types if b not in known]
     if new:
-        resolved = await service.cdp_batch(
+        resolved = await state.session.cdp_batch(
             [
                 (
                     "DOM.resolveNode",
@@ -561,7 +561,7 @@ async def _listener_keys(
             if isinstance(r, dict) and "object" in r
         ]
         if pairs:
-            keys = await service.cdp(
+            keys = await state.session.cdp(
                 "Runtime.callFunctionOn",
                 {
                     "functionDeclaration": KEYS_OF_ARGS,
@@ -574,14 +574,16 @@ async def _listener_keys(
             for (backend_id, _), key in zip(pairs, keys["result"]["value"], strict=True):
                 if key:
                     known[backend_id] = int(key)
-        await service.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id)
+        await state.session.cdp(
+            "Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id
+        )
     for backend_id in [b for b in known if b not in types]:
         del known[backend_id]  # stopped listening, or gone
     return {known[b]: frozenset(t) for b, t in types.items() if b in known}
 
 
 async def _capture_frame(
-    service: DomService,
+    state: CaptureState,
     label: str,
     session_id: str | None,
     opts: dict[str, Any],
@@ -594,24 +596,24 @@ async def _capture_frame(
     answers with a handle and the listing follows it (one round trip, overlapping the collect)."""
     t0 = time.perf_counter()
     problems: list[str] = []
-    world = service.worlds.get(session_id)
-    cached = service.doc_handles.get(session_id)
+    world = state.worlds.get(session_id)
+    cached = state.doc_handles.get(session_id)
     handle = cached[1] if cached is not None and world is not None and cached[0] == world else None
-    count = service.element_counts.get(session_id)
-    heavy = session_id in service.listener_heavy and count is not None and count <= SMALL_DOCUMENT
-    probing = asyncio.ensure_future(install_probe(service, session_id, handle=handle is None and not heavy))
-    collecting = asyncio.ensure_future(_collect_document(service, session_id, opts, settle))
+    count = state.element_counts.get(session_id)
+    heavy = session_id in state.listener_heavy and count is not None and count <= SMALL_DOCUMENT
+    probing = asyncio.ensure_future(install_probe(state, session_id, handle=handle is None and not heavy))
+    collecting = asyncio.ensure_future(_collect_document(state, session_id, opts, settle))
     listing: asyncio.Future[dict[int, set[str]]] | None = None
     if heavy:
         listing = asyncio.ensure_future(_none_listening())  # asked once the collector has answered
     elif handle is not None:
-        listing = asyncio.ensure_future(_listening_nodes(service, session_id, handle))
+        listing = asyncio.ensure_future(_listening_nodes(state, session_id, handle))
     try:
         probe = await probing
         if listing is None:
             handle = probe.document
             listing = asyncio.ensure_future(
-                _listening_nodes(service, session_id, handle) if handle else _none_listening()
+                _listening_nodes(state, session_id, handle) if handle else _none_listening()
             )
         frame_id, ctx, collected = await collecting
         raw = collected.frame
@@ -621,18 +623,18 @@ async def _capture_frame(
             listing.cancel()
         raise
     if probe.count is not None:
-        service.element_counts[session_id] = probe.count
+        state.element_counts[session_id] = probe.count
     if heavy:
-        listing = asyncio.ensure_future(_heavy_listing(service, session_id, (frame_id, ctx), raw.mutations))
+        listing = asyncio.ensure_future(_heavy_listing(state, session_id, (frame_id, ctx), raw.mutations))
     if handle is not None and not heavy:
         if (frame_id, ctx) != world and cached is not None and handle == cached[1]:
             # The listing went through the handle of a document the frame has since left: ask again.
             listing.cancel()
-            listing = asyncio.ensure_future(_listing_afresh(service, session_id))
+            listing = asyncio.ensure_future(_listing_afresh(state, session_id))
         else:
-            service.doc_handles[session_id] = ((frame_id, ctx), handle)
+            state.doc_handles[session_id] = ((frame_id, ctx), handle)
     t1 = time.perf_counter()
-    closed_task = _closed_roots(service, session_id, ctx, opts) if raw.suspects else _none()
+    closed_task = _closed_roots(state, session_id, ctx, opts) if raw.suspects else _none()
     waited = waited_ms(collected.settled) / 1000
     timings = {"collect": t1 - t0 - waited}
     if collected.settled is not None:
@@ -644,8 +646,8 @@ async def _capture_frame(
         except CdpError:
             if heavy:
                 raise
-            types = await _listing_afresh(service, session_id)  # the handle went stale
-        return await _listener_keys(service, session_id, ctx, types) if types else {}
+            types = await _listing_afresh(state, session_id)  # the handle went stale
+        return await _listener_keys(state, session_id, ctx, types) if types else {}
 
     listeners, closed = await asyncio.gather(
         _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
@@ -660,27 +662,27 @@ async def _capture_frame(
 
 
 async def _heavy_listing(
-    service: DomService, session_id: str | None, world: tuple[str, int], mutations: int
+    state: CaptureState, session_id: str | None, world: tuple[str, int], mutations: int
 ) -> dict[int, set[str]]:
     """The clickable nodes of a listener-heavy document (a DOMSnapshot capture: tens of ms on
     JupyterLab), or those of its last capture while the page watcher has counted no DOM change
     since: the listeners of such apps come and go with their elements."""
-    cached = service.heavy_listings.get(session_id)
+    cached = state.heavy_listings.get(session_id)
     if mutations >= 0 and cached is not None and cached[0] == world and cached[1] == mutations:
         return cached[2]
-    types = await _clickable_nodes(service, session_id)
-    service.heavy_listings[session_id] = (world, mutations, types)
+    types = await _clickable_nodes(state, session_id)
+    state.heavy_listings[session_id] = (world, mutations, types)
     return types
 
 
-async def _listing_afresh(service: DomService, session_id: str | None) -> dict[int, set[str]]:
+async def _listing_afresh(state: CaptureState, session_id: str | None) -> dict[int, set[str]]:
     """The listing through a new document handle, kept for the next capture."""
-    service.doc_handles.pop(session_id, None)
-    handle = await _document_handle(service, session_id)
-    world = service.worlds.get(session_id)
+    state.doc_handles.pop(session_id, None)
+    handle = await _document_handle(state, session_id)
+    world = state.worlds.get(session_id)
     if world is not None:
-        service.doc_handles[session_id] = (world, handle)
-    return await _listening_nodes(service, session_id, handle)
+        state.doc_handles[session_id] = (world, handle)
+    return await _listening_nodes(state, session_id, handle)
 
 
 async def _none_listening() -> dict[int, set[str]]:
@@ -717,21 +719,23 @@ async def _optional(coro: Awaitable[T], fallback: T, what: str, problems: list[s
         return fallback
 
 
-async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -> int | None:
+async def _owner_key(state: CaptureState, parent: FrameCapture, frame_id: str) -> int | None:
     """Key (in the parent frame) of the <iframe> element that hosts an out-of-process frame.
     Remembered per parent document while that element still holds a cross-process frame."""
     cache_key = (parent.session_id, parent.context_id, frame_id)
-    known = service.owner_keys.get(cache_key)
+    known = state.owner_keys.get(cache_key)
     if known is not None and known in parent.raw.frameOwners:
         return known
     try:
-        owner = await service.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent.session_id)
-        resolved = await service.cdp(
+        owner = await state.session.cdp(
+            "DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent.session_id
+        )
+        resolved = await state.session.cdp(
             "DOM.resolveNode",
             {"backendNodeId": owner["backendNodeId"], "executionContextId": parent.context_id},
             session_id=parent.session_id,
         )
-        key = await service.cdp(
+        key = await state.session.cdp(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": KEY_OF_THIS,
@@ -746,21 +750,21 @@ async def _owner_key(service: DomService, parent: FrameCapture, frame_id: str) -
     value = key["result"].get("value")
     if not value:
         return None
-    service.owner_keys[cache_key] = int(value)
+    state.owner_keys[cache_key] = int(value)
     return int(value)
 
 
 async def _capture_sessions(
-    service: DomService,
+    state: CaptureState,
     sessions: list[tuple[str, str | None]],
     opts: dict[str, Any],
     settle: SettleOptions | None,
 ) -> list[FrameCapture]:
     results = await asyncio.gather(
         *(
-            _capture_frame(service, label, sid, opts, settle)
+            _capture_frame(state, label, sid, opts, settle)
             if sid is None
-            else asyncio.wait_for(_capture_frame(service, label, sid, opts, settle), CHILD_FRAME_TIMEOUT)
+            else asyncio.wait_for(_capture_frame(state, label, sid, opts, settle), CHILD_FRAME_TIMEOUT)
             for label, sid in sessions
         ),
         return_exceptions=True,
@@ -773,44 +777,44 @@ async def _capture_sessions(
             # A child frame that went away mid-capture is simply not part of this snapshot.
             log.warning("frame_capture_failed", frame=label, error=str(result))
             if isinstance(result, FrameGone | TimeoutError):
-                service.forget_session(sid)
+                state.session.forget_session(sid)
             continue
         frames.append(result)
     return frames
 
 
-def _child_sessions(service: DomService, exclude: set[str | None]) -> list[tuple[str, str | None]]:
+def _child_sessions(state: CaptureState, exclude: set[str | None]) -> list[tuple[str, str | None]]:
     return [
-        (service.frame_label(sid), sid)
-        for sid, info in service.sessions.items()
+        (state.session.frame_label(sid), sid)
+        for sid, info in state.session.sessions.items()
         if info.type == "iframe" and sid not in exclude
     ]
 
 
-async def _await_late_frames(service: DomService, frames: list[FrameCapture]) -> None:
+async def _await_late_frames(state: CaptureState, frames: list[FrameCapture]) -> None:
     """Out-of-process frames announce themselves a little after they start loading (and right
     after attaching, a little after the first commands run). When the captured documents own more
     cross-process iframes than there are sessions, and frames changed recently, wait briefly for
     the missing ones."""
-    if time.monotonic() - max(service.attached_at, service.frames_changed_at) > LATE_FRAME_WINDOW:
+    if time.monotonic() - max(state.session.attached_at, state.session.frames_changed_at) > LATE_FRAME_WINDOW:
         return
     expected = sum(len(f.raw.frameOwners) for f in frames)
     deadline = time.monotonic() + LATE_FRAME_WAIT
     while time.monotonic() < deadline:
-        known = sum(1 for info in service.sessions.values() if info.type == "iframe")
+        known = sum(1 for info in state.session.sessions.values() if info.type == "iframe")
         if known >= expected:
             return
         await asyncio.sleep(0.05)
 
 
 async def _recapture_children(
-    service: DomService, frames: list[FrameCapture], opts: dict[str, Any], settle: SettleOptions
+    state: CaptureState, frames: list[FrameCapture], opts: dict[str, Any], settle: SettleOptions
 ) -> list[FrameCapture]:
     """The child frames again, after the main frame settled. The events their first call drained
     are kept; a child that does not answer now keeps its first capture."""
     again = {
         f.session_id: f
-        for f in await _capture_sessions(service, [(f.label, f.session_id) for f in frames[1:]], opts, settle)
+        for f in await _capture_sessions(state, [(f.label, f.session_id) for f in frames[1:]], opts, settle)
     }
     out = [frames[0]]
     for first in frames[1:]:
@@ -825,21 +829,21 @@ async def _recapture_children(
 
 
 async def capture_tab(
-    service: DomService, include_values: bool = False, settle: SettleOptions | None = None
+    state: CaptureState, include_values: bool = False, settle: SettleOptions | None = None
 ) -> list[FrameCapture]:
     """Capture every frame of the tab (main frame first), after the stability wait and with the
     page events when ``settle`` says so. Raises PageOptedOut for data-no-ai pages."""
     opts = {"values": include_values}
-    frames = await _capture_sessions(service, [("m", None), *_child_sessions(service, set())], opts, settle)
+    frames = await _capture_sessions(state, [("m", None), *_child_sessions(state, set())], opts, settle)
     if settle is not None and len(frames) > 1 and waited_ms(frames[0].settled) >= RECAPTURE_AFTER_MS:
         # The children were collected while the main frame was still changing.
-        frames = await _recapture_children(service, frames, opts, settle)
+        frames = await _recapture_children(state, frames, opts, settle)
     for _ in range(MAX_FRAME_DEPTH):
-        await _await_late_frames(service, frames)
-        late = _child_sessions(service, {f.session_id for f in frames})
+        await _await_late_frames(state, frames)
+        late = _child_sessions(state, {f.session_id for f in frames})
         if not late:
             break
-        frames += await _capture_sessions(service, late, opts, settle)
+        frames += await _capture_sessions(state, late, opts, settle)
     main = frames[0]
     if main.raw.noAi:
         raise PageOptedOut(
@@ -850,11 +854,11 @@ async def capture_tab(
     by_session = {f.session_id: f for f in frames}
     owners = []
     for frame in frames[1:]:
-        parent_session = service.session_parents.get(frame.session_id or "")
+        parent_session = state.session.session_parents.get(frame.session_id or "")
         parent = by_session.get(parent_session)
         if parent is not None:
             frame.parent_label = parent.label
-            owners.append((frame, _owner_key(service, parent, frame.frame_id)))
+            owners.append((frame, _owner_key(state, parent, frame.frame_id)))
     keys = await asyncio.gather(*(_bounded(coro) for _, coro in owners))
     for (frame, _), key in zip(owners, keys, strict=True):
         frame.owner_key = key

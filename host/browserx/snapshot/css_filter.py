@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from browserx.errors import BadRequest
-from browserx.service import DomService
+from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 
@@ -26,7 +26,7 @@ MATCH_JS = """function(selector, rootKeys) {
 }"""
 
 
-async def match_selector(service: DomService, snap: DomSnapshot, selector: str) -> frozenset[NodeRef]:
+async def match_selector(state: CaptureState, snap: DomSnapshot, selector: str) -> frozenset[NodeRef]:
     """Refs of the nodes the selector matches, in every frame, with their whole subtrees."""
     import msgspec
 
@@ -37,11 +37,11 @@ async def match_selector(service: DomService, snap: DomSnapshot, selector: str) 
     labels = sorted({f["frame"] for f in snap.frames})
 
     async def run(label: str) -> list[int]:
-        session = service.session_of(label)
-        world = service.worlds.get(session)
+        session = state.session.session_of(label)
+        world = state.worlds.get(session)
         if world is None:
             return []
-        reply = await service.cdp(
+        reply = await state.session.cdp(
             "Runtime.callFunctionOn",
             {"functionDeclaration": MATCH_JS, "executionContextId": world[1], "returnByValue": True,
              "arguments": [{"value": selector}, {"value": roots.get(label, [])}]},

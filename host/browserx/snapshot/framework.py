@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserx.errors import BrowserxError
-from browserx.service import DomService
+from browserx.snapshot.capture_state import CaptureState
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 
@@ -70,7 +70,7 @@ class Probe:
     document: str | None = None  # a main-world handle on the document (when asked for one)
 
 
-async def install_probe(service: DomService, session_id: str | None, handle: bool = False) -> Probe:
+async def install_probe(state: CaptureState, session_id: str | None, handle: bool = False) -> Probe:
     """Install the probe in the main world of the session's document (idempotent). Answers the
     document's element count, or with ``handle`` a handle on the main world's document instead
     (capture.py lists click listeners through it: from browserx's isolated world that listing
@@ -83,7 +83,7 @@ async def install_probe(service: DomService, session_id: str | None, handle: boo
         # The one handle a document gets is kept while the document lives.
         params = {"expression": f"({FRAMEWORK_PROBE_JS}, document)"}
     try:
-        reply = await service.cdp("Runtime.evaluate", params, session_id=session_id)
+        reply = await state.session.cdp("Runtime.evaluate", params, session_id=session_id)
     except BrowserxError:
         return Probe()
     result = reply.get("result")

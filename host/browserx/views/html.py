@@ -1,18 +1,23 @@
 """The ``html`` view: the page as HTML, rendered from a snapshot (no I/O), in two modes.
 
 ``skeleton`` — only the elements an agent can act on (those with an ID), each with
-``data-id="ID"`` (the IDs of the text view) and the attributes seed 004 keeps: ``name``, ``type``,
-``href``, ``value`` (see below), ``placeholder``, ``role``, ``aria-label``, ``data-testid``, plus
-the ``checked`` and ``disabled`` states. Inside each: its visible text (else its accessible name;
-an element that cannot hold text, an ``<input>``, gets its name as ``aria-label``), a ``<select>``'s
-options. Context is kept only where it holds controls: landmarks, forms, dialogs, menus, tab lists,
+``data-id="ID"`` (the IDs of the text view, what actions take) and the attributes seed 004 keeps:
+the page's own ``id`` (for CSS selectors; whole or not at all: one longer than ``MAX_ATTR``
+characters is left out), ``name``, ``type``, ``href``, ``value`` (see below), ``placeholder``,
+``role``, ``aria-label``, ``data-testid``; plus the states the text view shows for it (see
+``_state_attrs``): ``disabled``, ``checked``, ``selected``, ``required``, ``readonly`` where the
+element has them natively, else ``aria-disabled``, ``aria-checked`` …; ``aria-expanded``,
+``aria-pressed``, ``aria-invalid``, ``aria-sort``. Inside each: its visible text (else its
+accessible name; an element that cannot hold text, an ``<input>``, gets its name as
+``aria-label``), a ``<select>``'s options. Context is kept only where it holds controls: landmarks, forms, dialogs, menus, tab lists,
 toolbars, named fieldsets and tables as bare wrappers (tag, role, name); a frame's controls in an
 ``<iframe data-frame="label" title="…">``; and the heading of each section that holds controls.
 Everything else is hoisted away; what a person cannot see is left out.
 
 ``full`` — the whole page: every visible element with its tag and a filtered attribute set (``id``,
 ``name``, ``type``, ``href``, ``src``, ``alt``, ``title``, ``placeholder``, ``role``, ``for``,
-``aria-*`` but the ID references, ``data-testid``, form attributes and states; never ``class``,
+``aria-*`` but the ID references, ``data-testid``, form attributes and states — the live states
+as in the skeleton; an ``id`` longer than ``MAX_ATTR`` is left out, not cut; never ``class``,
 ``style``, event handlers or other ``data-*``), and the text. Annotations: ``data-id`` on elements
 with an ID; ``data-interactive="why"`` on those whose tag and role do not say they are controls (a
 ``<div>`` with a click listener); ``data-scrollable`` on scroll containers; ``data-frame="label"`` on
@@ -48,10 +53,10 @@ from html import escape
 
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node, NodeRef
-from browserx.snapshot.roles import heading_level
+from browserx.snapshot.roles import heading_level, is_disabled
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.visibility import is_scroll_container
-from browserx.views.outline import PASSWORD_MASK, redact
+from browserx.views.outline import PASSWORD_MASK, control_facts, redact
 
 DEFAULT_MAX_CHARS = 50_000
 MAX_MAX_CHARS = 200_000
@@ -77,12 +82,15 @@ CONTENT_TAGS = frozenset(
 )  # fmt: skip
 # Elements whose content is not their name: their name, when shown, is an aria-label.
 NAMED_BY_LABEL = frozenset({"select", "textarea", "svg", "iframe", "canvas"})
-SKELETON_ATTRS = ("name", "type", "href", "placeholder", "role", "aria-label", "data-testid")
+SKELETON_ATTRS = ("id", "name", "type", "href", "placeholder", "role", "aria-label", "data-testid")
 FULL_ATTRS = frozenset(
     {"id", "name", "type", "href", "src", "alt", "title", "placeholder", "role", "for", "tabindex",
      "contenteditable", "disabled", "readonly", "required", "multiple", "open", "action", "method", "list",
      "size", "scope", "autocomplete", "label", "data-testid"}
 )  # fmt: skip
+# Where a state is the element's own HTML attribute (else it is said with aria-*).
+NATIVE_DISABLED = frozenset({"button", "input", "select", "textarea", "fieldset", "optgroup", "option"})
+NATIVE_FIELDS = frozenset({"input", "select", "textarea"})  # required, readonly
 # aria-* attributes that only point at other elements by their HTML id: noise here.
 ARIA_REFERENCES = frozenset(
     {"aria-labelledby", "aria-describedby", "aria-controls", "aria-owns", "aria-activedescendant",
@@ -225,13 +233,14 @@ def _opted_out(node: Node) -> bool:
     return "data-no-ai" in node.attrs
 
 
-def _unsaid(node: Node) -> bool:
-    """Whether the element's accessible name is not already in one of the attributes shown."""
+def _unsaid(node: Node, alt_shown: bool = True) -> bool:
+    """Whether the element's accessible name is not already in one of the attributes shown
+    (``alt_shown``: the mode writes ``alt``; the skeleton does not)."""
     attrs = node.attrs
     name = node.name
     return "aria-label" not in attrs and name not in (
         attrs.get("placeholder"),
-        attrs.get("alt"),
+        attrs.get("alt") if alt_shown else None,
         attrs.get("value"),
     )
 
@@ -261,17 +270,71 @@ def _value_attrs(node: Node, snap: DomSnapshot) -> str:
     return ""
 
 
-def _state_attrs(node: Node) -> str:
+def _id_attr(value: str) -> str:
+    """The page's own ``id``, for selectors (``#save``): whole or not at all, never cut."""
+    if not value or len(value) > MAX_ATTR or any(c.isspace() for c in value):
+        return ""
+    return f' id="{escape(value)}"'
+
+
+def _states(node: Node, snap: DomSnapshot) -> Mapping[str, object]:
+    """The element's non-default states: for an element with an ID, those the text view shows
+    (``control_facts``: native, ARIA and inherited ones alike); for others, the live states the
+    snapshot recorded."""
+    if node.visible and node.ref in snap.id_of:
+        return control_facts(node, snap)
+    state = node.state
+    found: dict[str, object] = {}
+    if state.get("disabled"):
+        found["disabled"] = True
+    checked = state.get("checked")
+    if checked is True or checked == "mixed":
+        found["checked"] = checked
+    if state.get("selected") is True:
+        found["selected"] = True
+    return found
+
+
+def _token(value: object) -> str:
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+def _state_attrs(node: Node, snap: DomSnapshot, written: bool) -> str:
+    """The states as attributes: the element's native ones where HTML has them (``disabled``,
+    ``checked``, ``selected``, ``required``, ``readonly``), ``aria-*`` otherwise (``aria-expanded``,
+    ``aria-pressed``, ``aria-invalid``, ``aria-sort``, and ``aria-disabled``… on elements without
+    the native one). ``written``: the page's own attributes of those names are already there (full
+    mode), so one is not said twice."""
+    facts = _states(node, snap)
+    if not facts:
+        return ""
+    tag, attrs = node.tag, node.attrs
+    pairs: list[tuple[str, str | None]] = []  # (name, value); None: a boolean attribute
+    if facts.get("disabled") is True:
+        native = tag in NATIVE_DISABLED and is_disabled(node)
+        pairs.append(("disabled", None) if native else ("aria-disabled", "true"))
+    checked = facts.get("checked")
+    if checked is True and tag == "input":
+        pairs.append(("checked", None))
+    elif checked is True or checked == "mixed":
+        pairs.append(("aria-checked", _token(checked)))
+    if facts.get("selected") is True:
+        pairs.append(("selected", None) if tag == "option" else ("aria-selected", "true"))
+    for key in ("expanded", "pressed"):
+        if key in facts:
+            pairs.append(("aria-" + key, _token(facts[key])))
+    for key in ("required", "readonly"):
+        if facts.get(key) is True:
+            native = tag in NATIVE_FIELDS and key in attrs
+            pairs.append((key, None) if native else ("aria-" + key, "true"))
+    for key in ("invalid", "sort"):
+        if key in facts:
+            pairs.append(("aria-" + key, _token(facts[key])))
     out = ""
-    checked = node.state.get("checked")
-    if checked is True:
-        out += " checked"
-    elif checked == "mixed" and "aria-checked" not in node.attrs:
-        out += ' aria-checked="mixed"'
-    if node.state.get("disabled") and "disabled" not in node.attrs:
-        out += " disabled"
-    if node.state.get("selected") and node.tag == "option":
-        out += " selected"
+    for name, value in pairs:
+        if written and name in attrs and (name in FULL_ATTRS or name.startswith("aria-")):
+            continue
+        out += " " + name if value is None else _attr(name, value)
     return out
 
 
@@ -440,9 +503,13 @@ class _Skeleton:
         attrs = node.attrs
         for name in SKELETON_ATTRS:
             value = attrs.get(name)
-            if value is not None and (name != "href" or _url_ok(value)):
+            if value is None:
+                continue
+            if name == "id":
+                start += _id_attr(value)
+            elif name != "href" or _url_ok(value):
                 start += _attr(name, value)
-        start += _value_attrs(node, snap) + _state_attrs(node)
+        start += _value_attrs(node, snap) + _state_attrs(node, snap, False)
         nested = snap.has_id_below(node)
         text = ""
         if tag == "select":
@@ -451,7 +518,7 @@ class _Skeleton:
             text = _textarea_value(node, snap)
         elif tag not in VOID and not nested:
             text = escape(_visible_text(node, MAX_TEXT), quote=False)
-        if node.name and _unsaid(node):
+        if node.name and _unsaid(node, alt_shown=False):
             if nested or tag in VOID or tag in NAMED_BY_LABEL:
                 start += _attr("aria-label", node.name)  # its content, if any, is not its name
             elif not text:
@@ -599,8 +666,11 @@ class _Full:
                 value = attrs[name]
                 if (name == "href" or name == "src") and not _url_ok(value):
                     continue
-                start += _attr(name, value) if value else " " + name
-        start += _value_attrs(node, snap) + _state_attrs(node)
+                if name == "id":
+                    start += _id_attr(value)
+                else:
+                    start += _attr(name, value) if value else " " + name
+        start += _value_attrs(node, snap) + _state_attrs(node, snap, True)
         # Its name where the page does not show it: a field's, an icon button's.
         labelled = tag in VOID or tag in NAMED_BY_LABEL
         if (

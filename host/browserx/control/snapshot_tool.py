@@ -7,16 +7,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browserx.actions.memory import remember
+from browserx.control.policy import refuse_opted_out_frames
 from browserx.control.schemas import SnapshotParams
 from browserx.errors import CdpError, CdpTimeout, PageOptedOut
 from browserx.heap import paused_gc
-from browserx.policy import refuse_opted_out_frames
-from browserx.screenshot import screenshot
-from browserx.service import DomService
+from browserx.pixels.screenshot import screenshot
 from browserx.snapshot.css_filter import match_selector
-from browserx.snapshot.snapshot import take_snapshot
 from browserx.snapshot.stability import Settled, SettleOptions
+from browserx.tabs.snapshots import take_snapshot
+from browserx.tabs.tab import Tab
 from browserx.views.build import build_view
 from browserx.views.events import EventLog, from_raw, summarise
 from browserx.views.options import DEFAULT_MAX_TOKENS, ViewOptions
@@ -39,43 +38,43 @@ def view_options(p: SnapshotParams) -> ViewOptions:
     )
 
 
-async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
+async def observe(tab: Tab, p: SnapshotParams) -> dict[str, Any]:
     """Run under the tab's lock."""
-    if service.last_view is not None:
+    if tab.last_view is not None:
         if p.since_last:
-            service.last_view.detach()  # what this delta compares against, before its tree goes
+            tab.last_view.detach()  # what this delta compares against, before its tree goes
         else:
-            service.last_view = None  # replaced by this view's state: let its tree go now
+            tab.last_view = None  # replaced by this view's state: let its tree go now
     settle = SettleOptions(
         wait=p.wait_stable,
         quiet_ms=p.stability_ms,
         timeout_ms=p.stability_timeout_ms,
         network_idle=p.network_idle,
     )
-    snap = await take_snapshot(service, include_values=p.include_values, settle=settle)
+    snap = await take_snapshot(tab, include_values=p.include_values, settle=settle)
     settled = snap.settled or Settled()
     taken_at = time.perf_counter()
-    service.place_snapshot(snap)
-    remember(service, snap)  # what each ID named, so actions can refuse a wrong element
-    matched = await match_selector(service, snap, p.filter) if p.filter else None
+    tab.place_snapshot(snap)
+    tab.remember(snap)  # what each ID named, so actions can refuse a wrong element
+    matched = await match_selector(tab.capture, snap, p.filter) if p.filter else None
     t0 = time.perf_counter()
-    log = service.page_events or EventLog()
-    service.page_events = log
+    log = tab.page_events or EventLog()
+    tab.page_events = log
     now = time.time()
     log.add(e for raw, page_now in settled.events if (e := from_raw(raw, page_now, now)) is not None)
     events = summarise(log.since_last_view(now), snap, now)
     opts = view_options(p)
     with paused_gc():
         view = build_view(
-            snap, opts, events=events, previous=service.last_view, matched=matched, filter_text=p.filter
+            snap, opts, events=events, previous=tab.last_view, matched=matched, filter_text=p.filter
         )
-    service.last_view = view.state
-    out: dict[str, Any] = {"tab": service.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
+    tab.last_view = view.state
+    out: dict[str, Any] = {"tab": tab.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
     out["semantic" if p.format in ("semantic", "hybrid") else p.format] = view.payload
     shot_ms = None
     if p.format == "hybrid":
         t1 = time.perf_counter()
-        out.update(await hybrid_picture(service))
+        out.update(await hybrid_picture(tab))
         shot_ms = round((time.perf_counter() - t1) * 1000, 1)
     if p.stats:
         stats = snap.stats.to_dict()
@@ -93,16 +92,16 @@ async def observe(service: DomService, p: SnapshotParams) -> dict[str, Any]:
     return out
 
 
-async def hybrid_picture(service: DomService) -> dict[str, Any]:
+async def hybrid_picture(tab: Tab) -> dict[str, Any]:
     """The hybrid view's screenshot fields. ``screenshot`` is the base64 JPEG, or None when its
     hash equals that of the last one sent for this tab (the caller has it already), when a frame
     of the page opted out of AI agents (a picture would show it), or when it could not be taken;
     the last two say why in ``screenshotNote`` (and have no hash)."""
     out: dict[str, Any] = {"screenshot": None, "screenshotHash": None, "screenshotFormat": "jpeg"}
     try:
-        await refuse_opted_out_frames(service)
+        await refuse_opted_out_frames(tab)
         shot = await screenshot(
-            service, "viewport", fmt="jpeg", quality=HYBRID_QUALITY, max_width=HYBRID_MAX_WIDTH
+            tab, "viewport", fmt="jpeg", quality=HYBRID_QUALITY, max_width=HYBRID_MAX_WIDTH
         )
     except PageOptedOut:
         out["screenshotNote"] = "a frame of this page opted out of AI agents (data-no-ai): no picture"
@@ -111,7 +110,7 @@ async def hybrid_picture(service: DomService) -> dict[str, Any]:
         out["screenshotNote"] = f"no picture: {exc.message}"
         return out
     out.update(screenshotHash=shot.phash, screenshotSize=[shot.width, shot.height])
-    if shot.phash != service.last_screenshot_hash:
+    if shot.phash != tab.last_screenshot_hash:
         out["screenshot"] = shot.to_dict()["data"]
-        service.last_screenshot_hash = shot.phash
+        tab.last_screenshot_hash = shot.phash
     return out

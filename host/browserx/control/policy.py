@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from browserx.errors import BadRequest, BrowserxError, PageOptedOut
-from browserx.service import DomService
 from browserx.snapshot.capture import LATE_FRAME_WINDOW, WORLD_NAME
+from browserx.tabs.tab import Tab
 
 LATE_FRAME_SETTLE_S = 0.3
 
@@ -44,10 +44,10 @@ def check_url(url: str, allow_file_urls: bool) -> None:
         )
 
 
-async def refuse_opted_out(service: DomService) -> None:
+async def refuse_opted_out(tab: Tab) -> None:
     """Raise PageOptedOut when the tab's page says ``data-no-ai`` (read in the main world's
     document, nothing else of it). Before any ID of the page is looked up."""
-    reply = await service.cdp("Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True})
+    reply = await tab.session.cdp("Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True})
     if _says_opted_out(reply):
         raise PageOptedOut(
             "This page opted out of AI agents (data-no-ai); browserx will not read or act on it. "
@@ -61,27 +61,30 @@ def _says_opted_out(reply: dict[str, Any]) -> bool:
     return isinstance(result, dict) and result.get("value") is True
 
 
-async def refuse_opted_out_frames(service: DomService) -> None:
+async def refuse_opted_out_frames(tab: Tab) -> None:
     """For what shows every frame (a screenshot): refuse when any frame's document says
     ``data-no-ai`` — frames of the page's own process (through an isolated world of each) and
     out-of-process ones (their sessions), nested ones included. The main document is
     ``refuse_opted_out``'s."""
-    await service.ensure_attached()
-    if time.monotonic() - service.attached_at < LATE_FRAME_WINDOW:
+    await tab.session.ensure_attached()
+    if time.monotonic() - tab.session.attached_at < LATE_FRAME_WINDOW:
         # Out-of-process frames announce themselves just after attaching.
         await asyncio.sleep(LATE_FRAME_SETTLE_S)
-    sessions: list[str | None] = [None, *(sid for sid, t in service.sessions.items() if t.type == "iframe")]
+    sessions: list[str | None] = [
+        None,
+        *(sid for sid, t in tab.session.sessions.items() if t.type == "iframe"),
+    ]
     for session_id in sessions:
         checks: list[dict[str, Any]] = []
         if session_id is not None:
             checks.append({"expression": OPTED_OUT_JS, "returnByValue": True})
         try:
-            tree = await service.cdp("Page.getFrameTree", session_id=session_id)
+            tree = await tab.session.cdp("Page.getFrameTree", session_id=session_id)
         except BrowserxError:
             continue  # the frame went away
         for frame_id in _child_frame_ids(tree.get("frameTree")):
             try:
-                world = await service.cdp(
+                world = await tab.session.cdp(
                     "Page.createIsolatedWorld",
                     {"frameId": frame_id, "worldName": WORLD_NAME},
                     session_id=session_id,
@@ -92,7 +95,7 @@ async def refuse_opted_out_frames(service: DomService) -> None:
             checks.append({"expression": OPTED_OUT_JS, "returnByValue": True, "contextId": context})
         for params in checks:
             try:
-                reply = await service.cdp("Runtime.evaluate", params, session_id=session_id)
+                reply = await tab.session.cdp("Runtime.evaluate", params, session_id=session_id)
             except BrowserxError:
                 continue
             if _says_opted_out(reply):

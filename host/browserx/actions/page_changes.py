@@ -11,8 +11,8 @@ import msgspec
 
 from browserx.errors import BrowserxError
 from browserx.relay.protocol import Inbound
-from browserx.service import DomService
 from browserx.snapshot.capture import isolated_world
+from browserx.tabs.tab import Tab
 
 START_JS = """(() => {
   const old = globalThis.__bxmo; if (old) old.o.disconnect();
@@ -56,15 +56,15 @@ NAV_LOAD_S = 10.0
 class NavigationWatch:
     """Collects top-level navigation events of the tab while an action runs."""
 
-    def __init__(self, service: DomService) -> None:
-        self.service = service
+    def __init__(self, tab: Tab) -> None:
+        self.tab = tab
         self.started = False  # a navigation was requested / started loading
         self.committed = False  # a new document (or same-document URL change) took over
         self.loaded = False
         self.new_document = False  # the committed navigation replaced the document
         self.url: str | None = None
         self.changed = asyncio.Event()
-        self._remove = service.add_listener(self._on_event)
+        self._remove = tab.session.add_listener(self._on_event)
 
     def _on_event(self, msg: Inbound) -> None:
         if msg.sessionId:
@@ -77,7 +77,7 @@ class NavigationWatch:
             params: dict[str, Any] = msgspec.json.decode(msg.params) if msg.params else {}
         except msgspec.DecodeError:
             params = {}
-        main = self.service.worlds.get(None)
+        main = self.tab.capture.worlds.get(None)
         main_id = main[0] if main else None
         if method == "Page.frameNavigated":
             frame = params.get("frame", {})
@@ -117,8 +117,8 @@ class NavigationWatch:
 class MutationCounter:
     """Counts DOM mutations in the main frame (and the acted-on frame) during an action."""
 
-    def __init__(self, service: DomService) -> None:
-        self.service = service
+    def __init__(self, tab: Tab) -> None:
+        self.tab = tab
         self.sessions: dict[str | None, int] = {}  # session → context id holding a counter
         self.url_before: str | None = None
 
@@ -126,8 +126,8 @@ class MutationCounter:
         if session_id in self.sessions:
             return
         try:
-            _, ctx = await isolated_world(self.service, session_id)
-            reply = await self.service.cdp(
+            _, ctx = await isolated_world(self.tab.capture, session_id)
+            reply = await self.tab.session.cdp(
                 "Runtime.evaluate", {"expression": START_JS, "contextId": ctx, "returnByValue": True},
                 session_id=session_id,
             )  # fmt: skip
@@ -141,7 +141,7 @@ class MutationCounter:
         """Until the acted-on documents have reacted (``SETTLE_JS``), all of them at once."""
 
         async def one(session_id: str | None, ctx: int) -> None:
-            await self.service.cdp(
+            await self.tab.session.cdp(
                 "Runtime.evaluate",
                 {"expression": SETTLE_JS, "contextId": ctx, "awaitPromise": True, "returnByValue": True},
                 session_id=session_id,
@@ -164,7 +164,7 @@ class MutationCounter:
         url: str | None = None
         for session_id, ctx in self.sessions.items():
             try:
-                reply = await self.service.cdp(
+                reply = await self.tab.session.cdp(
                     "Runtime.evaluate", {"expression": expression, "contextId": ctx, "returnByValue": True},
                     session_id=session_id,
                 )  # fmt: skip

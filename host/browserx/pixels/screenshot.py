@@ -23,9 +23,10 @@ from PIL import Image, ImageDraw, ImageFont
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
 from browserx.errors import BadRequest, CdpError, NotInteractable
-from browserx.service import DomService
 from browserx.snapshot.classify import is_interactive
-from browserx.snapshot.snapshot import DomSnapshot, take_snapshot
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.tabs.snapshots import take_snapshot
+from browserx.tabs.tab import Tab
 
 Mode = Literal["viewport", "full_page", "element"]
 MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chrome's own limits are near)
@@ -82,7 +83,7 @@ class Shot:
 
 
 async def screenshot(
-    service: DomService,
+    tab: Tab,
     mode: Mode = "viewport",
     element_id: int | None = None,
     fmt: Literal["png", "jpeg"] = "png",
@@ -92,7 +93,9 @@ async def screenshot(
 ) -> Shot:
     if (mode == "element") != (element_id is not None):
         raise BadRequest("mode element needs an id, and an id needs mode element")
-    metrics = await service.cdp("Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True})
+    metrics = await tab.session.cdp(
+        "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}
+    )
     vw, vh, sx, sy, dw, dh = (float(v) for v in metrics["result"]["value"])
     if mode == "viewport":
         clip = (sx, sy, vw, vh)
@@ -100,7 +103,7 @@ async def screenshot(
         clip = (0.0, 0.0, max(dw, vw), max(dh, vh))
     else:
         assert element_id is not None
-        x, y, w, h = await element_box(service, element_id)
+        x, y, w, h = await element_box(tab, element_id)
         clip = (x + sx, y + sy, w, h)
     scale = image_scale(clip[2], clip[3], fmt, max_width)
     params: dict[str, Any] = {
@@ -110,7 +113,7 @@ async def screenshot(
     }
     if fmt == "jpeg":
         params["quality"] = quality
-    reply = await service.cdp("Page.captureScreenshot", params, timeout=60)
+    reply = await tab.session.cdp("Page.captureScreenshot", params, timeout=60)
     data = base64.b64decode(reply["data"])
     try:
         image = Image.open(io.BytesIO(data))
@@ -121,8 +124,8 @@ async def screenshot(
         ) from exc
     count = 0
     if marks:
-        snap = await take_snapshot(service)
-        service.place_snapshot(snap)
+        snap = await take_snapshot(tab)
+        tab.place_snapshot(snap)
         count = draw_marks(image, snap, origin=(clip[0] - sx, clip[1] - sy), scale=scale)
         out = io.BytesIO()
         if fmt == "jpeg":
@@ -146,13 +149,13 @@ def image_scale(width: float, height: float, fmt: str, max_width: int | None = N
     return scale
 
 
-async def element_box(service: DomService, element_id: int) -> tuple[float, float, float, float]:
+async def element_box(tab: Tab, element_id: int) -> tuple[float, float, float, float]:
     """The element's content box in the top-level viewport (x, y, width, height), cut to what its
     iframes show of it when it is inside any (same-process or out-of-process, nested)."""
-    target = await resolve(service, element_id)
-    (left, top, right, bottom), at_top, framed = await call_on(service, target, CONTENT_BOX_JS)
+    target = await resolve(tab, element_id)
+    (left, top, right, bottom), at_top, framed = await call_on(tab, target, CONTENT_BOX_JS)
     if not at_top:  # up through the <iframe>s owning out-of-process frames, innermost first
-        for hop in await frame_hops(service, target.session_id):
+        for hop in await frame_hops(tab, target.session_id):
             (ox, oy), (ow, oh) = hop.origin, hop.size
             left, top = max(left, 0.0) + ox, max(top, 0.0) + oy
             right, bottom = min(right, ow) + ox, min(bottom, oh) + oy

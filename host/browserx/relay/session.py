@@ -1,0 +1,247 @@
+"""TabSession: the debugger session of one tab — attaching, its child sessions (out-of-process
+iframes), their frame labels, CDP calls (re-attaching once when the debugger was detached), the
+tab's events, a crashed renderer, and the tasks it runs without waiting for them.
+
+What the layers above keep about the page (isolated worlds, node keys, snapshots) is theirs; they
+hear about a child session going away, the page going away (detach, crash) and a fresh attachment
+through the hooks registered here, and clear their own state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, overload
+
+import structlog
+
+from browserx.errors import BrowserxError, CdpError, DebuggerDetached, PageCrashed, PageOffLimits
+from browserx.relay.connection import ExtensionConnection
+from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
+
+log = structlog.get_logger("browserx.session")
+
+T = TypeVar("T")
+EventListener = Callable[[Inbound], None]
+# Events after which what was read of the page may be stale (a new document, frames coming or going).
+PAGE_CHANGING_EVENTS = frozenset(
+    {"DOM.documentUpdated", "Page.frameNavigated", "Page.navigatedWithinDocument",
+     "Target.attachedToTarget", "Target.detachedFromTarget", "Inspector.targetCrashed"}
+)  # fmt: skip
+# What a tab whose renderer crashed still serves (a reload or navigation brings a new renderer),
+# and the events that say the new one is there.
+RECOVERY_METHODS = frozenset(
+    {
+        "Page.navigate",
+        "Page.reload",
+        "Page.getNavigationHistory",
+        "Page.navigateToHistoryEntry",
+        "Page.enable",
+    }
+)
+RECOVERY_EVENTS = frozenset({"Inspector.targetReloadedAfterCrash", "Page.frameNavigated"})
+
+
+class TabSession:
+    def __init__(self, tab_id: int, conn: ExtensionConnection) -> None:
+        self.tab_id = tab_id
+        self.conn = conn
+        self.attached = False
+        self.attached_at = 0.0  # monotonic time of the last attach
+        self.crashed = False  # the renderer died; set until a reload or navigation replaces it
+        self.frames_changed_at = 0.0  # last navigation or child frame attach/detach
+        # Child CDP sessions (out-of-process iframes, workers) by sessionId.
+        self.sessions: dict[str, TargetInfo] = {}
+        # Which session a child session was attached through (None = the tab itself).
+        self.session_parents: dict[str, str | None] = {}
+        self._frame_labels: dict[str, str] = {}
+        self._listeners: list[EventListener] = []
+        self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
+        # What the layers above clear when the debugger (re-)attaches, when a child session goes,
+        # and when the whole page goes (detached, crashed: the argument says which).
+        self.on_attached: list[Callable[[], None]] = []
+        self.on_session_gone: list[Callable[[str], None]] = []
+        self.on_page_gone: list[Callable[[str], None]] = []
+
+    async def ensure_attached(self) -> None:
+        if not self.attached:
+            try:
+                await self.conn.request("attach", tabId=self.tab_id)
+            except CdpError as exc:
+                if "Cannot access" in exc.message or "Cannot attach" in exc.message:
+                    raise PageOffLimits(
+                        f"Tab {self.tab_id} shows a browser page (chrome://, an extension's or the Web "
+                        "Store's) that browserx may not read or act on. Navigate it to a web page (navigate "
+                        "works from here) or pick another tab.",
+                        tab_id=self.tab_id,
+                    ) from None
+                raise
+            self.attached = True
+            self.attached_at = time.monotonic()
+            for hook in self.on_attached:
+                hook()
+            # Page events tell us when a cached snapshot went stale. (Not DOM.enable: the DOM
+            # agent's node bookkeeping is not needed for anything browserx does.)
+            await self.conn.cdp(self.tab_id, "Page.enable")
+            log.info("attached", tab=self.tab_id)
+
+    @overload
+    async def cdp(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+        *,
+        keep: dict[str, Any] | None = None,
+    ) -> dict[str, Any]: ...
+
+    @overload
+    async def cdp(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+        *,
+        result_type: type[T],
+        keep: dict[str, Any] | None = None,
+    ) -> T: ...
+
+    async def cdp(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        timeout: float | None = None,
+        *,
+        result_type: type[Any] = dict,
+        keep: dict[str, Any] | None = None,
+    ) -> Any:
+        """Run a CDP command in this tab; re-attach once if the debugger was detached."""
+        if self.crashed and method not in RECOVERY_METHODS:
+            raise self.crashed_error()
+        await self.ensure_attached()
+        try:
+            return await self.conn.cdp(
+                self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
+            )
+        except DebuggerDetached:
+            if session_id:
+                raise
+            self.attached = False
+            await self.ensure_attached()
+            return await self.conn.cdp(
+                self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
+            )
+
+    async def cdp_batch(
+        self, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
+    ) -> list[dict[str, Any] | BrowserxError]:
+        """Many independent commands in one round trip; per-command results or errors."""
+        if self.crashed:
+            raise self.crashed_error()
+        await self.ensure_attached()
+        return await self.conn.cdp_batch(self.tab_id, commands, session_id)
+
+    def fire_and_forget(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
+        """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session
+        holds the task until it is done (``close`` cancels what is left), and its outcome is
+        ignored (a frame gone meanwhile took its objects with it)."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background_done)
+        return task
+
+    def _background_done(self, task: asyncio.Future[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved, so asyncio does not log "never retrieved"
+
+    def close(self) -> None:
+        """The tab is gone: cancel what still runs for it."""
+        for task in list(self._background):
+            task.cancel()
+
+    def add_listener(self, listener: EventListener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def handle_event(self, msg: Inbound) -> None:
+        if msg.method == "Target.attachedToTarget":
+            attached: AttachedToTarget = decode_raw(msg.params, AttachedToTarget)
+            self.sessions[attached.sessionId] = attached.targetInfo
+            self.session_parents[attached.sessionId] = msg.sessionId
+        elif msg.method == "Target.detachedFromTarget":
+            detached: DetachedFromTarget = decode_raw(msg.params, DetachedFromTarget)
+            self.forget_session(detached.sessionId)
+        elif msg.method == "Inspector.targetCrashed" and not msg.sessionId:
+            self.handle_crashed()
+        elif self.crashed and not msg.sessionId and msg.method in RECOVERY_EVENTS:
+            self.crashed = False  # a new renderer took over
+            log.info("recovered_from_crash", tab=self.tab_id)
+        if msg.method in PAGE_CHANGING_EVENTS:
+            self.frames_changed_at = time.monotonic()
+        for listener in list(self._listeners):
+            listener(msg)
+
+    def forget_session(self, session_id: str) -> None:
+        """Drop a child session that no longer answers (its detach notice can be lost)."""
+        self.sessions.pop(session_id, None)
+        self.session_parents.pop(session_id, None)
+        for hook in self.on_session_gone:
+            hook(session_id)
+
+    def frame_label(self, session_id: str) -> str:
+        """A short, never-reused label for a child session (node refs and IDs carry it)."""
+        label = self._frame_labels.get(session_id)
+        if label is None:
+            label = self._frame_labels[session_id] = f"f{len(self._frame_labels) + 1}"
+        return label
+
+    def session_of(self, label: str) -> str | None:
+        if label == "m":
+            return None
+        for sid, known in self._frame_labels.items():
+            if known == label:
+                return sid
+        return None
+
+    async def detach(self) -> None:
+        """Let go of the tab (Chrome's debugging banner goes); the next command attaches again."""
+        if self.attached:
+            try:
+                await self.conn.request("detach", tabId=self.tab_id)
+            except BrowserxError as exc:  # the tab or the extension went away meanwhile
+                log.debug("release_detach_failed", tab=self.tab_id, error=exc.message)
+        self.handle_detached("idle")
+
+    def handle_crashed(self) -> None:
+        """The renderer died. What was set up in it (worlds, watchers, handles) died with it; the
+        debugger stays attached with its domains enabled, and they come back with the next
+        renderer. Until the tab is reloaded or navigated, only that is served: anything else
+        would wait for a page that cannot answer."""
+        self.crashed = True
+        self.sessions.clear()
+        self.session_parents.clear()
+        for hook in self.on_page_gone:
+            hook("renderer crashed")
+        self.conn.fail_tab(self.tab_id, self.crashed_error())
+        log.warning("renderer_crashed", tab=self.tab_id)
+
+    def crashed_error(self) -> PageCrashed:
+        return PageCrashed(
+            f"The page in tab {self.tab_id} crashed (its renderer died). Reload the tab (`reload`) or "
+            "navigate it, then take a new snapshot.",
+            tab_id=self.tab_id,
+        )
+
+    def handle_detached(self, reason: str | None) -> None:
+        self.attached = False
+        self.crashed = False  # a new attachment finds out afresh
+        self.sessions.clear()
+        self.session_parents.clear()
+        for hook in self.on_page_gone:
+            hook("debugger detached")
+        log.info("detached", tab=self.tab_id, reason=reason)

@@ -1,0 +1,77 @@
+"""Taking a snapshot of a tab: capture the page (snapshot/capture.py) while the tab's previous
+snapshots are torn down, build it (snapshot/pipeline.py) with the tab's ID allocator, and
+hit-test in the page what the collector did not (snapshot/occlusion.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+
+from browserx.heap import paused_gc
+from browserx.snapshot.capture import KEY_BITS, capture_tab
+from browserx.snapshot.occlusion import hit_test
+from browserx.snapshot.pipeline import LeftDocuments, finish, prepare
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.snapshot.stability import SettleOptions, settled_from
+from browserx.tabs.tab import Tab
+
+
+def _forget_left_documents(tab: Tab) -> None:
+    """Forget the IDs of documents no session of the tab shows any more (navigated away from,
+    or in a frame that went away): their keys are of a key epoch no session uses now. An old ID
+    then gets a clear error instead of the tab's memory growing with every page visited."""
+    state = tab.capture
+    live = frozenset(base >> KEY_BITS for base in state.key_bases.values())
+    if live != state.live_key_epochs:
+        state.live_key_epochs = live
+        tab.ids.forget(LeftDocuments(live))
+
+
+async def take_snapshot(
+    tab: Tab, include_values: bool = False, settle: SettleOptions | None = None
+) -> DomSnapshot:
+    """Capture and build a new snapshot of the tab. Call under the tab's lock. With ``settle``,
+    the page is first let settle and its page events are drained (``DomSnapshot.settled``).
+
+    Host work overlaps the page's where it can: the old snapshot is torn down while the page
+    runs the collector, and IDs are assigned while it hit-tests."""
+    t0 = time.perf_counter()
+    # (Not asyncio.gather with tuple unpacking: compiled, gather's list fails the tuple check.)
+    capturing = asyncio.ensure_future(capture_tab(tab.capture, include_values, settle))
+    try:
+        await tab.discard_snapshots()
+    except BaseException:
+        capturing.cancel()
+        raise
+    frames = await capturing
+    _forget_left_documents(tab)
+    t1 = time.perf_counter()
+    settled = None
+    if settle is not None:
+        settled = settled_from(frames[0].settled, (f.settled for f in frames[1:]), settle.wait)
+    with paused_gc():
+        prepared = prepare(frames)
+    covered, targets = prepared.covers_from_page(prepared.hit_test_targets())
+    testing = (
+        asyncio.ensure_future(hit_test(tab.capture, frames, prepared.tree, targets)) if targets else None
+    )
+    if testing is not None:
+        for _ in range(3):  # until its requests are written (it gathers one task per frame)
+            await asyncio.sleep(0)
+    try:
+        with paused_gc():
+            snap = finish(
+                prepared, tab.ids, covered, tab_id=tab.tab_id, include_values=include_values,
+                capture_ms=(t1 - t0) * 1000 - (settled.waited_ms if settled else 0.0), started=t1,
+                settled=settled,
+            )  # fmt: skip
+    except BaseException:
+        if testing is not None:
+            testing.cancel()
+        raise
+    if testing is not None:
+        covered.update(await testing)  # snap.covered is a live view of this dict
+        build_ms = (time.perf_counter() - t1) * 1000
+        snap = replace(snap, stats=replace(snap.stats, build_ms=build_ms, hit_tested_by_host=len(targets)))
+    return snap

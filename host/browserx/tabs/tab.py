@@ -1,0 +1,111 @@
+"""Tab: everything browserx holds for one browser tab, each kind of state with one owner — the
+debugger session (relay/session.py), what capture keeps about the page (snapshot/capture_state.py),
+and here the snapshots (the current one and those waiting to be torn down), the ID allocator,
+the action memory, the last view served and the page events seen. One per tab, created lazily by
+the TabRegistry and attached on first use; requests on a tab run one at a time under its lock."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import structlog
+
+from browserx.heap import return_freed_memory, snapshot_placed
+from browserx.relay.connection import ExtensionConnection
+from browserx.relay.protocol import Inbound
+from browserx.relay.session import PAGE_CHANGING_EVENTS, TabSession
+from browserx.snapshot.capture_state import CaptureState
+from browserx.snapshot.ids import IdAllocator
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.tabs.memory import ActionMemory, Fingerprint
+from browserx.views.delta import ViewState
+from browserx.views.events import EventLog
+
+log = structlog.get_logger("browserx.tab")
+
+
+class Tab:
+    def __init__(self, tab_id: int, conn: ExtensionConnection) -> None:
+        self.session = TabSession(tab_id, conn)
+        self.capture = CaptureState(self.session)
+        self.lock = asyncio.Lock()
+        self.last_used = time.monotonic()  # the last request for this tab (idle release)
+        self.ids = IdAllocator()
+        self.memory = ActionMemory(self.ids)
+        # The last snapshot, kept for resolving IDs until something invalidates it; replaced
+        # ones wait in _retired until the next one is placed (under the tab's lock).
+        self.snapshot: DomSnapshot | None = None
+        self._retired: list[DomSnapshot] = []
+        # What the last view served showed (for since_last deltas) and the page events seen so far.
+        self.last_view: ViewState | None = None
+        self.page_events: EventLog | None = None
+        self.last_screenshot_hash: str | None = None  # of the last hybrid view's picture
+        self.session.add_listener(self._on_event)
+        self.session.on_page_gone.append(self.invalidate)
+
+    @property
+    def tab_id(self) -> int:
+        return self.session.tab_id
+
+    def _on_event(self, msg: Inbound) -> None:
+        if msg.method in PAGE_CHANGING_EVENTS:
+            self.invalidate(msg.method or "")
+
+    def invalidate(self, reason: str) -> None:
+        if self.snapshot is not None:
+            log.debug("snapshot_invalidated", tab=self.tab_id, reason=reason)
+            # Not released here: an operation holding the tab's lock may still be reading it.
+            self._retired.append(self.snapshot)
+        self.snapshot = None
+
+    async def discard_snapshots(self) -> None:
+        """Tear down the cached snapshot and any invalidated ones, before a new one is taken: on a
+        huge page, two trees at once would double the host's memory. Call under the tab's lock
+        (nothing else of this tab reads them meanwhile). IDs, fingerprints and the last view's
+        state live elsewhere and stay.
+        The teardown goes in slices, yielding to the event loop between them: it runs while the
+        next capture waits on the page."""
+        retired = self._retire_all()
+        for old in retired:
+            for _ in old.release_steps():
+                await asyncio.sleep(0)
+        if retired:
+            return_freed_memory()
+
+    def _retire_all(self) -> list[DomSnapshot]:
+        if self.snapshot is not None:
+            self._retired.append(self.snapshot)
+            self.snapshot = None
+        retired, self._retired = self._retired, []
+        for old in retired:
+            if self.last_view is not None and self.last_view.holds(old):
+                self.last_view.detach()  # a later delta still compares against that view
+        return retired
+
+    def place_snapshot(self, snap: DomSnapshot) -> None:
+        """Make ``snap`` the tab's snapshot (under the tab's lock)."""
+        if self.snapshot is not None and self.snapshot is not snap:
+            self._retired.append(self.snapshot)
+        self.snapshot = snap
+        snapshot_placed()
+
+    def remember(self, snap: DomSnapshot | None = None) -> None:
+        """Record what the IDs of ``snap`` (default: the cached snapshot) name, for the actions."""
+        snap = snap if snap is not None else self.snapshot
+        if snap is not None:
+            self.memory.remember(snap, self._context_of)
+
+    def _context_of(self, label: str) -> int | None:
+        world = self.capture.worlds.get(self.session.session_of(label))
+        return world[1] if world else None
+
+    def recall(self, element_id: int) -> Fingerprint | None:
+        return self.memory.recall(element_id)
+
+    async def release(self) -> None:
+        """Detach the debugger and free the snapshots (under the tab's lock): the tab has been idle.
+        What keeps IDs unique in the tab (the ID allocator, the last view) stays."""
+        await self.session.detach()
+        self.last_screenshot_hash = None
+        await self.discard_snapshots()

@@ -1,0 +1,82 @@
+"""Helpers the end-to-end test modules share (fixtures live in conftest.py): opening a page in the
+Selenium tab, the CLI as a process, a page's controls and their IDs, page-side JavaScript, and
+waiting for a tab's iframe sessions."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from browserx import Client
+from tests.e2e.harness import Browser
+
+# The snapshot fixture pages checked by both test_snapshot.py and test_ax_oracle.py.
+SNAPSHOT_PAGES = [
+    "snap-controls.html",
+    "snap-js.html",
+    "snap-shadow.html",
+    "snap-frames.html",
+    "snap-layout.html",
+    "snap-hidden.html",
+    "snap-rerender.html",
+    "snap-values.html",
+]
+
+
+def open_page(browser: Browser, bx: Client, url: str) -> int:
+    """Navigate the Selenium tab to ``url`` and return its browserx tab id."""
+    browser.driver.get(url)
+    for tab in bx.tabs():
+        if tab["url"] == browser.driver.current_url:
+            return int(tab["tabId"])
+    raise AssertionError(f"tab with {url} not listed: {bx.tabs()}")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The `browserx` CLI as a separate process, with this process's environment (runtime dir)."""
+    return subprocess.run(
+        [sys.executable, "-m", "browserx.interfaces.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+    )
+
+
+def controls(bx: Client, tab: int) -> dict[str, dict[str, Any]]:
+    """name → json-view node (with its id) of every control of a fresh snapshot."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def walk(node: dict[str, Any]) -> None:
+        if "id" in node and node.get("name"):
+            out.setdefault(node["name"], node)
+        for child in node.get("children", []):
+            walk(child)
+
+    walk(bx.snapshot(tab=tab, format="json")["json"]["page"]["body"])
+    return out
+
+
+def id_of(bx: Client, tab: int, name: str) -> int:
+    """The ID of the control named ``name`` in a fresh snapshot (fails if there is none)."""
+    found = controls(bx, tab)
+    assert name in found, f"{name!r} not in snapshot: {sorted(found)}"
+    return int(found[name]["id"])
+
+
+def js(browser: Browser, expr: str) -> Any:
+    """The value of a JavaScript expression in the Selenium tab's page."""
+    return browser.driver.execute_script(f"return {expr}")
+
+
+def wait_sessions(bx: Client, tab: int, n: int) -> None:
+    """Wait (10 s at most) until the tab has at least ``n`` iframe sessions."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if len([s for s in bx.targets(tab) if s["type"] == "iframe"]) >= n:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"expected {n} iframe sessions: {bx.targets(tab)}")
