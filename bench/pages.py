@@ -1,9 +1,27 @@
 """Generated benchmark pages of a given size: nested layout, tables, link lists, forms, shadow
-hosts (open and closed) and, optionally, a cross-site iframe."""
+hosts (open and closed) and, optionally, a cross-site iframe; and the page set the bench scripts
+serve (harness.serve_pages). No I/O at import: the e2e tests import ``generate`` from here."""
 
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pages"
+
+
+def write_pages(directory: Path, sizes: tuple[int, ...]) -> list[str]:
+    """Every fixture page copied (the generated pages' iframe loads oopif-child.html), then one
+    generated page per size; returns the generated pages' file names, in the order of ``sizes``."""
+    for page in FIXTURES.glob("*.html"):
+        shutil.copy(page, directory / page.name)
+    names = []
+    for size in sizes:
+        name = f"gen-{size // 1000}k.html"
+        (directory / name).write_text(generate(size, seed=7, xorigin="__XORIGIN__"), encoding="utf-8")
+        names.append(name)
+    return names
 
 
 def generate(elements: int, seed: int = 7, xorigin: str | None = None) -> str:

@@ -1,7 +1,7 @@
 """Screenshot latency and the size of the hybrid view.
 
-One headless Chromium with the browserx extension and host (bench/run.py's ``start_browser``, on
-its pages: the fixture pages and the generated ones of ``pages.generate``), measured through the
+One headless Chromium with the browserx extension and host (bench/harness.py's ``start_browser``,
+on its pages: the fixture pages and the generated ones of ``pages.generate``), measured through the
 control socket as an agent calls it (client-side wall time, the round trip included):
 
 * ``screenshot`` of the 20k-element generated page: viewport and full page, PNG and JPEG
@@ -17,25 +17,25 @@ control socket as an agent calls it (client-side wall time, the round trip inclu
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
-import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from run import BrowserxTool, machine_info, start_browser, write_pages
-from tests.e2e.servers import fixture_servers  # run put the checkout on sys.path
+from adapters.browserx import BrowserxTool
+from harness import VIEWPORT, arg_parser, comma_list, machine_info, running_browser, serve_pages, workdir
 
 from browserx.views.tokens import count_tokens
 
 HYBRID_PAGES = ("snap-controls.html", "act-controls.html", "realapp-react.html", "patterns.html")
-SHOTS = (("viewport", "png"), ("viewport", "jpeg"), ("full_page", "png"), ("full_page", "jpeg"))
+SHOTS: tuple[tuple[Literal["viewport", "full_page"], Literal["png", "jpeg"]], ...] = (
+    ("viewport", "png"),
+    ("viewport", "jpeg"),
+    ("full_page", "png"),
+    ("full_page", "jpeg"),
+)
 
 
 def median_ms(call: Any, runs: int) -> tuple[float, dict[str, Any]]:
@@ -94,48 +94,36 @@ def bench_hybrid(bx: BrowserxTool, origin: str, pages: list[str], runs: int) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--runs", type=int, default=5, help="measured runs per shot (default 5)")
+    parser = arg_parser(__doc__, 5, "runs per shot")
     parser.add_argument(
         "--size", type=int, default=20000, help="elements of the generated page (default 20000)"
     )
     parser.add_argument(
         "--pages",
-        type=lambda s: tuple(x for x in s.split(",") if x),
+        type=comma_list,
         default=HYBRID_PAGES,
         help=f"fixture pages for the hybrid sizes (default {','.join(HYBRID_PAGES)})",
     )
     args = parser.parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="browserx-bench-shot-"))
-    os.environ["BROWSERX_RUNTIME_DIR"] = str(workdir / "run")
-    config = workdir / "config.json"  # pages are loaded through the raw `cdp` method (as in run.py)
-    config.write_text('{"allow_raw_cdp": true}', encoding="utf-8")
-    os.environ["BROWSERX_CONFIG"] = str(config)
-    pages_dir = workdir / "pages"
-    pages_dir.mkdir()
-    generated = write_pages(pages_dir, (), (args.size,))[0].url
-    browser = None
-    try:
-        with fixture_servers(pages_dir) as servers:
-            browser = start_browser(workdir)
-            bx = BrowserxTool.connect()
-            try:
-                m = machine_info()
-                print(
-                    f"# Screenshots: {browser.version}, headless, window 1280×900; {m['nproc']} CPUs, {m['cpu']}\n"
-                )
-                print(f"## `screenshot` on the generated {args.size // 1000}k page, median of {args.runs}\n")
-                print("\n".join(bench_shots(bx, f"{servers.origin}/{generated}", args.runs)))
-                print(f"\n## hybrid view (`snapshot format=hybrid`), picture time median of {args.runs}\n")
-                print("\n".join(bench_hybrid(bx, servers.origin, [*args.pages, generated], args.runs)))
-            finally:
-                bx.conn.client.close()
-    finally:
-        if browser is not None:
-            browser.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+    # Pages are loaded through the raw `cdp` method (as in run.py).
+    with (
+        workdir("browserx-bench-shot-", raw_cdp=True) as work,
+        serve_pages(work, (args.size,)) as (origin, [generated]),
+        running_browser(work) as browser,
+    ):
+        bx = BrowserxTool.connect()
+        try:
+            m = machine_info()
+            print(
+                f"# Screenshots: {browser.version}, headless, window {VIEWPORT[0]}×{VIEWPORT[1]}; "
+                f"{m['nproc']} CPUs, {m['cpu']}\n"
+            )
+            print(f"## `screenshot` on the generated {args.size // 1000}k page, median of {args.runs}\n")
+            print("\n".join(bench_shots(bx, f"{origin}/{generated}", args.runs)))
+            print(f"\n## hybrid view (`snapshot format=hybrid`), picture time median of {args.runs}\n")
+            print("\n".join(bench_hybrid(bx, origin, [*args.pages, generated], args.runs)))
+        finally:
+            bx.conn.client.close()
     return 0
 
 
