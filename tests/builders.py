@@ -9,10 +9,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from browserx.snapshot.capture import FrameCapture, load_recording
+from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.model import F_INLINE, Box, Node, NodeRef
 from browserx.snapshot.pipeline import finish, prepare
+from browserx.snapshot.recording import load_recording
 from browserx.snapshot.snapshot import DomSnapshot, SnapshotStats
 from browserx.snapshot.visibility import Placements
 

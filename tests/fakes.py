@@ -1,5 +1,6 @@
 """Fakes shared by the unit tests: a connection to the extension that answers CDP commands with
-a test's function, and a real ``Tab`` (session, capture state, snapshots) on top of it."""
+a test's function, a real ``Tab`` (session, capture state, snapshots) on top of it, and a page
+that answers capture and element lookups from a recorded document."""
 
 from __future__ import annotations
 
@@ -7,24 +8,37 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from browserx.errors import BrowserxError
+import msgspec
+
+from browserx.actions.resolve import RESOLVE_JS
+from browserx.errors import BrowserxError, CdpError
 from browserx.relay.protocol import Inbound
+from browserx.snapshot.frames import KEY_BITS
+from browserx.snapshot.model import F_HIT_TESTED
 from browserx.tabs.tab import Tab
+from tests.builders import recorded
 
 Answer = Callable[[str, dict[str, Any], str | None], Any]
 
 
 class FakeConnection:
-    """What a Tab needs of ExtensionConnection: attach, CDP commands (answered by ``answer``;
-    every one is logged in ``calls``), failing a tab's pending requests."""
+    """What a Tab needs of ExtensionConnection: attach and detach (failing as ``refused`` says),
+    CDP commands (answered by ``answer``, which may raise the error the browser would give), and
+    failing a tab's pending requests. Every request and command is logged in ``calls``, a
+    command's params in ``sent``. An answer is converted to the result type the caller asks for,
+    as the real connection decodes it."""
 
     def __init__(self, answer: Answer | None = None) -> None:
         self.answer: Answer = answer or (lambda method, params, session_id: {})
         self.calls: list[tuple[str, str | None]] = []
+        self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failed: list[BrowserxError] = []
+        self.refused: dict[str, BrowserxError] = {}  # a request type ("attach") → the error it fails with
 
     async def request(self, type: str, timeout: float | None = None, **fields: Any) -> Inbound:
         self.calls.append((type, None))
+        if type in self.refused:
+            raise self.refused[type]
         return Inbound(type="reply")
 
     async def cdp(
@@ -39,7 +53,9 @@ class FakeConnection:
         keep: dict[str, Any] | None = None,
     ) -> Any:
         self.calls.append((method, session_id))
-        return self.answer(method, params or {}, session_id)
+        self.sent.append((method, params or {}))
+        reply = self.answer(method, params or {}, session_id)
+        return reply if result_type is dict else msgspec.convert(reply, result_type)
 
     async def cdp_batch(
         self, tab_id: int, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
@@ -63,3 +79,115 @@ def emit(
     raw = params if isinstance(params, bytes) else json.dumps(params).encode()
     tab.session.handle_event(Inbound(type="event", tabId=tab.tab_id, sessionId=session_id, method=method,
                                      params=raw))  # type: ignore[arg-type]  # fmt: skip
+
+
+class RecordedPage:
+    """A page that answers what capture and the element lookup ask of it (an ``Answer`` for
+    fake_tab): one main frame showing a recorded document (tests/snapshot/recordings), with its
+    keys counted from the key base the host reserves, as collector.js does. The test changes the
+    page between calls: ``rerender`` gives a node a new key (a framework made it again),
+    ``remove`` takes it out, ``navigate`` brings a new document (a new isolated world, keys from a
+    new base), ``opt_out`` marks the document data-no-ai."""
+
+    def __init__(self, name: str, world: int = 5) -> None:
+        raw = recorded(name)[0].raw
+        assert raw.keyBase == 0 and not raw.frameOwners, "a recorded main frame without child frames"
+        old_base = max(raw.key) >> KEY_BITS << KEY_BITS
+        relative = [k - old_base if k else 0 for k in raw.key]
+        state = {i: {**s, "control": s["control"] - old_base} if s.get("control") else s
+                 for i, s in raw.state.items()}  # fmt: skip
+        self.frame: dict[str, Any] = msgspec.to_builtins(
+            msgspec.structs.replace(raw, key=relative, state=state, hits={}, hitTested=0)
+        )
+        self.frame["flags"] = [f & ~F_HIT_TESTED for f in raw.flags]  # the host hit-tests
+        self.world = world
+        self.base: int | None = None  # of the current document, from its first collect
+        self.no_ai = False
+        self.lookups: list[int] = []  # keys the element lookup was asked for
+        # What covers an element, by its whole key, as the host's hit test hears it: the cover's
+        # key (0 when it is not a node of the page) and its tag#id.class.
+        self.covers: dict[int, tuple[int, str]] = {}
+        self.hit_tested: list[int] = []  # keys the host's hit test was asked about
+
+    # -- what the test does to the page --
+
+    def key_of(self, index: int) -> int:
+        """The whole key of the node at ``index`` of the document (after a first collect)."""
+        assert self.base is not None, "not collected yet"
+        return self.base + int(self.frame["key"][index])
+
+    def index_of(self, whole_key: int) -> int | None:
+        if self.base is None or whole_key <= self.base:
+            return None
+        relative = whole_key - self.base
+        return self.frame["key"].index(relative) if relative in self.frame["key"] else None
+
+    def rerender(self, whole_key: int) -> int:
+        """The node of that key made again: the same element, a new DOM object with a new key."""
+        index = self.index_of(whole_key)
+        assert index is not None
+        self.frame["key"][index] = max(self.frame["key"]) + 1
+        return self.key_of(index)
+
+    def rename(self, whole_key: int, name: str) -> None:
+        """The text inside the element of that key (what names a button or a link) is now ``name``."""
+        index = self.index_of(whole_key)
+        assert index is not None
+        texts = [
+            i
+            for i, parent in enumerate(self.frame["parent"])
+            if parent == index and self.frame["tag"][i] == "#text"
+        ]
+        assert texts, "an element with text of its own"
+        self.frame["text"][texts[0]] = name
+
+    def navigate(self, same_keys: bool = False) -> None:
+        """A new document in the frame (a new isolated world). Its keys count from a new base,
+        unless ``same_keys``: then the old keys name its nodes (as if the registry had been kept:
+        what the world check in the element lookup guards against)."""
+        self.world += 1
+        if not same_keys:
+            self.base = None
+
+    def opt_out(self) -> None:
+        self.no_ai = True
+
+    # -- the page's answers --
+
+    def __call__(self, method: str, params: dict[str, Any], session_id: str | None) -> Any:
+        assert session_id is None, "a page without child frames"
+        if method == "Page.getFrameTree":
+            return {"frameTree": {"frame": {"id": "F", "url": self.frame["url"]}}}
+        if method == "Page.createIsolatedWorld":
+            return {"executionContextId": self.world}
+        if method == "Runtime.evaluate":  # the framework probe: the element count, no handle
+            return {"result": {"type": "number", "value": len(self.frame["tag"])}}
+        if method != "Runtime.callFunctionOn":
+            return {}
+        context = params.get("executionContextId")
+        if context is not None and context != self.world:
+            raise CdpError("Cannot find context with specified id")
+        args = [a.get("value") for a in params.get("arguments", [])]
+        if params["functionDeclaration"] == RESOLVE_JS:
+            return self._lookup(args[0])
+        if args and isinstance(args[0], dict) and "freshBase" in args[0]:
+            if self.base is None:
+                self.base = args[0]["freshBase"]  # the document's registry takes it
+            frame = {**self.frame, "keyBase": self.base}
+            return {"result": {"type": "string", "value": json.dumps({"frame": frame})}}
+        if args and isinstance(args[0], list):  # the host's hit test
+            self.hit_tested += args[0]
+            hits = [list(self.covers[k]) if k in self.covers else None for k in args[0]]
+            return {"result": {"type": "string", "value": json.dumps(hits)}}
+        return {"result": {"type": "undefined"}}
+
+    def _lookup(self, whole_key: int) -> dict[str, Any]:
+        self.lookups.append(whole_key)
+        index = self.index_of(whole_key)
+        if index is None:
+            return {"result": {"type": "object", "subtype": "null", "value": None}}
+        if self.no_ai:
+            return {"result": {"type": "string", "value": "no-ai"}}
+        tag = self.frame["tag"][index]
+        return {"result": {"type": "object", "subtype": "node", "className": "HTMLElement",
+                           "description": f"{tag}.x", "objectId": f"node-{whole_key}"}}  # fmt: skip

@@ -125,6 +125,14 @@ class CdpTimeout(RelayError):
     code = "timeout"
 
 
+# What a call into the page fails with while the tab itself is fine: the document, frame or child
+# session it went to is gone (CdpError "Cannot find context with specified id", FrameGone, a child
+# session's DebuggerDetached), or it did not answer in time (CdpTimeout). Code that only looks
+# goes on after these; a closed tab, a crashed renderer or a lost extension is never one of them,
+# and ends the request instead of passing for "nothing there".
+PAGE_CALL_ERRORS: tuple[type[BrowserxError], ...] = (CdpError, CdpTimeout, FrameGone, DebuggerDetached)
+
+
 class PageOptedOut(BrowserxError):
     code = "page_opted_out"
 

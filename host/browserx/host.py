@@ -148,12 +148,25 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
     return 0
 
 
+def _record_captures(directory: str | None) -> None:
+    """Started by scripts/record_payloads.py (BROWSERX_RECORD_DIR): save every capture there, for
+    unit tests on real payloads. Decided once, here; capture itself knows nothing of it."""
+    if not directory:
+        return
+    from browserx.snapshot.recording import recorded
+    from browserx.tabs import snapshots
+
+    snapshots.capture_page = recorded(snapshots.capture_page, Path(directory))
+    log.info("recording_captures", directory=directory)
+
+
 def main() -> int:
     frames_fd = _take_stdout()
     runtime = ensure_runtime_dir()
     handle = configure_logging(
         runtime / f"host-{os.getpid()}.log", os.environ.get("BROWSERX_LOG_LEVEL", "info")
     )
+    _record_captures(os.environ.get("BROWSERX_RECORD_DIR"))
     try:
         return asyncio.run(serve(0, frames_fd))
     except Exception:

@@ -11,9 +11,9 @@ from pydantic import ValidationError
 from browserx.actions.result import ActionResult
 from browserx.actions.verify import Look, TargetState, describe_expect, judge, match_key, page_has
 from browserx.expectations import ElementMatch, Expect
-from browserx.snapshot.capture import load_recording
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.pipeline import finish, prepare
+from browserx.snapshot.recording import load_recording
 
 RECORDINGS = Path(__file__).parents[1] / "snapshot" / "recordings"
 

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from browserx.snapshot.capture import RawFrame
+from browserx.snapshot.frames import RawFrame
 
 # A collector.js reply as sent, for: <div><label for=x>Name</label><input id=x></div><iframe>,
 # where the label and input were keyed before the div (keys need not rise in document order).
@@ -51,8 +51,8 @@ def test_recorded_payloads_with_expanded_columns_and_no_base_are_taken_as_they_a
 def test_boxes_sent_without_text_nodes_land_on_the_same_nodes() -> None:
     from pathlib import Path
 
-    from browserx.snapshot.capture import load_recording
     from browserx.snapshot.merge import build_nodes
+    from browserx.snapshot.recording import load_recording
 
     recorded = load_recording(Path(__file__).parent / "recordings" / "snap-layout.json")[0].raw
     expected = [(n.tag, n.box) for n in build_nodes(recorded, "m")]
@@ -198,7 +198,7 @@ def test_children_are_collected_again_when_the_main_frame_had_to_settle() -> Non
 
 
 def test_a_world_checked_a_moment_ago_is_not_asked_for_again_until_a_navigation() -> None:
-    from browserx.snapshot.capture import isolated_world
+    from browserx.snapshot.worlds import isolated_world
 
     async def run() -> None:
         page = FakePage()
@@ -263,7 +263,7 @@ def test_a_new_document_is_known_by_its_registry_even_when_its_world_has_the_old
 )
 def test_a_frame_tree_of_a_shape_chrome_never_sends_is_a_cdp_error(tree: dict[str, Any]) -> None:
     from browserx.errors import CdpError
-    from browserx.snapshot.capture import _top_frame_id
+    from browserx.snapshot.worlds import _top_frame_id
 
     with pytest.raises(CdpError, match="no top frame id"):
         _top_frame_id(tree)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from browserx import page_js
 from browserx.actions.effects import ripple
 from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
@@ -19,50 +20,13 @@ from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError
 from browserx.expectations import Expect
-from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.model import NodeRef
+from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
-# In browserx's isolated world of a session's top document: the element at (x, y) of that
-# document's viewport, through open shadow roots (and closed ones the host handed in) and
-# same-origin frames; at an out-of-process frame, that frame's <iframe> and the point inside it.
-# Keys are the collector's (snapshot/collector.js), nearest first, up to the frame's document.
-HIT_AT_JS = """function(x, y) {
-  const B = globalThis.__browserx;
-  const key = (n) => (B && B.keyOf ? B.keyOf(n) : 0);
-  const view = [innerWidth, innerHeight];
-  let doc = document, lx = x, ly = y, el = null;
-  for (let depth = 0; depth < 20; depth++) {
-    let hit = doc.elementFromPoint(lx, ly);
-    if (!hit) break;
-    for (let i = 0; i < 20; i++) {
-      const root = hit.shadowRoot || (B && B.closed && B.closed.get(hit));
-      const inner = root && root.elementFromPoint ? root.elementFromPoint(lx, ly) : null;
-      if (!inner || inner === hit) break;
-      hit = inner;
-    }
-    el = hit;
-    if (hit.localName !== 'iframe' && hit.localName !== 'frame') break;
-    const r = hit.getBoundingClientRect(), cs = hit.ownerDocument.defaultView.getComputedStyle(hit);
-    const ix = lx - (r.left + hit.clientLeft + parseFloat(cs.paddingLeft));
-    const iy = ly - (r.top + hit.clientTop + parseFloat(cs.paddingTop));
-    let inner = null;
-    try { inner = hit.contentDocument; } catch (e) {}
-    if (!inner) return {view, frameOwner: B && B.keyFor ? B.keyFor(hit) : 0, local: [ix, iy]};
-    doc = inner; lx = ix; ly = iy;
-  }
-  if (!el) return {view, keys: [], desc: '', text: ''};
-  const keys = [];
-  for (let n = el; n && keys.length < 60; n = n.parentNode || n.host) if (n.nodeType === 1) keys.push(key(n));
-  let desc = el.localName + (el.id ? '#' + el.id : '');
-  const cls = typeof el.className === 'string' ? el.className.trim().split(/\\s+/).filter(Boolean) : [];
-  if (cls.length) desc += '.' + cls.slice(0, 2).join('.');
-  const text = ((el.getAttribute && el.getAttribute('aria-label')) || el.innerText || el.textContent || '')
-    .replace(/\\s+/g, ' ').trim().slice(0, 60);
-  return {view, keys, desc, text: el.type === 'password' ? '' : text};
-}"""
-KEY_FOR_JS = "function() { const B = globalThis.__browserx; return B && B.keyFor ? B.keyFor(this) : 0; }"
+HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js")
+KEY_FOR_JS = page_js.load("browserx.actions", "at_point_key_for.js")
 
 
 async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | None]:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from importlib import resources
 from typing import Any
 
+from browserx import page_js
 from browserx.tabs.tab import Tab
 
 EFFECT_BUDGET_S = 0.05
-EFFECTS_JS = resources.files("browserx.actions").joinpath("effects.js").read_text(encoding="utf-8")
+EFFECTS_JS = page_js.load("browserx.actions", "effects.js")
 # One function for CDP: the file's two declarations, then the call.
 EFFECT_CALL_JS = "function(msg) {\n" + EFFECTS_JS + "\nreturn effect(msg);\n}"
 _pending: set[asyncio.Task[Any]] = set()  # keep references until the replies arrive

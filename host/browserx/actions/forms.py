@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from browserx import page_js
 from browserx.actions.matching import normalise
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
@@ -17,36 +18,8 @@ from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 from browserx.views.outline import redact
 
-# Native <select>: pick by exact label, then value, then case-insensitive label; fire the
-# events a user's choice fires (input, change; bubbling) so frameworks notice.
-SELECT_JS = """function(want) {
-  const el = this;
-  if (el.localName !== 'select') return {native: false};
-  if (el.disabled) return {native: true, error: 'disabled'};
-  const norm = s => s.replace(/\\s+/g, ' ').trim(), opts = Array.from(el.options);
-  const o = opts.find(o => norm(o.label) === norm(want)) || opts.find(o => o.value === want) ||
-    opts.find(o => norm(o.label).toLowerCase() === norm(want).toLowerCase());
-  if (!o) return {native: true, error: 'missing', options: opts.slice(0, 30).map(o => norm(o.label))};
-  if (o.disabled) return {native: true, error: 'option_disabled'};
-  const before = el.selectedIndex;
-  if (el.multiple) o.selected = true; else el.selectedIndex = o.index;
-  el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return {native: true, label: norm(o.label), value: o.value, changed: before !== el.selectedIndex};
-}"""
-# Checked state of a native or ARIA toggle; null when the element has none.
-STATE_JS = """function() {
-  // A label standing in for a hidden native toggle (custom checkboxes) answers with its control's.
-  const el = this.localName === 'label' && this.control ? this.control : this;
-  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio'))
-    return {checked: el.checked, radio: el.type === 'radio', disabled: el.disabled};
-  for (const a of ['aria-checked', 'aria-pressed', 'aria-selected']) {
-    const v = el.getAttribute(a);
-    if (v !== null) return {checked: v === 'true', radio: el.getAttribute('role') === 'radio',
-                            disabled: el.getAttribute('aria-disabled') === 'true'};
-  }
-  return null;
-}"""
+SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
+STATE_JS = page_js.load("browserx.actions", "forms_state.js")
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
 OPEN_SETTLE_S = 0.15
 STATE_POLL_S = 0.5

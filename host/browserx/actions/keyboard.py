@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from browserx import page_js
 from browserx.actions.keys import (
     KeyPress,
     char_press,
@@ -31,24 +32,8 @@ from browserx.views.outline import redact
 CTRL_MASK = 2
 TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
 
-# What kind of text target this is, and its value. Run on the element.
-PROBE_JS = """function(types) {
-  const el = this, tag = el.localName;
-  let kind = null, type = '';
-  if (tag === 'input') { type = (el.getAttribute('type') || '').toLowerCase(); if (types.includes(type)) kind = 'input'; }
-  else if (tag === 'textarea') kind = 'textarea';
-  else if (el.isContentEditable) kind = 'editable';
-  const value = kind === 'editable' ? el.innerText : kind ? el.value : null;
-  const root = el.getRootNode();
-  return {kind, tag, type, disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
-          readonly: !!el.readOnly, value, focused: root.activeElement === el ||
-          (kind === 'editable' && el.contains(root.activeElement))};
-}"""
-SELECT_ALL_JS = """function() {
-  if (this.select) { this.select(); return true; }
-  const sel = this.ownerDocument.getSelection(), range = this.ownerDocument.createRange();
-  range.selectNodeContents(this); sel.removeAllRanges(); sel.addRange(range); return true;
-}"""
+PROBE_JS = page_js.load("browserx.actions", "keyboard_probe.js")
+SELECT_ALL_JS = page_js.load("browserx.actions", "keyboard_select_all.js")
 # Inputs a person fills through a picker, not by typing: their value is set the way the picker
 # sets it (the native value setter, then input and change events that bubble, which React's and
 # other frameworks' change tracking picks up). The format each one accepts:
@@ -61,18 +46,8 @@ PICKER_FORMATS: dict[str, str] = {
     "color": "#rrggbb",
     "range": "a number",
 }
-PICK_JS = """function(text) {
-  const el = this, before = el.value;
-  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-  set.call(el, text);
-  if (el.value === '' && text !== '') { set.call(el, before); return {ok: false, value: before}; }
-  if (el.value !== before) {
-    el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-    el.dispatchEvent(new Event('change', {bubbles: true}));
-  }
-  return {ok: true, value: el.value};
-}"""
-FOCUS_JS = """function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }"""
+PICK_JS = page_js.load("browserx.actions", "keyboard_pick.js")
+FOCUS_JS = page_js.load("browserx.actions", "keyboard_focus.js")
 
 
 async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:

@@ -9,17 +9,14 @@ import json
 import re
 import time
 
+from browserx import page_js
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import (
+    PAGE_CALL_ERRORS,
     ActionTimeout,
     BadRequest,
-    BrowserxError,
-    ExtensionDisconnected,
     NavigationFailed,
-    PageCrashed,
-    TabClosed,
-    TabNotFound,
 )
 from browserx.expectations import Expect
 from browserx.tabs.tab import Tab
@@ -46,7 +43,7 @@ async def _ready(tab: Tab, deadline: float) -> bool:
             )
             if reply.get("result", {}).get("value") == "complete":
                 return True
-        except BrowserxError:
+        except PAGE_CALL_ERRORS:
             pass  # the context may be swapping right now
         if time.monotonic() > deadline:
             return False
@@ -123,10 +120,7 @@ async def reload(
     return await perform(tab, "reload", None, body, expect)
 
 
-WAIT_JS = """((want, gone) => {
-  const s = document.body ? document.body.innerText : '';
-  return [want === null || s.includes(want), gone === null || !s.includes(gone)];
-})(%s, %s)"""
+WAIT_JS = page_js.load("browserx.actions", "navigation_wait.js")  # called with the two texts as JSON
 
 
 async def wait_for(
@@ -141,7 +135,7 @@ async def wait_for(
         if text is None and gone is None:
             raise BadRequest("wait needs text (to appear) and/or gone (to disappear)")
         ctx.settle = False
-        expression = WAIT_JS % (json.dumps(text), json.dumps(gone))
+        expression = f"({WAIT_JS})({json.dumps(text)}, {json.dumps(gone)})"
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -151,9 +145,7 @@ async def wait_for(
                 value = reply.get("result", {}).get("value")
                 if isinstance(value, list) and all(value):
                     return
-            except (TabClosed, TabNotFound, PageCrashed, ExtensionDisconnected):
-                raise  # nothing left to wait on
-            except BrowserxError:
+            except PAGE_CALL_ERRORS:  # (a closed tab, a crashed page: nothing left to wait on)
                 pass  # navigating: try again on the next document
             if time.monotonic() > deadline:
                 parts = []

@@ -18,7 +18,7 @@ from urllib.parse import unquote_plus, urlsplit, urlunsplit
 import msgspec
 
 from browserx.actions.result import NetworkFacts, RequestFact
-from browserx.errors import BrowserxError
+from browserx.errors import PAGE_CALL_ERRORS
 from browserx.relay.protocol import Inbound
 from browserx.tabs.tab import Tab
 
@@ -116,7 +116,7 @@ class NetworkWatch:
         self.sessions.add(session_id)
         try:
             await self.tab.session.cdp("Network.enable", ENABLE, session_id=session_id)
-        except BrowserxError:
+        except PAGE_CALL_ERRORS:
             self.sessions.discard(session_id)  # observing is best effort: never fail the action for it
 
     def _on_event(self, msg: Inbound) -> None:

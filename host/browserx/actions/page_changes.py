@@ -9,46 +9,22 @@ from typing import Any
 
 import msgspec
 
-from browserx.errors import BrowserxError
+from browserx import page_js
+from browserx.errors import PAGE_CALL_ERRORS
 from browserx.relay.protocol import Inbound
-from browserx.snapshot.capture import isolated_world
+from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
-START_JS = """(() => {
-  const old = globalThis.__bxmo; if (old) old.o.disconnect();
-  const s = {n: 0, last: -1e9}; s.o = new MutationObserver(r => { s.n += r.length; s.last = performance.now(); });
-  s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  globalThis.__bxmo = s; return location.href;
-})()"""
-# The page's reaction to an action, observed instead of waited for: the next animation frame and
-# the tasks queued before it (input handlers have run; a framework's re-render, flushed in the
-# event, a microtask or that frame, is done), then on until the DOM has been quiet for QUIET ms
-# when it is still changing, at most CAP ms in all. A page that does not react is done in about
-# one frame; one that re-renders is read once it has.
-SETTLE_JS = """(() => new Promise(done => {
-  const s = globalThis.__bxmo, t0 = performance.now(), QUIET = __QUIET__, CAP = __CAP__;
-  if (!s) return done(0);
-  const check = () => {
-    const now = performance.now();
-    if (s.o.takeRecords().length) s.last = now;
-    if (now - s.last >= QUIET || now - t0 >= CAP) return done(now - t0);
-    setTimeout(check, 10);
-  };
-  if (document.visibilityState !== "visible") return setTimeout(check, 20);  // no frames drawn
-  requestAnimationFrame(() => setTimeout(check, 0));
-}))()"""
 QUIET_MS = 50
 SETTLE_CAP_MS = 600
-READ_JS = """(() => {
-  const s = globalThis.__bxmo; if (!s) return [-1, location.href];
-  s.n += s.o.takeRecords().length; s.o.disconnect(); globalThis.__bxmo = null;
-  return [s.n, location.href];
-})()"""
-PEEK_JS = """(() => {
-  const s = globalThis.__bxmo; if (!s) return [-1, location.href];
-  s.n += s.o.takeRecords().length; return [s.n, location.href];
-})()"""
-SETTLE_JS = SETTLE_JS.replace("__QUIET__", str(QUIET_MS)).replace("__CAP__", str(SETTLE_CAP_MS))
+START_JS = page_js.load("browserx.actions", "page_changes_start.js")
+SETTLE_JS = (
+    page_js.load("browserx.actions", "page_changes_settle.js")
+    .replace("__QUIET__", str(QUIET_MS))
+    .replace("__CAP__", str(SETTLE_CAP_MS))
+)
+READ_JS = page_js.load("browserx.actions", "page_changes_read.js")
+PEEK_JS = page_js.load("browserx.actions", "page_changes_peek.js")
 NAV_COMMIT_S = 5.0
 NAV_LOAD_S = 10.0
 
@@ -131,7 +107,7 @@ class MutationCounter:
                 "Runtime.evaluate", {"expression": START_JS, "contextId": ctx, "returnByValue": True},
                 session_id=session_id,
             )  # fmt: skip
-        except BrowserxError:
+        except PAGE_CALL_ERRORS:
             return  # observing is best effort: never fail an action because of it
         self.sessions[session_id] = ctx
         if session_id is None:
@@ -169,7 +145,7 @@ class MutationCounter:
                     session_id=session_id,
                 )  # fmt: skip
                 value = reply.get("result", {}).get("value")
-            except BrowserxError:
+            except PAGE_CALL_ERRORS:
                 value = None
             if not isinstance(value, list) or value[0] < 0:
                 total = None

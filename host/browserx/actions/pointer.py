@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Awaitable, Sequence
 from typing import Any, Literal
 
+from browserx import page_js
 from browserx.actions.effects import ripple
 from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
@@ -24,56 +25,15 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
-from browserx.snapshot.capture import isolated_world
+from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
 Button = Literal["left", "right", "middle"]
 BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
 
-# Called on the element (or an owning <iframe>) with a point in its session's root viewport.
-# Walks down same-origin frames (their quads are already top-level), then hit-tests in the
-# element's own tree scope (a closed shadow root too: we hold the element). null = clear.
-HIT_JS = """function(x, y) {
-  const el = this, chain = [];
-  let w = el.ownerDocument.defaultView;
-  try { while (w && w.frameElement) { chain.unshift(w.frameElement); w = w.parent; } } catch (e) {}
-  const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
-  const desc = (n) => {
-    let s = n.localName + (n.id ? '#' + n.id : '');
-    const cls = typeof n.className === 'string' ? n.className.trim().split(/\\s+/).filter(Boolean) : [];
-    if (cls.length) s += '.' + cls.slice(0, 2).join('.');
-    const text = ((n.getAttribute && n.getAttribute('aria-label')) || n.innerText || n.textContent || '')
-      .replace(/\\s+/g, ' ').trim().slice(0, 60);
-    return {desc: s, text: text};
-  };
-  const scopeOf = (n) => { const r = n.getRootNode(); return r.elementFromPoint ? r : n.ownerDocument; };
-  let lx = x, ly = y;
-  for (const fe of chain) {
-    const hit = scopeOf(fe).elementFromPoint(lx, ly);
-    if (hit && hit !== fe) return desc(hit);
-    const r = fe.getBoundingClientRect(), cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
-    lx -= r.left + fe.clientLeft + parseFloat(cs.paddingLeft);
-    ly -= r.top + fe.clientTop + parseFloat(cs.paddingTop);
-  }
-  const hit = scopeOf(el).elementFromPoint(lx, ly);
-  if (!hit) return {desc: '', text: '', outside: true};
-  if (hit === el || inside(el, hit) || inside(hit, el)) return null;
-  if (el.labels && Array.prototype.some.call(el.labels, l => inside(l, hit))) return null;
-  return desc(hit);
-}"""
-
-
-# After a scroll the browser routes input by the compositor's hit-test data, which trails the
-# page by a frame or so: an event sent at once can be delivered to the iframe that *was* at that
-# point (CI saw a same-origin frame's click go to a cross-origin frame). Waiting two animation
-# frames lets a new compositor frame land. Capped: rAF does not run in hidden tabs.
-FRAMES_JS = """function() {
-  if (document.visibilityState !== "visible") return;  // no frames are drawn: nothing to wait for
-  return new Promise(done => {
-    const cap = setTimeout(done, 250);
-    requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(cap); done(); }));
-  });
-}"""
+HIT_JS = page_js.load("browserx.actions", "pointer_hit.js")
+FRAMES_JS = page_js.load("browserx.actions", "pointer_frames.js")
+VISIBLE_AREA_JS = page_js.load("browserx.actions", "pointer_visible_area.js")
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
@@ -91,39 +51,6 @@ async def _await_frames(tab: Tab, target: Target) -> None:
             _, ctx = await isolated_world(tab.capture, None)
             calls.append(frames(executionContextId=ctx))
         await asyncio.gather(*calls)
-
-
-# The element's visible part in its frame's viewport, clipped by the rules the snapshot's
-# visibility follows (collector.js: visibleRect), so an element the view lists is one a click
-# reaches. Without a visible box of its own (display: contents, a zero-size wrapper whose content
-# overflows it) the largest visible box inside it is where a person would click.
-VISIBLE_AREA_JS = """function() {
-  const B = globalThis.__browserx;
-  if (!B || !B.visibleRect) return null;
-  const own = B.visibleRect(this);
-  let best = own, area = 0, seen = 0;
-  const stack = own ? [] : [...this.children, ...(this.shadowRoot ? this.shadowRoot.children : [])];
-  while (stack.length && seen++ < 300) {
-    const c = stack.pop(), r = B.visibleRect(c);
-    if (r && (r[2] - r[0]) * (r[3] - r[1]) > area) { area = (r[2] - r[0]) * (r[3] - r[1]); best = r; }
-    stack.push(...c.children);
-  }
-  if (!best) return null;
-  // Into the coordinates of the session's root viewport (CDP's quads), through same-origin frames.
-  let w = this.ownerDocument.defaultView;
-  try {
-    for (; w && w.frameElement; w = w.parent) {
-      const fe = w.frameElement, r = fe.getBoundingClientRect(), cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
-      const dx = r.left + fe.clientLeft + parseFloat(cs.paddingLeft), dy = r.top + fe.clientTop + parseFloat(cs.paddingTop);
-      best = [best[0] + dx, best[1] + dy, best[2] + dx, best[3] + dy];
-    }
-  } catch (e) {}
-  const b = this.getBoundingClientRect(), view = this.ownerDocument.defaultView;
-  // Wholly visible already: no scrolling needed (and no waiting for the compositor after it).
-  const whole = !!own && own[0] <= b.left + 0.5 && own[1] <= b.top + 0.5 && own[2] >= b.right - 0.5 &&
-    own[3] >= b.bottom - 0.5 && view.top === view;
-  return {rect: best, inner: !own, whole};
-}"""
 
 
 async def _visible_area(tab: Tab, target: Target) -> dict[str, Any] | None:

@@ -11,23 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from browserx import page_js
 from browserx.actions.matching import best_match
-from browserx.errors import BrowserxError, CdpError, DuplicateId, PageOptedOut, StaleElement, UnknownElement
-from browserx.snapshot.capture import isolated_world
+from browserx.errors import (
+    PAGE_CALL_ERRORS,
+    CdpError,
+    DuplicateId,
+    PageOptedOut,
+    StaleElement,
+    UnknownElement,
+)
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import NodeRef
+from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.memory import Fingerprint
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-# The element for a key, or null when it is gone; "no-ai" when its document (a frame's included)
-# opted out of AI agents: nothing of it is touched.
-RESOLVE_JS = (
-    "function(key){const B=globalThis.__browserx;"
-    "const el=B&&B.nodeOf(key);if(!el||!el.isConnected||!B.ours(el))return null;"
-    "const d=el.ownerDocument;if(d.documentElement.hasAttribute('data-no-ai')||"
-    "d.body&&d.body.hasAttribute('data-no-ai'))return 'no-ai';return el}"
-)
+RESOLVE_JS = page_js.load("browserx.actions", "resolve.js")
 OBJECT_GROUP = "browserx-act"
 
 
@@ -92,7 +93,7 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
         return None  # that frame's session is gone (frame removed or navigated cross-site)
     try:
         world = await isolated_world(tab.capture, session_id)
-    except BrowserxError:
+    except PAGE_CALL_ERRORS:
         return None  # the frame went away
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
         return None  # another document: the node the ID named is not on the page any more

@@ -58,9 +58,12 @@ async def perform(
     try:
         try:
             await tab.session.ensure_attached()
-            await asyncio.gather(ctx.counter.start(None), network.start(None))
-            if verifier is not None:
-                await verifier.before_action()
+            # A crashed renderer has nothing to observe (only reload and navigate are served:
+            # they bring a new one, and the result says what they did).
+            if not tab.session.crashed:
+                await asyncio.gather(ctx.counter.start(None), network.start(None))
+                if verifier is not None:
+                    await verifier.before_action()
             await body(ctx)
             result.success = True
         except BrowserxError as exc:
@@ -71,7 +74,7 @@ async def perform(
         except PageOptedOut:
             raise  # the page opted out meanwhile: nothing of it may be reported
         except BrowserxError:
-            pass
+            pass  # the action itself happened (or failed) as reported; only observing it went wrong
     finally:
         watch.close()
         network.stop()

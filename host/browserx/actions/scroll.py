@@ -7,55 +7,21 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Literal
 
+from browserx import page_js
 from browserx.actions.resolve import Target, resolve
 from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.expectations import Expect
-from browserx.snapshot.capture import isolated_world
+from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
 Direction = Literal["down", "up", "left", "right"]
 PAGE_FRACTION = 0.9  # a "page" keeps a little overlap, like PageDown
 INFINITE_SETTLE_S = 0.25
 
-# Shared by page and container scrolling; `this` is an element or null (the page).
-SCROLL_JS = """function(direction, amount, measureOnly) {
-  let el = this && this.nodeType === 1 ? this : null;
-  const doc = el ? el.ownerDocument : document, win = doc.defaultView;
-  const page = (d) => d.scrollingElement || d.documentElement;
-  const canScroll = (e, vertical) => {
-    const cs = e.ownerDocument.defaultView.getComputedStyle(e);
-    const ov = vertical ? cs.overflowY : cs.overflowX;
-    const room = vertical ? e.scrollHeight - e.clientHeight : e.scrollWidth - e.clientWidth;
-    return room > 0 && (ov === 'auto' || ov === 'scroll' || ov === 'overlay' || e === page(e.ownerDocument));
-  };
-  const vertical = direction === 'up' || direction === 'down';
-  let label = 'page';
-  if (el) {
-    // An item inside a list scrolls its list: climb (through shadow roots) to a scroller.
-    let n = el;
-    while (n && !(n.nodeType === 1 && canScroll(n, vertical))) n = n.parentNode || n.host;
-    el = n && n !== page(doc) ? n : null;
-    if (el) label = el.localName + (el.id ? '#' + el.id : '') +
-      (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/)[0] : '');
-  }
-  const s = el || page(doc);
-  const pos = () => [s.scrollLeft, s.scrollTop];
-  const before = pos();
-  if (!measureOnly) {
-    const size = vertical ? s.clientHeight || win.innerHeight : s.clientWidth || win.innerWidth;
-    const px = amount < 0 ? Math.round(size * PAGE_FRACTION) : amount;
-    const sign = direction === 'down' || direction === 'right' ? 1 : -1;
-    const opts = vertical ? {top: sign * px, behavior: 'instant'} : {left: sign * px, behavior: 'instant'};
-    el ? el.scrollBy(opts) : win.scrollBy(opts);
-  }
-  const after = pos();
-  return {label, before, after, remaining: {
-    up: s.scrollTop, down: Math.max(0, s.scrollHeight - s.clientHeight - s.scrollTop),
-    left: s.scrollLeft, right: Math.max(0, s.scrollWidth - s.clientWidth - s.scrollLeft)}};
-}""".replace("PAGE_FRACTION", str(PAGE_FRACTION))
-PAGE_POS_JS = "[scrollX, scrollY]"
+SCROLL_JS = page_js.load("browserx.actions", "scroll.js").replace("__PAGE_FRACTION__", str(PAGE_FRACTION))
+PAGE_POS_JS = page_js.load("browserx.actions", "scroll_page_pos.js")
 
 
 async def _run(

@@ -15,42 +15,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from browserx import page_js
 from browserx.actions.page_changes import MutationCounter, NavigationWatch
 from browserx.actions.resolve import call_on, resolve
 from browserx.actions.result import ActionResult, Verification
-from browserx.errors import BrowserxError, PageOptedOut
+from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
-from browserx.snapshot.capture import isolated_world
 from browserx.snapshot.page_watch import WATCH_JS
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions
+from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 from browserx.views.events import EventLog, PageEvent, from_raw
 
 POLL_S = 0.1
+# The acted-on element cannot be read: its page call failed, or it is gone (stale, unknown).
+TARGET_GONE: tuple[type[BrowserxError], ...] = (*PAGE_CALL_ERRORS, ElementError)
 MAX_MESSAGES = 5
-# The acted-on element's value and states, as a person would see them change.
-TARGET_STATE_JS = """function() {
-  const el = this, a = (n) => el.getAttribute && el.getAttribute(n);
-  const value = 'value' in el && typeof el.value === 'string' ? el.value
-    : el.isContentEditable ? el.textContent : null;
-  const state = {};
-  if ('checked' in el && (el.type === 'checkbox' || el.type === 'radio')) state.checked = el.checked;
-  if (el.indeterminate) state.mixed = true;
-  if ('selected' in el && el.localName === 'option') state.selected = el.selected;
-  if ('open' in el) state.open = !!el.open;
-  if ('disabled' in el) state.disabled = !!el.disabled;
-  for (const n of ['aria-checked', 'aria-pressed', 'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-current']) {
-    const v = a(n); if (v !== null && v !== undefined) state[n.slice(5)] = v;
-  }
-  if (el.localName === 'select') state.option = el.selectedIndex;
-  return {value, state, password: el.type === 'password'};
-}"""
-# The page watcher of the top document (installed if it was not), drained.
-DRAIN_EVENTS_JS = (
-    "(() => { const W = " + WATCH_JS + "; return {now: Date.now(), events: W.events.splice(0)}; })()"
-)
+TARGET_STATE_JS = page_js.load("browserx.actions", "verify_target_state.js")
+DRAIN_EVENTS_JS = page_js.load("browserx.actions", "verify_drain_events.js").replace("__WATCH__", WATCH_JS)
 
 
 # -- what the page looks like at one moment ---------------------------------------------------
@@ -286,9 +270,7 @@ class Verifier:
         """A snapshot now (placed as the tab's: later IDs stay consistent), its page events logged."""
         try:
             snap = await take_snapshot(self.tab, settle=SettleOptions(wait=False))
-        except PageOptedOut:
-            raise
-        except BrowserxError:
+        except PAGE_CALL_ERRORS:
             return None  # mid-navigation: the next look sees the new page
         self.tab.place_snapshot(snap)
         if snap.settled is not None:
@@ -300,9 +282,7 @@ class Verifier:
         try:
             target = await resolve(self.tab, self.element_id, heal=False)
             raw = await call_on(self.tab, target, TARGET_STATE_JS)
-        except PageOptedOut:
-            raise
-        except BrowserxError:
+        except TARGET_GONE:
             return TargetState(None, {}, gone=True)
         if not isinstance(raw, dict):
             return TargetState(None, {}, gone=True)
@@ -314,7 +294,7 @@ class Verifier:
             reply = await self.tab.session.cdp(
                 "Runtime.evaluate", {"expression": DRAIN_EVENTS_JS, "contextId": ctx, "returnByValue": True}
             )
-        except BrowserxError:
+        except PAGE_CALL_ERRORS:
             return
         value = reply.get("result", {}).get("value")
         if isinstance(value, dict):

@@ -7,8 +7,10 @@ import asyncio
 import time
 from typing import Any
 
-from browserx.errors import BadRequest, BrowserxError, PageOptedOut
-from browserx.snapshot.capture import LATE_FRAME_WINDOW, WORLD_NAME
+from browserx import page_js
+from browserx.errors import PAGE_CALL_ERRORS, BadRequest, PageOptedOut
+from browserx.snapshot.capture import LATE_FRAME_WINDOW
+from browserx.snapshot.worlds import WORLD_NAME
 from browserx.tabs.tab import Tab
 
 LATE_FRAME_SETTLE_S = 0.3
@@ -19,10 +21,7 @@ INTERNAL_SCHEMES = (
     "vivaldi:", "devtools:", "view-source:",
 )  # fmt: skip
 
-OPTED_OUT_JS = (
-    "(() => { const d = document; return !!(d.documentElement && d.documentElement.hasAttribute('data-no-ai')"
-    " || d.body && d.body.hasAttribute('data-no-ai')); })()"
-)
+OPTED_OUT_JS = page_js.load("browserx.control", "policy_opted_out.js")
 
 
 def check_url(url: str, allow_file_urls: bool) -> None:
@@ -80,7 +79,7 @@ async def refuse_opted_out_frames(tab: Tab) -> None:
             checks.append({"expression": OPTED_OUT_JS, "returnByValue": True})
         try:
             tree = await tab.session.cdp("Page.getFrameTree", session_id=session_id)
-        except BrowserxError:
+        except PAGE_CALL_ERRORS:
             continue  # the frame went away
         for frame_id in _child_frame_ids(tree.get("frameTree")):
             try:
@@ -89,14 +88,14 @@ async def refuse_opted_out_frames(tab: Tab) -> None:
                     {"frameId": frame_id, "worldName": WORLD_NAME},
                     session_id=session_id,
                 )
-            except BrowserxError:
+            except PAGE_CALL_ERRORS:
                 continue  # out of this process: its own session is checked
             context = world["executionContextId"]
             checks.append({"expression": OPTED_OUT_JS, "returnByValue": True, "contextId": context})
         for params in checks:
             try:
                 reply = await tab.session.cdp("Runtime.evaluate", params, session_id=session_id)
-            except BrowserxError:
+            except PAGE_CALL_ERRORS:
                 continue
             if _says_opted_out(reply):
                 raise PageOptedOut(

@@ -87,8 +87,14 @@ class CaptureState:
         self.heavy_listings.pop(session_id, None)
 
     def _page_gone(self, reason: str) -> None:
-        """Detached or crashed: the page's worlds, watchers and handles are gone (key bases stay:
-        a document that comes back keeps its keys)."""
+        """Detached or crashed: the page's worlds, watchers and handles are gone. The main
+        document's key base stays (a document that comes back keeps its keys); the child sessions
+        are gone for good (a new attachment gives their frames new sessions), and with their key
+        bases the IDs of their documents are let go at the next snapshot."""
+        for session_id in [s for s in self.key_bases if s is not None]:
+            del self.key_bases[session_id]
+        for session_id in [s for s in self._fresh_bases if s is not None]:
+            del self._fresh_bases[session_id]
         self.worlds.clear()
         self.worlds_checked.clear()
         self.frame_ids.clear()

@@ -25,7 +25,8 @@ function collect(root, opts) {
   // nodes of a tab. The registry holds only the small part: small integers are much cheaper for
   // the engine than numbers past 2^31 (and for the transfer). keyOf/nodeOf speak whole keys.
   // (A registry of another layout, left in the page by an older host, is replaced: a new host
-  // process knows none of its keys anyway.)
+  // process knows none of its keys anyway.) Its members, and which snippets use each:
+  // docs/PAGE_API.md.
   const LAYOUT = 3;
   const HIT_POINTS = [0.5, 0.5, 0.2, 0.2, 0.8, 0.2, 0.2, 0.8, 0.8, 0.8]; // where an element is hit-tested
   let bx = globalThis.__browserx;

@@ -8,22 +8,13 @@ from __future__ import annotations
 
 import asyncio
 
+from browserx import page_js
 from browserx.errors import BadRequest
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 
-MATCH_JS = """function(selector, rootKeys) {
-  const B = globalThis.__browserx;
-  if (!B) return JSON.stringify({keys: []});
-  const roots = new Set([document]);
-  for (const key of rootKeys) { const root = B.nodeOf(key); if (root) roots.add(root); }
-  const keys = [];
-  try {
-    for (const root of roots) for (const el of root.querySelectorAll(selector)) { const k = B.keyOf(el); if (k) keys.push(k); }
-  } catch (e) { return JSON.stringify({error: String(e && e.message || e)}); }
-  return JSON.stringify({keys});
-}"""
+MATCH_JS = page_js.load("browserx.snapshot", "css_filter_match.js")
 
 
 async def match_selector(state: CaptureState, snap: DomSnapshot, selector: str) -> frozenset[NodeRef]:

@@ -18,50 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from browserx.errors import BrowserxError
+from browserx import page_js
+from browserx.errors import PAGE_CALL_ERRORS
 from browserx.snapshot.capture_state import CaptureState
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 
-# Installed once per document; every call answers how many elements the document has (capture.py
-# picks how to list click listeners by it).
-FRAMEWORK_PROBE_JS = """(() => {
-  const d = document, count = d.getElementsByTagName("*").length;
-  if (d.__bxProbe) return count;
-  Object.defineProperty(d, "__bxProbe", { value: true });
-  const HANDLERS = ["onClick", "onClickCapture", "onMouseDown", "onMouseUp", "onPointerDown",
-    "onPointerUp", "onDoubleClick", "onTouchStart", "onTouchEnd"];
-  d.addEventListener("browserx-scan", (e) => {
-    e.stopImmediatePropagation();
-    let key = null, marked = 0;
-    const roots = [d];
-    while (roots.length && marked < __MAX__) {
-      const all = roots.pop().querySelectorAll("*");
-      for (let i = 0; i < all.length && marked < __MAX__; i++) {
-        const el = all[i];
-        if (el.shadowRoot) roots.push(el.shadowRoot);
-        if (key === null) {
-          const own = Object.keys(el);
-          for (let j = 0; j < own.length; j++) {
-            const k = own[j];
-            if (k.startsWith("__reactProps$") || k.startsWith("__reactEventHandlers$")) { key = k; break; }
-          }
-          if (key === null) continue;
-        }
-        const props = el[key];
-        if (!props) continue;
-        for (let h = 0; h < HANDLERS.length; h++) {
-          if (typeof props[HANDLERS[h]] === "function") {
-            el.dispatchEvent(new Event("browserx-clickable", { composed: true }));
-            marked++;
-            break;
-          }
-        }
-      }
-    }
-  });
-  return count;
-})()""".replace("__MAX__", str(MAX_MARKED))
+FRAMEWORK_PROBE_JS = page_js.load("browserx.snapshot", "framework_probe.js").replace(
+    "__MAX__", str(MAX_MARKED)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +49,7 @@ async def install_probe(state: CaptureState, session_id: str | None, handle: boo
         params = {"expression": f"({FRAMEWORK_PROBE_JS}, document)"}
     try:
         reply = await state.session.cdp("Runtime.evaluate", params, session_id=session_id)
-    except BrowserxError:
+    except PAGE_CALL_ERRORS:
         return Probe()
     result = reply.get("result")
     if not isinstance(result, dict):

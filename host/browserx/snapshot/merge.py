@@ -11,7 +11,7 @@ from typing import Any
 
 import structlog
 
-from browserx.snapshot.capture import FrameCapture, RawFrame
+from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, ScopeIndex
 
 log = structlog.get_logger("browserx.merge")

@@ -7,19 +7,14 @@ import asyncio
 
 import msgspec
 
-from browserx.snapshot.capture import FrameCapture
+from browserx import page_js
 from browserx.snapshot.capture_state import CaptureState
+from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.merge import Tree
 from browserx.snapshot.model import Node, NodeRef
 from browserx.snapshot.snapshot import Cover
 
-HIT_TEST_JS = """function(keys){
-  const B = globalThis.__browserx;
-  return JSON.stringify(keys.map((key) => {
-    const el = B.nodeOf(key);
-    return el && el.isConnected ? B.cover(el) : null;
-  }));
-}"""
+HIT_TEST_JS = page_js.load("browserx.snapshot", "occlusion_hit_test.js")
 
 
 async def hit_test(

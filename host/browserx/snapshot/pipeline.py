@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
-from browserx.snapshot.capture import KEY_BITS, FrameCapture
 from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.frames import KEY_BITS, FrameCapture
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import F_HIT_TESTED, Box, Node, NodeRef

@@ -9,12 +9,17 @@ import time
 from dataclasses import replace
 
 from browserx.heap import paused_gc
-from browserx.snapshot.capture import KEY_BITS, capture_tab
+from browserx.snapshot.capture import CaptureTab, capture_tab
+from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.occlusion import hit_test
 from browserx.snapshot.pipeline import LeftDocuments, finish, prepare
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions, settled_from
 from browserx.tabs.tab import Tab
+
+# What captures the page: capture_tab, or, in a host started to record captures, capture_tab
+# saving each one (host.py sets it once at start: snapshot/recording.py).
+capture_page: CaptureTab = capture_tab
 
 
 def _forget_left_documents(tab: Tab) -> None:
@@ -38,7 +43,7 @@ async def take_snapshot(
     runs the collector, and IDs are assigned while it hit-tests."""
     t0 = time.perf_counter()
     # (Not asyncio.gather with tuple unpacking: compiled, gather's list fails the tuple check.)
-    capturing = asyncio.ensure_future(capture_tab(tab.capture, include_values, settle))
+    capturing = asyncio.ensure_future(capture_page(tab.capture, include_values, settle))
     try:
         await tab.discard_snapshots()
     except BaseException:

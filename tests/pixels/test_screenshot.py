@@ -1,4 +1,5 @@
-"""The pure parts of screenshots: the perceptual hash and Set-of-Mark labels (Pillow, no browser)."""
+"""The pure parts of screenshots (pixels/screenshot.py): the perceptual hash and Set-of-Mark labels
+(Pillow, no browser)."""
 
 from __future__ import annotations
 

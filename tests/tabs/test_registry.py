@@ -1,4 +1,5 @@
-"""TabRegistry and default_tab, driven through a real ExtensionConnection with a fake pipe."""
+"""TabRegistry and default_tab (tabs/registry.py), driven through a real ExtensionConnection with a
+fake pipe."""
 
 from __future__ import annotations
 

@@ -1,0 +1,19 @@
+// select (actions/forms.py), called on the element with the wanted option. A native <select>: pick
+// by exact label, then value, then case-insensitive label; fire the events a user's choice fires
+// (input, change; bubbling) so frameworks notice. Anything else answers {native: false} (the host
+// then treats it as an ARIA list).
+function(want) {
+  const el = this;
+  if (el.localName !== 'select') return {native: false};
+  if (el.disabled) return {native: true, error: 'disabled'};
+  const norm = s => s.replace(/\s+/g, ' ').trim(), opts = Array.from(el.options);
+  const o = opts.find(o => norm(o.label) === norm(want)) || opts.find(o => o.value === want) ||
+    opts.find(o => norm(o.label).toLowerCase() === norm(want).toLowerCase());
+  if (!o) return {native: true, error: 'missing', options: opts.slice(0, 30).map(o => norm(o.label))};
+  if (o.disabled) return {native: true, error: 'option_disabled'};
+  const before = el.selectedIndex;
+  if (el.multiple) o.selected = true; else el.selectedIndex = o.index;
+  el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return {native: true, label: norm(o.label), value: o.value, changed: before !== el.selectedIndex};
+}

@@ -1,0 +1,3 @@
+// focus (actions/keyboard.py), called on the element: whether it (or, for an editable region,
+// something inside it) has focus.
+function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }

@@ -1,0 +1,2 @@
+// actions/scroll.py: the top-level page's scroll position.
+[scrollX, scrollY]

@@ -1,0 +1,120 @@
+"""Closed shadow roots, which page JavaScript cannot see: the collector leaves the elements that
+might host one in ``globalThis.__browserx.suspects``; CDP (which sees through them) says which do,
+and the collector walks those roots, handed in by object handle (closed_roots.js). Found roots
+are remembered in the page, so later collector runs walk them inline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from browserx import page_js
+from browserx.snapshot.capture_state import CaptureState
+from browserx.snapshot.collector import COLLECTOR_JS
+from browserx.snapshot.frames import EvalResult, RawFrame, collector_output
+
+MAX_CLOSED_ROOT_DEPTH = 3
+# Marks the suspected hosts that have no closed shadow root (by position in the array), so the
+# collector does not suspect them again.
+MARK_PLAIN_JS = page_js.load("browserx.snapshot", "mark_plain.js")
+CLOSED_ROOTS_JS = page_js.load("browserx.snapshot", "closed_roots.js").replace("__COLLECT__", COLLECTOR_JS)
+
+
+async def _object_ids(
+    state: CaptureState, session_id: str | None, ctx: int, expression: str
+) -> tuple[str | None, list[str]]:
+    """The objectId of an array held in the isolated world, and those of its elements."""
+    arr = await state.session.cdp(
+        "Runtime.evaluate",
+        {"expression": expression, "contextId": ctx, "objectGroup": "browserx"},
+        session_id=session_id,
+    )
+    object_id = arr["result"].get("objectId")
+    if not object_id:
+        return None, []
+    props = await state.session.cdp(
+        "Runtime.getProperties", {"objectId": object_id, "ownProperties": True}, session_id=session_id
+    )
+    return object_id, [
+        p["value"]["objectId"]
+        for p in props["result"]
+        if p["name"].isdigit() and "objectId" in p.get("value", {})
+    ]
+
+
+async def collect_closed_roots(
+    state: CaptureState, session_id: str | None, ctx: int, opts: dict[str, Any]
+) -> list[tuple[int, RawFrame]]:
+    """Collect inside the closed shadow roots of the suspected hosts the collector left behind
+    (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
+    found: list[tuple[int, RawFrame]] = []
+    for _depth in range(MAX_CLOSED_ROOT_DEPTH):
+        array, hosts = await _object_ids(state, session_id, ctx, "globalThis.__browserx.suspects")
+        if not hosts:
+            break
+        described = await state.session.cdp_batch(
+            [("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}) for o in hosts], session_id
+        )
+        closed: list[tuple[str, int]] = []
+        answered: list[int] = []  # positions of hosts CDP described (with or without a closed root)
+        for i, (host, desc) in enumerate(zip(hosts, described, strict=True)):
+            if not isinstance(desc, dict):
+                continue
+            roots = [
+                s for s in desc.get("node", {}).get("shadowRoots", []) if s.get("shadowRootType") == "closed"
+            ]
+            closed.extend((host, s["backendNodeId"]) for s in roots)
+            if not roots:
+                answered.append(i)
+        if array is not None and answered:
+            # Not asked again: sent now, run by the renderer before the next collector.
+            await state.session.cdp(
+                "Runtime.callFunctionOn",
+                {"functionDeclaration": MARK_PLAIN_JS, "objectId": array,
+                 "arguments": [{"value": [i for i in range(len(hosts)) if i not in set(answered)]}]},
+                session_id=session_id,
+            )  # fmt: skip
+        if not closed:
+            break
+        resolved = await state.session.cdp_batch(
+            [
+                (
+                    "DOM.resolveNode",
+                    {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx"},
+                )
+                for _, b in closed
+            ],
+            session_id,
+        )
+        pairs = [
+            (host, r["object"]["objectId"])
+            for (host, _), r in zip(closed, resolved, strict=True)
+            if isinstance(r, dict) and "object" in r
+        ]
+        if not pairs:
+            break
+        objects = [host for host, _ in pairs] + [root for _, root in pairs]
+        reply = await state.session.cdp(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": CLOSED_ROOTS_JS,
+                "objectId": objects[0],
+                "arguments": [{"value": opts}, *({"objectId": o} for o in objects)],
+                "returnByValue": True,
+            },
+            session_id=session_id,
+            result_type=EvalResult,
+        )
+        batch = [
+            (host, raw.normalized())
+            for host, raw in msgspec.json.decode(
+                collector_output(reply, "closed shadow roots"), type=list[tuple[int, RawFrame]]
+            )
+        ]
+        found.extend(batch)
+        if not any(raw.suspects for _, raw in batch):
+            break
+    await state.session.cdp("Runtime.releaseObjectGroup", {"objectGroup": "browserx"}, session_id=session_id)
+    return found

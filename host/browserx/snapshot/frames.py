@@ -1,0 +1,138 @@
+"""Captured frames as plain data: what collector.js sends for a document (``RawFrame``), what
+capture gathers around it for one frame (``FrameCapture``), the envelopes its reply comes in, and
+how node keys are laid out. No I/O: capture (snapshot/capture.py) fills these, the pipeline
+(snapshot/merge.py, snapshot/pipeline.py) reads them, recordings (snapshot/recording.py) store them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from browserx.errors import CdpError
+
+# A node key is (document's key epoch << KEY_BITS) + the node's number in its document: keys per
+# document before they would run into the next document's range.
+KEY_BITS = 24
+
+
+class RawFrame(msgspec.Struct, kw_only=True):
+    """What collector.js returns for one document (or one closed shadow root). The collector
+    sends the key, parent and tag columns compactly; ``normalized`` expands them (recorded
+    payloads hold them expanded already)."""
+
+    url: str
+    title: str
+    viewport: list[float]
+    scroll: list[float]
+    dpr: float
+    docSize: list[float]
+    noAi: bool
+    key: list[int] = []
+    parent: list[int] = []
+    tag: list[str] = []
+    box: list[float]  # x, y, w, h per node; text nodes have none unless textBoxes
+    textBoxes: bool = True  # recorded payloads hold four zeros per text node too
+    flags: list[int]
+    text: dict[int, str]  # sparse: node index → text
+    attrs: dict[int, dict[str, str]]
+    state: dict[int, dict[str, Any]]
+    suspects: int
+    frameOwners: list[int]
+    pruned: int
+    pageMs: float = 0.0  # the walk's time in the page (the rest of "collect" is transfer)
+    # What covers the elements the collector hit-tested (flag F_HIT_TESTED), by whole key:
+    # [the cover's key or 0, its tag#id.class]; the uncovered ones are not listed.
+    hits: dict[int, tuple[int, str]] = {}
+    hitTested: int = 0  # how many
+    hitMs: float = 0.0  # of pageMs
+    mutations: int = -1  # DOM changes the page watcher has counted in this document (-1: no watcher)
+    # compact columns, as sent
+    keyBase: int = 0  # keys count from it: the page keeps small numbers
+    keyDeltas: list[int] = []  # step from the previous key; 0 = no key (text)
+    parentDeltas: list[int] = []  # distance back to the parent (the root's points at -1)
+    tagIds: list[int] = []
+    tagNames: list[str] = []
+
+    def normalized(self) -> RawFrame:
+        """Expanded columns and whole keys everywhere a key is held (key column, frame owners,
+        label targets)."""
+        base = self.keyBase
+        if self.tagNames:
+            names = self.tagNames
+            self.tag = [names[i] for i in self.tagIds]
+            self.parent = [i - d for i, d in enumerate(self.parentDeltas)]
+            keys: list[int] = []
+            append = keys.append
+            key = base
+            for d in self.keyDeltas:
+                if d:
+                    key += d
+                    append(key)
+                else:
+                    append(0)
+            self.key = keys
+            self.tagIds, self.tagNames, self.parentDeltas, self.keyDeltas = [], [], [], []
+        elif base:
+            self.key = [k + base if k else 0 for k in self.key]
+        if base:
+            self.frameOwners = [k + base for k in self.frameOwners]
+            for state in self.state.values():
+                control = state.get("control")
+                if control:
+                    state["control"] = control + base
+            self.keyBase = 0
+        return self
+
+
+@dataclass
+class FrameCapture:
+    label: str  # short frame label used in NodeRef ("m" = main frame)
+    session_id: str | None
+    frame_id: str
+    context_id: int
+    raw: RawFrame
+    closed_roots: list[tuple[int, RawFrame]] = field(default_factory=list)  # (host key, subtree)
+    listeners: dict[int, frozenset[str]] = field(default_factory=dict)  # node key → event types
+    parent_label: str | None = None
+    owner_key: int | None = None  # key of the owning <iframe> in the parent frame
+    timings: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # extras that could not be captured
+    settled: dict[str, Any] | None = None  # the page watcher's report, when asked for one
+
+    def drop_columns(self) -> None:
+        """Free the per-node columns once the nodes are built (the nodes keep the attribute and
+        state dicts): on a huge page they are tens of MB the rest of the build does not need."""
+        for raw in (self.raw, *(r for _, r in self.closed_roots)):
+            raw.key, raw.parent, raw.tag, raw.box, raw.flags = [], [], [], [], []
+            raw.text, raw.attrs, raw.state = {}, {}, {}
+
+
+class EvalResult(msgspec.Struct):
+    """A Runtime.callFunctionOn reply that runs the collector."""
+
+    result: dict[str, Any]
+    exceptionDetails: dict[str, Any] | None = None
+
+
+class Collected(msgspec.Struct):
+    """The collector's answer for a document: the frame, and the page watcher's report when the
+    call let the page settle first."""
+
+    frame: RawFrame
+    settled: dict[str, Any] | None = None
+
+
+def collector_output(reply: EvalResult, what: str) -> str:
+    """The JSON text the collector returned, or a CdpError saying why there is none."""
+    if reply.exceptionDetails:
+        detail = reply.exceptionDetails.get("exception", {}).get("description") or reply.exceptionDetails.get(
+            "text"
+        )
+        raise CdpError(f"the snapshot collector failed in the page ({what}): {detail}")
+    value = reply.result.get("value")
+    if not isinstance(value, str):
+        raise CdpError(f"the snapshot collector returned no data ({what})")
+    return value

@@ -1,0 +1,42 @@
+// snapshot/framework.py: the framework probe, in the page's MAIN world (framework props are
+// expandos only that world sees). Installed once per document (marked by document.__bxProbe); every
+// call answers how many elements the document has. On the event `browserx-scan` (dispatched by the
+// collector from browserx's isolated world) it dispatches `browserx-clickable` at every element
+// whose React props hold a click-like handler (at most __MAX__ elements).
+(() => {
+  const d = document, count = d.getElementsByTagName("*").length;
+  if (d.__bxProbe) return count;
+  Object.defineProperty(d, "__bxProbe", { value: true });
+  const HANDLERS = ["onClick", "onClickCapture", "onMouseDown", "onMouseUp", "onPointerDown",
+    "onPointerUp", "onDoubleClick", "onTouchStart", "onTouchEnd"];
+  d.addEventListener("browserx-scan", (e) => {
+    e.stopImmediatePropagation();
+    let key = null, marked = 0;
+    const roots = [d];
+    while (roots.length && marked < __MAX__) {
+      const all = roots.pop().querySelectorAll("*");
+      for (let i = 0; i < all.length && marked < __MAX__; i++) {
+        const el = all[i];
+        if (el.shadowRoot) roots.push(el.shadowRoot);
+        if (key === null) {
+          const own = Object.keys(el);
+          for (let j = 0; j < own.length; j++) {
+            const k = own[j];
+            if (k.startsWith("__reactProps$") || k.startsWith("__reactEventHandlers$")) { key = k; break; }
+          }
+          if (key === null) continue;
+        }
+        const props = el[key];
+        if (!props) continue;
+        for (let h = 0; h < HANDLERS.length; h++) {
+          if (typeof props[HANDLERS[h]] === "function") {
+            el.dispatchEvent(new Event("browserx-clickable", { composed: true }));
+            marked++;
+            break;
+          }
+        }
+      }
+    }
+  });
+  return count;
+})()

@@ -1,0 +1,3 @@
+// The collector's keys of the elements passed, given one if they have none yet: the nodes with
+// click listeners (snapshot/listeners.py).
+function(...els){const B=globalThis.__browserx;return els.map(e=>B.keyFor(e))}

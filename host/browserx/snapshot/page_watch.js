@@ -1,0 +1,56 @@
+// The page watcher (snapshot/page_watch.py), in browserx's isolated world of a document; installed
+// once, then answered from globalThis.__bxWatch: one MutationObserver that remembers when the DOM
+// last changed (last: for the stability wait), counts changes (mutations) and records text that
+// appears in or disappears from elements matching __SELECTOR__ (alerts, live regions, toasts…) into
+// a ring buffer of at most __MAX__ events (events), drained at every snapshot.
+(() => {
+  if (globalThis.__bxWatch) return globalThis.__bxWatch;
+  const SEL = __SELECTOR__, MAX = __MAX__;
+  const w = {last: performance.now(), events: [], mutations: 0, seen: new WeakMap()};
+  const vis = el => !el.checkVisibility || el.checkVisibility({visibilityProperty: true});
+  const textOf = n => ((n.nodeType === 1 ? (n.innerText || n.textContent) : n.data) || "").trim().slice(0, 300);
+  const region = n => { const el = n && (n.nodeType === 1 ? n : n.parentElement); return el && el.closest ? el.closest(SEL) : null; };
+  const inner = n => n.nodeType === 1 && n.querySelector ? (n.matches(SEL) ? n : n.querySelector(SEL)) : null;
+  const push = (op, el, text) => {
+    if (!text) return;
+    const last = w.events[w.events.length - 1];
+    if (last && last.op === op && last.text === text) return;
+    w.events.push({t: Date.now(), op, text,
+      role: el.getAttribute("role") || (el.hasAttribute("aria-live") ? "aria-live" : ""),
+      cls: typeof el.className === "string" ? el.className.slice(0, 80) : ""});
+    if (w.events.length > MAX) w.events.splice(0, w.events.length - MAX);
+  };
+  const observer = new MutationObserver(records => {
+    w.mutations += records.length;
+    let budget = 300;
+    for (const r of records) {
+      if (r.type !== "attributes" || r.attributeName !== "style") w.last = performance.now();
+      if (--budget < 0) continue;
+      if (r.type === "childList") {
+        const around = region(r.target);
+        for (const n of r.addedNodes) {
+          const el = around || inner(n);
+          if (el && vis(el)) { push("added", el, around ? textOf(n) : textOf(el)); w.seen.set(el, true); }
+        }
+        for (const n of r.removedNodes) {
+          if (n.nodeType !== 1 && n.nodeType !== 3) continue;
+          const el = around || inner(n);
+          if (el && w.seen.get(el) !== false) push("removed", el, (n.textContent || "").trim().slice(0, 300));
+        }
+      } else if (r.type === "characterData") {
+        const el = region(r.target);
+        if (el && vis(el)) push("changed", el, textOf(el));
+      } else if (r.target.nodeType === 1 && r.target.matches(SEL)) {
+        const el = r.target, shown = vis(el) && el.getAttribute("aria-hidden") !== "true";
+        const was = w.seen.get(el);
+        if (shown !== was) {
+          w.seen.set(el, shown);
+          if (was !== undefined || shown) push(shown ? "shown" : "hidden", el, (el.innerText || el.textContent || "").trim().slice(0, 300));
+        }
+      }
+    }
+  });
+  observer.observe(document, {subtree: true, childList: true, characterData: true, attributes: true,
+    attributeFilter: ["class", "style", "hidden", "aria-hidden", "open", "aria-busy", "disabled"]});
+  return globalThis.__bxWatch = w;
+})()

@@ -1,0 +1,330 @@
+"""TabSession (relay/session.py) on its own: attaching, re-attaching once after the debugger was
+detached, a crashed renderer, child sessions and their frame labels, the hooks the layers above
+clear their state on, and the tasks it runs without waiting. Over a fake connection
+(tests/fakes.py); tests/tabs/test_registry.py drives it through the registry."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import Any, TypeVar
+
+import pytest
+from tests.fakes import Answer, FakeConnection
+
+from browserx.errors import CdpError, DebuggerDetached, PageCrashed, PageOffLimits, TabClosed
+from browserx.relay.protocol import Inbound
+from browserx.relay.session import RECOVERY_EVENTS, RECOVERY_METHODS, TabSession
+
+T = TypeVar("T")
+
+
+def run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    return asyncio.run(asyncio.wait_for(make(), 2))
+
+
+def session_over(answer: Answer | None = None) -> tuple[TabSession, FakeConnection]:
+    conn = FakeConnection(answer)
+    return TabSession(7, conn), conn  # type: ignore[arg-type]
+
+
+def event(session: TabSession, method: str, params: bytes = b"{}", session_id: str | None = None) -> None:
+    session.handle_event(Inbound(type="event", tabId=7, sessionId=session_id, method=method,
+                                 params=params))  # type: ignore[arg-type]  # fmt: skip
+
+
+def attached_to(session_id: str, target: str = "T", kind: str = "iframe") -> bytes:
+    return (
+        f'{{"sessionId": "{session_id}", "targetInfo": {{"targetId": "{target}", "type": "{kind}", '
+        f'"url": "https://{target}.test/"}}}}'
+    ).encode()
+
+
+def detached_from(session_id: str) -> bytes:
+    return f'{{"sessionId": "{session_id}"}}'.encode()
+
+
+# -- attaching ---------------------------------------------------------------------------------
+
+
+def test_the_first_command_attaches_then_enables_page_events_then_runs() -> None:
+    session, conn = session_over(lambda method, params, sid: {"result": {"value": method}})
+    attachments: list[bool] = []
+    session.on_attached.append(lambda: attachments.append(session.attached))
+
+    async def go() -> None:
+        assert await session.cdp("Runtime.evaluate", {"expression": "1"}) == {
+            "result": {"value": "Runtime.evaluate"}
+        }
+        await session.cdp("Runtime.evaluate", {"expression": "2"})
+        await session.cdp_batch([("DOM.describeNode", {})])
+
+    run(go)
+    assert conn.calls == [("attach", None), ("Page.enable", None), ("Runtime.evaluate", None),
+                          ("Runtime.evaluate", None)]  # fmt: skip
+    assert session.attached and session.attached_at > 0
+    assert attachments == [True]  # once, after the attach and before anything else is sent
+
+
+def test_a_browser_page_refuses_the_debugger_with_a_clear_error() -> None:
+    session, conn = session_over()
+    conn.refused["attach"] = CdpError("Cannot access a chrome:// URL")
+    with pytest.raises(PageOffLimits, match="chrome://") as info:
+        run(lambda: session.cdp("Runtime.evaluate"))
+    assert info.value.details == {"tab_id": 7}
+    assert not session.attached
+    assert conn.calls == [("attach", None)]  # nothing sent to a tab that is not attached
+
+
+def test_other_attach_failures_come_through_as_they_are() -> None:
+    session, conn = session_over()
+    conn.refused["attach"] = TabClosed("the tab is gone")
+    with pytest.raises(TabClosed):
+        run(lambda: session.cdp("Runtime.evaluate"))
+    conn.refused["attach"] = CdpError("Another debugger is already attached")
+    with pytest.raises(CdpError, match="Another debugger"):
+        run(lambda: session.cdp("Runtime.evaluate"))
+    assert not session.attached
+
+
+def detached_once(method: str) -> Answer:
+    """A page whose debugger was detached (the user pressed Cancel) before ``method`` first ran."""
+    seen: list[str] = []
+
+    def answer(m: str, params: dict[str, Any], sid: str | None) -> Any:
+        if m == method and method not in seen:
+            seen.append(m)
+            raise DebuggerDetached("Debugger is not attached to the tab")
+        return {"ok": m}
+
+    return answer
+
+
+def test_a_detached_debugger_is_attached_again_once_and_the_command_retried() -> None:
+    session, conn = session_over(detached_once("Runtime.evaluate"))
+    attaches: list[float] = []
+    session.on_attached.append(lambda: attaches.append(session.attached_at))
+    assert run(lambda: session.cdp("Runtime.evaluate")) == {"ok": "Runtime.evaluate"}
+    assert conn.calls == [("attach", None), ("Page.enable", None), ("Runtime.evaluate", None),
+                          ("attach", None), ("Page.enable", None), ("Runtime.evaluate", None)]  # fmt: skip
+    assert len(attaches) == 2 and session.attached
+
+
+def test_a_debugger_detached_twice_in_a_row_is_an_error() -> None:
+    def answer(method: str, params: dict[str, Any], sid: str | None) -> Any:
+        if method == "Runtime.evaluate":
+            raise DebuggerDetached("Debugger is not attached to the tab")
+        return {}
+
+    session, conn = session_over(answer)
+    with pytest.raises(DebuggerDetached):
+        run(lambda: session.cdp("Runtime.evaluate"))
+    assert [m for m, _ in conn.calls].count("attach") == 2  # one retry, not a loop
+
+
+def test_a_child_sessions_detach_is_not_retried_on_the_tab() -> None:
+    session, conn = session_over(detached_once("Runtime.evaluate"))
+    with pytest.raises(DebuggerDetached):
+        run(lambda: session.cdp("Runtime.evaluate", session_id="S1"))
+    assert conn.calls == [("attach", None), ("Page.enable", None), ("Runtime.evaluate", "S1")]
+
+
+def test_detach_lets_go_and_tells_the_layers_above() -> None:
+    session, conn = session_over()
+    gone: list[str] = []
+    session.on_page_gone.append(gone.append)
+    run(session.ensure_attached)
+    event(session, "Target.attachedToTarget", attached_to("S1"))
+    run(session.detach)
+    assert conn.calls[-1] == ("detach", None)
+    assert not session.attached and session.sessions == {} and session.session_parents == {}
+    assert gone == ["debugger detached"]
+    run(session.detach)  # not attached: nothing is sent
+    assert [m for m, _ in conn.calls].count("detach") == 1
+
+
+def test_detach_of_a_tab_that_went_away_meanwhile_still_marks_it_detached() -> None:
+    session, conn = session_over()
+    run(session.ensure_attached)
+    conn.refused["detach"] = TabClosed("No tab with given id")
+    run(session.detach)
+    assert not session.attached
+
+
+# -- a crashed renderer ------------------------------------------------------------------------
+
+
+def crashed_session() -> tuple[TabSession, FakeConnection, list[str]]:
+    session, conn = session_over()
+    gone: list[str] = []
+    session.on_page_gone.append(gone.append)
+    run(session.ensure_attached)
+    event(session, "Target.attachedToTarget", attached_to("S1"))
+    event(session, "Inspector.targetCrashed")
+    return session, conn, gone
+
+
+def test_a_crash_fails_what_waits_and_tells_the_layers_above() -> None:
+    session, conn, gone = crashed_session()
+    assert session.crashed
+    assert gone == ["renderer crashed"]
+    assert session.sessions == {} and session.session_parents == {}
+    assert [type(e) for e in conn.failed] == [PageCrashed]
+    assert session.attached  # the debugger stays: its domains come back with the next renderer
+
+
+def test_a_crashed_tab_refuses_everything_but_what_brings_a_new_renderer() -> None:
+    session, conn, _ = crashed_session()
+    sent = len(conn.calls)
+    for method in (
+        "Runtime.evaluate",
+        "DOM.getDocument",
+        "Page.captureScreenshot",
+        "Input.dispatchMouseEvent",
+    ):
+        with pytest.raises(PageCrashed, match="Reload"):
+            run(partial(session.cdp, method))
+    with pytest.raises(PageCrashed):
+        run(lambda: session.cdp_batch([("DOM.describeNode", {})]))
+    assert len(conn.calls) == sent  # nothing went to the dead renderer
+    for method in sorted(RECOVERY_METHODS):
+        run(partial(session.cdp, method))
+    assert [m for m, _ in conn.calls[sent:]] == sorted(RECOVERY_METHODS)
+    assert session.crashed  # until the new renderer says it is there
+
+
+@pytest.mark.parametrize("method", sorted(RECOVERY_EVENTS))
+def test_a_new_renderer_ends_the_crash(method: str) -> None:
+    session, conn, _ = crashed_session()
+    event(session, method, b'{"frame": {"id": "F", "url": "http://x/"}}')
+    assert not session.crashed
+    run(lambda: session.cdp("Runtime.evaluate"))
+    assert conn.calls[-1] == ("Runtime.evaluate", None)
+
+
+@pytest.mark.parametrize("method", sorted(RECOVERY_EVENTS))
+def test_a_child_frames_events_neither_crash_nor_recover_the_tab(method: str) -> None:
+    session, _ = session_over()
+    event(session, "Inspector.targetCrashed", session_id="S1")  # an out-of-process frame's renderer
+    assert not session.crashed
+    session, _, _ = crashed_session()
+    event(session, method, b'{"frame": {"id": "F1", "url": "http://x/"}}', session_id="S1")
+    assert session.crashed
+
+
+def test_a_detach_after_a_crash_starts_afresh() -> None:
+    session, _, _ = crashed_session()
+    session.handle_detached("target_closed")
+    assert not session.crashed and not session.attached
+
+
+# -- child sessions and frame labels -----------------------------------------------------------
+
+
+def test_child_sessions_are_tracked_with_the_session_they_were_attached_through() -> None:
+    session, _ = session_over()
+    gone: list[str] = []
+    session.on_session_gone.append(gone.append)
+    event(session, "Target.attachedToTarget", attached_to("S1", "T1"))
+    event(session, "Target.attachedToTarget", attached_to("S2", "T2"), session_id="S1")  # nested
+    event(session, "Target.attachedToTarget", attached_to("W1", "W", kind="worker"))
+    assert list(session.sessions) == ["S1", "S2", "W1"]
+    assert session.sessions["S2"].targetId == "T2" and session.sessions["S2"].url == "https://T2.test/"
+    assert session.sessions["W1"].type == "worker"
+    assert session.session_parents == {"S1": None, "S2": "S1", "W1": None}
+    event(session, "Target.detachedFromTarget", detached_from("S1"))
+    assert list(session.sessions) == ["S2", "W1"] and "S1" not in session.session_parents
+    assert gone == ["S1"]
+    session.forget_session("S2")  # a session that stopped answering (its detach notice was lost)
+    assert list(session.sessions) == ["W1"] and gone == ["S1", "S2"]
+
+
+def test_page_changing_events_mark_when_frames_last_changed() -> None:
+    session, _ = session_over()
+    assert session.frames_changed_at == 0.0
+    event(session, "Page.loadEventFired")
+    assert session.frames_changed_at == 0.0
+    event(session, "Target.attachedToTarget", attached_to("S1"))
+    first = session.frames_changed_at
+    assert first > 0
+    event(session, "Page.frameNavigated", b'{"frame": {"id": "F"}}')
+    assert session.frames_changed_at >= first
+
+
+def test_listeners_hear_events_after_the_session_took_note_and_can_be_removed() -> None:
+    session, _ = session_over()
+    heard: list[tuple[str | None, list[str]]] = []
+    remove = session.add_listener(lambda msg: heard.append((msg.method, list(session.sessions))))
+    event(session, "Target.attachedToTarget", attached_to("S1"))
+    event(session, "Target.detachedFromTarget", detached_from("S1"))
+    assert heard == [("Target.attachedToTarget", ["S1"]), ("Target.detachedFromTarget", [])]
+    remove()
+    remove()  # twice is harmless
+    event(session, "Page.loadEventFired")
+    assert len(heard) == 2
+
+
+def test_a_malformed_target_event_is_a_cdp_error_not_a_crash() -> None:
+    session, _ = session_over()
+    with pytest.raises(CdpError):
+        event(session, "Target.attachedToTarget", b'{"sessionId": 5}')
+    assert session.sessions == {}
+
+
+def test_frame_labels_are_short_stable_and_never_reused() -> None:
+    session, _ = session_over()
+    assert session.frame_label("S1") == "f1"
+    assert session.frame_label("S2") == "f2"
+    assert session.frame_label("S1") == "f1"  # stable while the tab lives
+    event(session, "Target.attachedToTarget", attached_to("S1"))
+    event(session, "Target.detachedFromTarget", detached_from("S1"))
+    session.handle_detached("canceled_by_user")
+    assert session.frame_label("S3") == "f3"  # f1 is never given to another session
+    assert session.frame_label("S1") == "f1"
+    assert [session.session_of(label) for label in ("m", "f1", "f2", "f3", "f9")] == [
+        None,
+        "S1",
+        "S2",
+        "S3",
+        None,
+    ]
+
+
+# -- tasks run without waiting -----------------------------------------------------------------
+
+
+def test_fire_and_forget_holds_its_tasks_until_done_and_close_cancels_the_rest() -> None:
+    async def go() -> None:
+        session, _ = session_over()
+        problems: list[dict[str, Any]] = []
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: problems.append(context))
+        never = asyncio.Event()
+
+        async def hangs() -> None:
+            await never.wait()
+
+        async def fails() -> None:
+            raise CdpError("No frame with given id found")
+
+        async def works() -> int:
+            return 1
+
+        waiting = session.fire_and_forget(hangs())
+        failing = session.fire_and_forget(fails())
+        done = session.fire_and_forget(works())
+        assert session._background == {waiting, failing, done}  # held: not collected mid-flight
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert session._background == {waiting}
+        assert done.result() == 1
+        del failing
+        gc.collect()  # a failed task nobody awaited is not reported as "never retrieved"
+        assert problems == []
+        session.close()
+        for _ in range(2):  # the cancellation lands, then its done-callback runs
+            await asyncio.sleep(0)
+        assert waiting.cancelled() and session._background == set()
+
+    run(go)

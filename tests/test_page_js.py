@@ -1,0 +1,98 @@
+"""The page-side JavaScript files (browserx/page_js.py) and their one description (docs/PAGE_API.md)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from browserx import page_js
+
+PACKAGE = Path(page_js.__file__).resolve().parent
+REPO = PACKAGE.parent.parent
+JS_FILES = sorted(PACKAGE.rglob("*.js"))
+
+
+def test_the_header_and_the_final_line_break_are_not_sent() -> None:
+    text = "// what it does\n// for whom\n\nfunction(x) {\n  // kept: inside the code\n  return x;\n}\n"
+    assert page_js.snippet(text) == "function(x) {\n  // kept: inside the code\n  return x;\n}"
+    assert page_js.snippet("[scrollX, scrollY]") == "[scrollX, scrollY]"
+    assert page_js.snippet("(() => 1)()\n\n") == "(() => 1)()\n"  # only the last line break goes
+
+
+def test_a_file_is_read_once() -> None:
+    assert page_js.load("browserx.actions", "resolve.js") is page_js.load("browserx.actions", "resolve.js")
+
+
+def test_every_file_sits_where_the_package_data_takes_it() -> None:
+    # pyproject.toml ships "*/*.js": one level below browserx/, beside the module that sends it.
+    assert JS_FILES
+    assert [p for p in JS_FILES if p.parent.parent != PACKAGE] == []
+
+
+@pytest.mark.parametrize("path", JS_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_file_is_loaded_by_a_module_of_its_package(path: Path) -> None:
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in path.parent.glob("*.py"))
+    assert f'"{path.name}"' in sources
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "browserx.actions.at_point",
+        "browserx.actions.effects",
+        "browserx.actions.forms",
+        "browserx.actions.keyboard",
+        "browserx.actions.navigation",
+        "browserx.actions.page_changes",
+        "browserx.actions.pointer",
+        "browserx.actions.resolve",
+        "browserx.actions.scroll",
+        "browserx.actions.verify",
+        "browserx.control.policy",
+        "browserx.pixels.screenshot",
+        "browserx.snapshot.css_filter",
+        "browserx.snapshot.framework",
+        "browserx.snapshot.occlusion",
+        "browserx.snapshot.page_watch",
+    ],
+)
+def test_every_placeholder_is_filled_at_import(module: str) -> None:
+    snippets = {k: v for k, v in vars(importlib.import_module(module)).items() if k.endswith("_JS")}
+    assert snippets
+    for name, code in snippets.items():
+        assert isinstance(code, str) and code.strip(), name
+        assert not code.startswith("//"), name
+        assert re.findall(r"__[A-Z][A-Z_]*__", code) == [], name
+
+
+def test_the_scroll_fraction_and_the_wait_call_come_out_as_before() -> None:
+    from browserx.actions.navigation import WAIT_JS
+    from browserx.actions.scroll import PAGE_FRACTION, SCROLL_JS
+
+    assert f"Math.round(size * {PAGE_FRACTION})" in SCROLL_JS
+    assert WAIT_JS.startswith("(want, gone) => {") and WAIT_JS.endswith("}")
+
+
+def _members_and_globals(code: str) -> tuple[set[str], set[str]]:
+    """The ``__browserx`` members (read through any local alias) and the globals a snippet uses."""
+    aliases = {"globalThis.__browserx"} | {
+        m.group(1) for m in re.finditer(r"(?:const|let|var)\s+(\w+)\s*=\s*globalThis\.__browserx\b", code)
+    }
+    members = {m.group(1) for a in aliases for m in re.finditer(r"\b" + re.escape(a) + r"\.(\w+)", code)}
+    return members, {m.group(1) for m in re.finditer(r"globalThis\.(__\w+)", code)}
+
+
+def test_every_member_and_global_the_snippets_use_is_described() -> None:
+    described = (REPO / "docs" / "PAGE_API.md").read_text(encoding="utf-8")
+    members: set[str] = set()
+    found_globals: set[str] = set()
+    for path in JS_FILES:
+        m, g = _members_and_globals(page_js.snippet(path.read_text(encoding="utf-8")))
+        members |= m
+        found_globals |= g
+    assert {"keyOf", "nodeOf", "keyFor", "closed", "cover", "suspects"} <= members  # the scan works
+    assert sorted(m for m in members if f"`{m}`" not in described and f"`{m}(" not in described) == []
+    assert sorted(g for g in found_globals if g not in described) == []
