@@ -1,14 +1,18 @@
 """Snapshots for unit tests, shared by the test modules: from a recorded payload
 (tests/snapshot/recordings, through the real pipeline) or built by hand from a small node tree
-(``el``/``text``/``page``: the derived fields are given, not computed)."""
+(``el``/``text``/``page``: the derived fields are given, not computed). Also shared: what the
+html view's tests check its output with (``parsed_html``, ``HTML_STATE_ATTRS``) and the semantic
+view the agent loop's tests observe (``AGENT_PAGE``, ``AGENT_OBS``)."""
 
 from __future__ import annotations
 
 import itertools
+from html.parser import HTMLParser
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from browserx.interfaces.agent_request import Observation
 from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.model import F_INLINE, Box, Node, NodeRef
@@ -16,6 +20,7 @@ from browserx.snapshot.pipeline import finish, prepare
 from browserx.snapshot.recording import load_recording
 from browserx.snapshot.snapshot import DomSnapshot, SnapshotStats
 from browserx.snapshot.visibility import Placements
+from browserx.views.html_common import VOID
 
 RECORDINGS = Path(__file__).parent / "snapshot" / "recordings"
 
@@ -135,3 +140,92 @@ def page(*body: Node, include_values: bool = False, url: str = "http://test.exam
         stats=stats,
         frames=(),
     )
+
+
+# -- the html view's output ------------------------------------------------------------------------
+
+# The recorded fixture pages the html view's tests render.
+SNAP_RECORDINGS = [
+    "snap-controls",
+    "snap-values",
+    "snap-frames",
+    "snap-shadow",
+    "snap-js",
+    "snap-hidden",
+    "snap-layout",
+]
+
+# The states the text view shows, as the html view writes them: native attribute, else aria-*.
+HTML_STATE_ATTRS = {
+    "disabled": ("disabled", "aria-disabled"),
+    "checked": ("checked", "aria-checked"),
+    "selected": ("selected", "aria-selected"),
+    "expanded": ("aria-expanded",),
+    "pressed": ("aria-pressed",),
+    "required": ("required", "aria-required"),
+    "readonly": ("readonly", "aria-readonly"),
+    "invalid": ("aria-invalid",),
+    "sort": ("aria-sort",),
+}
+
+
+class HtmlParts(HTMLParser):
+    """Start and end tags of the HTML, checked to nest; the data-id values in order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.ids: list[int] = []
+        self.attrs: list[tuple[str, dict[str, str | None]]] = []
+        self.text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        self.attrs.append((tag, found))
+        if found.get("data-id") is not None:
+            self.ids.append(int(str(found["data-id"])))
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack}"
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+
+def parsed_html(html: str) -> HtmlParts:
+    """``html`` parsed, with every tag it opens closed in order (else the assertion fails)."""
+    checker = HtmlParts()
+    checker.feed(html)
+    checker.close()
+    assert checker.stack == [], f"left open: {checker.stack}"
+    return checker
+
+
+# -- what the agent loop observes -------------------------------------------------------------------
+
+# The semantic view as the host returned it (snap-frames.html + act-scroll.html, recorded with
+# boxes), plus a value, states and a covered element.
+AGENT_PAGE: dict[str, Any] = {
+    "mode": "semantic",
+    "url": "http://127.0.0.1:36261/form.html",
+    "title": "Snapshot frames",
+    "viewport": {"width": 1280, "height": 757},
+    "scroll_position": "14%",
+    "interactive_tree": [
+        {"i": 1, "r": "btn", "n": "Main frame button", "xy": [70, 90], "box": [8, 80, 123, 21]},
+        {"i": 4, "r": "btn", "n": "Cross-site frame button", "xy": [96, 281], "box": [18, 271, 155, 21], "f": "f1"},
+        {"i": 5, "r": "inp", "n": "Cross-site field", "v": "Ada", "s": "required,focused", "xy": [366, 281], "f": "f1"},
+        {"i": 7, "r": "scr", "xy": [209, 181], "box": [8, 80, 402, 202], "scr": {"depth": "0%", "h": True}},
+        {"i": 9, "r": "btn", "n": "Deep button", "xy": [54, 1026], "occ": True},
+    ],
+    "scrollable_containers": [{"id": 7, "depth": "0%", "hasMore": True, "above": True}],
+    "recent_events": ['[1s ago] error appeared: "Invalid ZIP code"'],
+    "has_errors": True,
+    "has_success": False,
+    "meta": {"totalElements": 5, "viewportElements": 2, "prunedElements": 0, "occludedElements": 1,
+             "extractionTimeMs": 41, "estimatedTokens": 323},
+}  # fmt: skip
+AGENT_OBS = Observation(tab=373200592, page=AGENT_PAGE)

@@ -1,6 +1,8 @@
 """Fakes shared by the unit tests: a connection to the extension that answers CDP commands with
 a test's function, a real ``Tab`` (session, capture state, snapshots) on top of it, and a page
-that answers capture and element lookups from a recorded document."""
+that answers capture and element lookups from a recorded document. For ``browserx agent``: a
+client of the host (``FakeAgentClient``) and a backend answering over a mock transport
+(``fake_backend``, ``scripted_backend``)."""
 
 from __future__ import annotations
 
@@ -8,15 +10,18 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import httpx2 as httpx
 import msgspec
 
 from browserx.actions.resolve import RESOLVE_JS
-from browserx.errors import BrowserxError, CdpError
+from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
+from browserx.interfaces.backend import Backend
+from browserx.relay.connection import decode_result
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
 from browserx.tabs.tab import Tab
-from tests.builders import recorded
+from tests.builders import AGENT_OBS, AGENT_PAGE, recorded
 
 Answer = Callable[[str, dict[str, Any], str | None], Any]
 
@@ -55,12 +60,30 @@ class FakeConnection:
         self.calls.append((method, session_id))
         self.sent.append((method, params or {}))
         reply = self.answer(method, params or {}, session_id)
-        return reply if result_type is dict else msgspec.convert(reply, result_type)
+        if result_type is dict:
+            return reply
+        # As the real connection decodes the reply's JSON text (an odd shape is a CdpError).
+        return decode_result(msgspec.json.encode(reply), method, result_type)
 
     async def cdp_batch(
-        self, tab_id: int, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
+        self,
+        tab_id: int,
+        commands: list[tuple[str, dict[str, Any]]],
+        session_id: str | None = None,
+        *,
+        result_type: type[Any] = dict,
     ) -> list[Any]:
-        return [self.answer(method, params, session_id) for method, params in commands]
+        out: list[Any] = []
+        for method, params in commands:
+            reply = self.answer(method, params, session_id)
+            if result_type is dict or isinstance(reply, BrowserxError):
+                out.append(reply)
+                continue
+            try:
+                out.append(decode_result(msgspec.json.encode(reply), method, result_type))
+            except CdpError as exc:
+                out.append(exc)
+        return out
 
     def fail_tab(self, tab_id: int, exc: BrowserxError) -> None:
         self.failed.append(exc)
@@ -191,3 +214,66 @@ class RecordedPage:
         tag = self.frame["tag"][index]
         return {"result": {"type": "object", "subtype": "node", "className": "HTMLElement",
                            "description": f"{tag}.x", "objectId": f"node-{whole_key}"}}  # fmt: skip
+
+
+# -- browserx agent ---------------------------------------------------------------------------------
+
+BACKEND_SECRET = "Bearer s3cr3t-t0ken"  # the Authorization header of fake_backend: never printed
+
+
+def fake_backend(
+    handler: Callable[[httpx.Request], httpx.Response], url: str = "https://agent.example/base/"
+) -> Backend:
+    """A Backend whose requests ``handler`` answers (no network), sending ``BACKEND_SECRET``."""
+    return Backend(
+        url, [("Authorization", BACKEND_SECRET)], timeout=5, transport=httpx.MockTransport(handler)
+    )
+
+
+def scripted_backend(*answers: dict[str, Any]) -> tuple[Backend, list[dict[str, Any]]]:
+    """A backend answering ``answers`` in order (the last one again after that), and the request
+    bodies it got."""
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json=answers[min(len(bodies), len(answers)) - 1])
+
+    return fake_backend(handler), bodies
+
+
+class FakeAgentClient:
+    """What the agent loop asks of a Client: snapshots (of ``AGENT_PAGE``; with a ``filter``, the
+    element ``selector_ids`` maps it to), screenshots, the html tool and actions (``stale`` IDs
+    fail as stale, 404 as unknown). Every call is logged in ``calls``."""
+
+    def __init__(self, stale: set[int] = frozenset(), selector_ids: dict[str, int] | None = None) -> None:
+        self.stale = stale
+        self.selector_ids = selector_ids or {}
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.url = AGENT_PAGE["url"]
+
+    def snapshot(self, **params: Any) -> dict[str, Any]:
+        self.calls.append(("snapshot", params))
+        if params.get("filter"):
+            found = self.selector_ids.get(params["filter"])
+            tree = [{"i": found, "r": "btn", "n": "Save"}] if found else []
+            return {"tab": AGENT_OBS.tab, "semantic": {**AGENT_PAGE, "interactive_tree": tree}}
+        return {"tab": AGENT_OBS.tab, "semantic": {**AGENT_PAGE, "url": self.url}}
+
+    def screenshot(self, **params: Any) -> dict[str, Any]:
+        self.calls.append(("screenshot", params))
+        return {"data": "/9j/4AAQ", "phash": "c3c3c3c3c3c3c3c3", "width": 1024, "height": 606}
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.calls.append((method, params))
+        if method == "html":
+            return {"html": f"<{params['mode']}/>", "truncated": False}
+        if params.get("id") in self.stale:
+            raise StaleElement(f"Element {params['id']} is gone; take a new snapshot.")
+        if params.get("id") == 404:
+            raise UnknownElement("No element 404 in this tab.")
+        if method == "navigate":
+            self.url = params["url"]
+        return {"success": True, "action": method, "id": params.get("id"), "duration_ms": 5.0,
+                "changes": {"navigated": method == "navigate", "dom_mutations": 2}}  # fmt: skip

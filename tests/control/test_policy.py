@@ -13,6 +13,7 @@ from browserx.control.policy import check_url
 from browserx.control.schemas import CdpParams
 from browserx.errors import BadRequest, MethodNotAllowed
 from browserx.settings import HostSettings, load_settings
+from browserx.tabs.tab import Tab
 
 
 class _Registry:
@@ -68,3 +69,37 @@ def test_an_opt_out_answer_of_an_odd_shape_is_not_a_refusal_and_not_a_crash(repl
 
     tab, _ = fake_tab(lambda method, params, session_id: reply)
     asyncio.run(refuse_opted_out(tab))
+
+
+def _framed_tab(tree: object, opted_out_in: set[object]) -> Tab:
+    """A tab with one out-of-process iframe session "S": its frame tree is ``tree``; the opt-out
+    check answers yes in the contexts of ``opted_out_in`` (None: the session's own document)."""
+    from browserx.relay.protocol import TargetInfo
+
+    def answer(method: str, params: dict[str, object], session_id: str | None) -> object:
+        if method == "Page.getFrameTree":
+            return tree
+        if method == "Page.createIsolatedWorld":
+            return {"executionContextId": 9}
+        if method == "Runtime.evaluate":
+            return {"result": {"type": "boolean", "value": params.get("contextId") in opted_out_in}}
+        return {}
+
+    tab, _ = fake_tab(answer)
+    tab.session.sessions["S"] = TargetInfo("T", type="iframe")
+    return tab
+
+
+def test_a_frame_that_opted_out_refuses_a_screenshot_and_an_odd_frame_tree_still_checks_the_document() -> (
+    None
+):
+    from browserx.control.policy import refuse_opted_out_frames
+    from browserx.errors import PageOptedOut
+
+    child = {"frameTree": {"frame": {"id": "F"}, "childFrames": [{"frame": {"id": "C"}}]}}
+    asyncio.run(refuse_opted_out_frames(_framed_tab(child, set())))
+    with pytest.raises(PageOptedOut):  # the same-process child frame of the iframe's document
+        asyncio.run(refuse_opted_out_frames(_framed_tab(child, {9})))
+    for odd in ({}, {"frameTree": {"frame": []}}, {"frameTree": {"frame": {"id": "F"}, "childFrames": [7]}}):
+        with pytest.raises(PageOptedOut):  # the iframe's own document
+            asyncio.run(refuse_opted_out_frames(_framed_tab(odd, {None})))

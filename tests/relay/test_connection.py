@@ -581,6 +581,30 @@ def test_batch_sends_one_message_and_maps_each_answer() -> None:
     run(main)
 
 
+def test_a_typed_batch_decodes_each_answer_and_an_odd_one_is_that_commands_error() -> None:
+    from browserx.relay.cdp_types import ResolveNodeResult
+
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        commands = [("DOM.resolveNode", {"backendNodeId": b}) for b in (1, 2, 3)]
+        task = await start(conn, fake, conn.cdp_batch(7, commands, result_type=ResolveNodeResult))
+        answers = {
+            "results": [
+                {"result": {"object": {"type": "object", "subtype": "node", "objectId": "o1"}}},
+                {"result": {"object": {"type": "object"}}},  # no handle: a shape Chrome never sends
+                {"error": "No node with given id found"},
+            ]
+        }
+        conn.feed(enc({"id": fake.sent[-1]["id"], "result": answers}))
+        first, second, third = await settled(task)
+        assert isinstance(first, ResolveNodeResult) and first.object.objectId == "o1"
+        assert isinstance(second, CdpError) and "DOM.resolveNode): unexpected result shape" in second.message
+        assert isinstance(third, CdpError) and "No node with given id found" in third.message
+
+    run(main)
+
+
 def test_batch_refuses_a_method_outside_the_allowlist_before_sending() -> None:
     async def main() -> None:
         fake = FakeExtension()

@@ -1,4 +1,4 @@
-"""Accessible name, description and label hunt on hand-built node trees."""
+"""Accessible name and description (snapshot/accname.py) on hand-built node trees."""
 
 from __future__ import annotations
 
@@ -8,14 +8,9 @@ from typing import Any
 
 import pytest
 
-from browserx.snapshot.accname import (
-    NameContext,
-    accessible_name,
-    description,
-    hunt_label,
-    name_and_source,
-)
-from browserx.snapshot.model import F_INLINE, Node, NodeRef, ScopeIndex
+from browserx.snapshot.accname import accessible_name, description, name_and_source
+from browserx.snapshot.model import F_INLINE, Node, NodeRef
+from browserx.snapshot.name_context import NameContext
 
 # ---------------------------------------------------------------------------- tiny builder
 
@@ -395,18 +390,6 @@ def test_presentational_nodes_have_no_name() -> None:
     assert name(el("input", {"type": "hidden", "value": "v"})) == ""
 
 
-def test_context_reuses_a_given_scope_index() -> None:
-    target = span({"id": "t"}, [text("Target")])
-    field = el("input", {"aria-labelledby": "t"})
-    root = doc(target, field)
-    index = ScopeIndex()
-    ctx = NameContext(root, index)
-    assert accessible_name(field, ctx) == ""  # the given (empty) index is used as is
-    for node in root.walk():
-        index.add(node)
-    assert accessible_name(field, NameContext(root, index)) == "Target"
-
-
 def test_containers_that_never_contribute_content() -> None:
     link = el("a", {"href": "/"}, [text("Read "), el("nav", {}, [text("menu")]), span({}, [text("more")])])
     assert name(link) == "Read more"
@@ -462,74 +445,3 @@ def test_description_sources() -> None:
     assert description(fallback, ctx) == "Hidden help"
     assert description(aria_description, ctx) == "Extra"
     assert description(text("x"), ctx) == ""
-
-
-# ---------------------------------------------------------------------------- label hunt
-
-
-def hunted(field: Node) -> str:
-    return hunt_label(field, ctx_for(field))
-
-
-def test_hunt_preceding_sibling_text() -> None:
-    field = el("input")
-    doc(el("div", {}, [span({}, [text("Email")]), field]))
-    assert hunted(field) == "Email"
-
-
-def test_hunt_skips_marker_only_text() -> None:
-    field = el("input")
-    doc(el("div", {}, [span({}, [text("Email")]), span({}, [text("*")]), field]))
-    assert hunted(field) == "Email"
-
-
-def test_hunt_previous_table_cell() -> None:
-    field = el("input")
-    doc(
-        el(
-            "table",
-            {},
-            [el("tr", {}, [el("td", {}, [text("Name")]), el("td", {}, [el("div", {}, [field])])])],
-        )
-    )
-    assert hunted(field) == "Name"
-
-
-def test_hunt_following_text_for_checkboxes() -> None:
-    box = el("input", {"type": "checkbox"})
-    doc(el("div", {}, [box, span({}, [text("Remember me")])]))
-    assert hunted(box) == "Remember me"
-
-
-def test_hunt_parent_text() -> None:
-    field = el("input")
-    doc(el("div", {}, [field, text(" kg")]))
-    assert hunted(field) == "kg"
-
-
-@pytest.mark.parametrize(
-    "build",
-    [
-        lambda f: el("div", {}, [f]),
-        lambda f: el("div", {}, [span({}, [text("x" * 81)]), f]),
-        lambda f: el("div", {}, [span({}, [text("First")]), el("input"), f]),
-        lambda f: el("div", {}, [span({}, [text("Hidden")], visible=False), f]),
-    ],
-    ids=["nothing", "too-long", "other-control-between", "hidden-text"],
-)
-def test_hunt_finds_nothing(build: Any) -> None:
-    field = el("input")
-    doc(build(field))
-    assert hunted(field) == ""
-
-
-def test_hunt_does_not_climb_out_of_a_row() -> None:
-    field = el("input")
-    doc(
-        el(
-            "table",
-            {},
-            [el("tr", {}, [el("td", {}, [text("Header")])]), el("tr", {}, [el("td", {}, [field])])],
-        )
-    )
-    assert hunted(field) == ""

@@ -262,9 +262,19 @@ def test_a_new_document_is_known_by_its_registry_even_when_its_world_has_the_old
     "tree", [{}, {"frameTree": None}, {"frameTree": {"frame": []}}, {"frameTree": {"frame": {}}}]
 )
 def test_a_frame_tree_of_a_shape_chrome_never_sends_is_a_cdp_error(tree: dict[str, Any]) -> None:
-    from browserx.errors import CdpError
-    from browserx.snapshot.worlds import _top_frame_id
+    from tests.fakes import fake_tab
 
-    with pytest.raises(CdpError, match="no top frame id"):
-        _top_frame_id(tree)
-    assert _top_frame_id({"frameTree": {"frame": {"id": "F1"}}}) == "F1"
+    from browserx.errors import CdpError
+    from browserx.snapshot.worlds import isolated_world
+
+    def page(frame_tree: dict[str, Any]) -> Any:
+        return lambda method, params, session_id: (
+            frame_tree if method == "Page.getFrameTree" else {"executionContextId": 7}
+        )
+
+    tab, _ = fake_tab(page(tree))
+    with pytest.raises(CdpError, match=r"Page.getFrameTree\): unexpected result shape"):
+        asyncio.run(isolated_world(tab.capture, None))
+    assert None not in tab.capture.frame_ids
+    tab, _ = fake_tab(page({"frameTree": {"frame": {"id": "F1"}}}))
+    assert asyncio.run(isolated_world(tab.capture, None)) == ("F1", 7)

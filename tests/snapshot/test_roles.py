@@ -1,4 +1,4 @@
-"""Role mapping, focusability and states on hand-built node trees."""
+"""Role mapping (snapshot/roles.py) on hand-built node trees."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ from typing import Any
 import pytest
 
 from browserx.snapshot.model import Node, NodeRef
-from browserx.snapshot.roles import (
-    INTERACTIVE_ROLES,
-    heading_level,
-    is_focusable,
-    role_of,
-    states_of,
-)
+from browserx.snapshot.role_tables import INTERACTIVE_ROLES
+from browserx.snapshot.roles import role_of
 
 # ---------------------------------------------------------------------------- tiny builder
 
@@ -303,110 +298,6 @@ def test_svg_roles() -> None:
     assert role(el("svg", {}, [el("title", {}, [text("Logo")]), path])) == "img"
     assert role(el("svg")) is None
     assert role_of(path) is None
-
-
-# ---------------------------------------------------------------------------- headings
-
-
-def test_heading_level() -> None:
-    assert heading_level(el("h3")) == 3
-    assert heading_level(el("h2", {"aria-level": "5"})) == 5
-    assert heading_level(el("div", {"role": "heading", "aria-level": "4"})) == 4
-    assert heading_level(el("div", {"role": "heading"})) == 2
-    assert heading_level(el("div", {"role": "heading", "aria-level": "zero"})) == 2
-    assert heading_level(el("p")) is None
-
-
-# ---------------------------------------------------------------------------- focus
-
-
-@pytest.mark.parametrize(
-    ("tag", "attrs", "state", "expected"),
-    [
-        ("button", {}, {}, True),
-        ("button", {}, {"disabled": True}, False),
-        ("button", {"disabled": ""}, {}, False),
-        ("input", {}, {}, True),
-        ("input", {"type": "hidden"}, {}, False),
-        ("select", {}, {}, True),
-        ("textarea", {}, {"disabled": True}, False),
-        ("a", {"href": "#"}, {}, True),
-        ("a", {}, {}, False),
-        ("div", {}, {}, False),
-        ("div", {"tabindex": "-1"}, {}, True),
-        ("div", {"tabindex": " 3"}, {}, True),
-        ("div", {"tabindex": "abc"}, {}, False),
-        ("div", {"contenteditable": "true"}, {}, True),
-        ("div", {"inert": ""}, {}, False),
-    ],
-)
-def test_is_focusable(tag: str, attrs: dict[str, str], state: dict[str, Any], expected: bool) -> None:
-    node = el(tag, attrs, state=state)
-    doc(node)
-    assert is_focusable(node) is expected
-
-
-def test_focusability_context() -> None:
-    summary, inert_button = el("summary"), el("button")
-    doc(el("details", {}, [summary]), el("div", {"inert": ""}, [inert_button]))
-    assert is_focusable(summary)
-    assert not is_focusable(inert_button)
-    assert not is_focusable(text("x"))
-
-
-# ---------------------------------------------------------------------------- states
-
-
-def states(tag: str, attrs: dict[str, str] | None = None, **state: Any) -> dict[str, object]:
-    node = el(tag, attrs, state=state)
-    doc(node)
-    return states_of(node)
-
-
-def test_states_default_to_empty() -> None:
-    assert states("div") == {}
-    assert states("input", {"type": "checkbox"}, checked=False) == {}
-    assert states_of(text("x")) == {}
-
-
-def test_checked_states() -> None:
-    assert states("input", {"type": "checkbox"}, checked=True) == {"checked": True}
-    assert states("input", {"type": "checkbox"}, checked="mixed") == {"checked": "mixed"}
-    assert states("input", {"type": "radio"}, checked="mixed") == {}
-    assert states("input", {"type": "checkbox", "checked": ""}) == {"checked": True}
-    assert states("div", {"role": "switch", "aria-checked": "true"}) == {"checked": True}
-    assert states("div", {"role": "checkbox", "aria-checked": "mixed"}) == {"checked": "mixed"}
-    assert states("div", {"role": "radio", "aria-checked": "mixed"}) == {}
-
-
-def test_expanded_pressed_selected() -> None:
-    assert states("button", {"aria-expanded": "false"}) == {"expanded": False}
-    assert states("button", {"aria-expanded": "true"}) == {"expanded": True}
-    assert states("button", {"aria-pressed": "false"}) == {"pressed": False}
-    assert states("button", {"aria-pressed": "mixed"}) == {"pressed": "mixed"}
-    assert states("option", selected=True) == {"selected": True}
-    assert states("div", {"role": "tab", "aria-selected": "true"}) == {"selected": True}
-    open_summary, closed_summary = el("summary"), el("summary")
-    doc(el("details", {"open": ""}, [open_summary]), el("details", {}, [closed_summary]))
-    assert states_of(open_summary) == {"expanded": True}
-    assert states_of(closed_summary) == {"expanded": False}
-
-
-def test_other_states() -> None:
-    assert states("input", {"required": "", "readonly": ""}) == {"required": True, "readonly": True}
-    assert states("div", {"role": "textbox", "aria-required": "true"}) == {"required": True}
-    assert states("div", {"required": ""}) == {}  # not a form field
-    assert states("input", {"aria-invalid": "true"}) == {"invalid": True}
-    assert states("input", {"aria-invalid": "spelling"}) == {"invalid": "spelling"}
-    assert states("input", {"aria-invalid": "false"}) == {}
-    assert states("h4") == {"level": 4}
-    assert states("div", {"role": "treeitem", "aria-level": "2"}) == {"level": 2}
-    assert states("button", {"aria-haspopup": "true"}) == {"haspopup": "menu"}
-    assert states("button", {"aria-haspopup": "listbox"}) == {"haspopup": "listbox"}
-    assert states("a", {"href": "/", "aria-current": "page"}) == {"current": "page"}
-    assert states("a", {"href": "/", "aria-current": "yes"}) == {"current": "true"}
-    assert states("button", {"aria-disabled": "true"}) == {"disabled": True}
-    assert states("button", disabled=True, focused=True) == {"disabled": True, "focused": True}
 
 
 def test_interactive_roles() -> None:

@@ -20,6 +20,7 @@ from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError
 from browserx.expectations import Expect
+from browserx.relay.cdp_types import CallFunctionOnResult, GetFrameOwnerResult, ResolveNodeResult
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
@@ -40,8 +41,9 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
             {"functionDeclaration": HIT_AT_JS, "executionContextId": ctx, "returnByValue": True,
              "arguments": [{"value": lx}, {"value": ly}]},
             session_id=session,
+            result_type=CallFunctionOnResult,
         )  # fmt: skip
-        found: dict[str, Any] = reply.get("result", {}).get("value") or {}
+        found: dict[str, Any] = reply.result.value or {}
         if depth == 0:
             width, height = found.get("view") or (0, 0)
             if not (0 <= x < width and 0 <= y < height):
@@ -82,20 +84,27 @@ async def _child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int)
         known = tab.capture.owner_keys.get((parent, ctx, frame_id))
         if known is None:
             try:
-                owner = await tab.session.cdp("DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent)
+                owner = await tab.session.cdp(
+                    "DOM.getFrameOwner",
+                    {"frameId": frame_id},
+                    session_id=parent,
+                    result_type=GetFrameOwnerResult,
+                )
                 node = await tab.session.cdp(
                     "DOM.resolveNode",
-                    {"backendNodeId": int(owner["backendNodeId"]), "executionContextId": ctx},
+                    {"backendNodeId": owner.backendNodeId, "executionContextId": ctx},
                     session_id=parent,
+                    result_type=ResolveNodeResult,
                 )
                 reply = await tab.session.cdp(
                     "Runtime.callFunctionOn",
-                    {"functionDeclaration": KEY_FOR_JS, "objectId": node["object"]["objectId"], "returnByValue": True},
+                    {"functionDeclaration": KEY_FOR_JS, "objectId": node.object.objectId, "returnByValue": True},
                     session_id=parent,
+                    result_type=CallFunctionOnResult,
                 )  # fmt: skip
-            except (BrowserxError, KeyError, TypeError, ValueError):
+            except BrowserxError:  # an answer of a shape Chrome never sends included (CdpError)
                 continue
-            known = int(reply.get("result", {}).get("value") or 0)
+            known = int(reply.result.value or 0)
         if known == owner_key:
             return sid
     return None

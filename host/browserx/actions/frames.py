@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from browserx.actions.geometry import Point, box_origin, box_size
 from browserx.errors import CdpError, StaleElement
+from browserx.relay.cdp_types import GetBoxModelResult, GetFrameOwnerResult
 from browserx.tabs.tab import Tab
 
 
@@ -38,14 +39,24 @@ async def frame_hops(tab: Tab, session_id: str | None) -> list[Hop]:
         parent = tab.session.session_parents.get(current)
         try:
             # For an iframe target, the targetId is the frame id.
-            owner = await tab.session.cdp("DOM.getFrameOwner", {"frameId": info.targetId}, session_id=parent)
-            backend_id = int(owner["backendNodeId"])
-            box = await tab.session.cdp("DOM.getBoxModel", {"backendNodeId": backend_id}, session_id=parent)
+            owner = await tab.session.cdp(
+                "DOM.getFrameOwner",
+                {"frameId": info.targetId},
+                session_id=parent,
+                result_type=GetFrameOwnerResult,
+            )
+            backend_id = owner.backendNodeId
+            box = await tab.session.cdp(
+                "DOM.getBoxModel",
+                {"backendNodeId": backend_id},
+                session_id=parent,
+                result_type=GetBoxModelResult,
+            )
         except CdpError as exc:
             raise StaleElement(
                 f"The iframe holding this element cannot be located ({exc.message}). Take a new snapshot."
             ) from exc
-        content = box["model"]["content"]
+        content = box.model.content
         hops.append(Hop(current, parent, backend_id, box_origin(content), box_size(content)))
         current = parent
     return hops

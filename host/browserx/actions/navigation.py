@@ -19,6 +19,7 @@ from browserx.errors import (
     NavigationFailed,
 )
 from browserx.expectations import Expect
+from browserx.relay.cdp_types import EvaluateResult, GetNavigationHistoryResult, NavigateResult
 from browserx.tabs.tab import Tab
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
@@ -39,9 +40,12 @@ async def _ready(tab: Tab, deadline: float) -> bool:
     while True:
         try:
             reply = await tab.session.cdp(
-                "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, timeout=5
+                "Runtime.evaluate",
+                {"expression": "document.readyState", "returnByValue": True},
+                timeout=5,
+                result_type=EvaluateResult,
             )
-            if reply.get("result", {}).get("value") == "complete":
+            if reply.result.value == "complete":
                 return True
         except PAGE_CALL_ERRORS:
             pass  # the context may be swapping right now
@@ -67,13 +71,15 @@ async def navigate(
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = normalise_url(url)
-        reply = await tab.session.cdp("Page.navigate", {"url": target}, timeout=timeout)
-        if reply.get("errorText"):
+        reply = await tab.session.cdp(
+            "Page.navigate", {"url": target}, timeout=timeout, result_type=NavigateResult
+        )
+        if reply.errorText:
             raise NavigationFailed(
-                f"Navigating to {target} failed: {reply['errorText']}. Check the URL or the network.",
+                f"Navigating to {target} failed: {reply.errorText}. Check the URL or the network.",
                 url=target,
             )
-        await _await_load(ctx, f"Navigating to {target}", timeout, same_document=not reply.get("loaderId"))
+        await _await_load(ctx, f"Navigating to {target}", timeout, same_document=not reply.loaderId)
 
     return await perform(tab, "navigate", None, body, expect)
 
@@ -82,15 +88,15 @@ async def _history(tab: Tab, step: int, timeout: float, expect: Expect | None) -
     name = "back" if step < 0 else "forward"
 
     async def body(ctx: ActionContext) -> None:
-        history = await tab.session.cdp("Page.getNavigationHistory")
-        index = int(history["currentIndex"]) + step
-        entries = history["entries"]
+        history = await tab.session.cdp("Page.getNavigationHistory", result_type=GetNavigationHistoryResult)
+        index = history.currentIndex + step
+        entries = history.entries
         if not 0 <= index < len(entries):
             raise NavigationFailed(
                 f"There is no {'previous' if step < 0 else 'next'} page in this tab's history.",
                 direction=name,
             )
-        await tab.session.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})
+        await tab.session.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index].id})
         await _await_load(ctx, f"Going {name}", timeout)
 
     return await perform(tab, name, None, body, expect)
@@ -140,9 +146,11 @@ async def wait_for(
         while True:
             try:
                 reply = await tab.session.cdp(
-                    "Runtime.evaluate", {"expression": expression, "returnByValue": True}
+                    "Runtime.evaluate",
+                    {"expression": expression, "returnByValue": True},
+                    result_type=EvaluateResult,
                 )
-                value = reply.get("result", {}).get("value")
+                value = reply.result.value
                 if isinstance(value, list) and all(value):
                     return
             except PAGE_CALL_ERRORS:  # (a closed tab, a crashed page: nothing left to wait on)

@@ -11,6 +11,7 @@ import msgspec
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS
+from browserx.relay.cdp_types import EvaluateResult
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
@@ -105,13 +106,13 @@ class MutationCounter:
             _, ctx = await isolated_world(self.tab.capture, session_id)
             reply = await self.tab.session.cdp(
                 "Runtime.evaluate", {"expression": START_JS, "contextId": ctx, "returnByValue": True},
-                session_id=session_id,
+                session_id=session_id, result_type=EvaluateResult,
             )  # fmt: skip
         except PAGE_CALL_ERRORS:
             return  # observing is best effort: never fail an action because of it
         self.sessions[session_id] = ctx
         if session_id is None:
-            self.url_before = reply.get("result", {}).get("value")
+            self.url_before = reply.result.value
 
     async def settle(self) -> None:
         """Until the acted-on documents have reacted (``SETTLE_JS``), all of them at once."""
@@ -142,9 +143,9 @@ class MutationCounter:
             try:
                 reply = await self.tab.session.cdp(
                     "Runtime.evaluate", {"expression": expression, "contextId": ctx, "returnByValue": True},
-                    session_id=session_id,
+                    session_id=session_id, result_type=EvaluateResult,
                 )  # fmt: skip
-                value = reply.get("result", {}).get("value")
+                value = reply.result.value
             except PAGE_CALL_ERRORS:
                 value = None
             if not isinstance(value, list) or value[0] < 0:

@@ -25,6 +25,7 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
+from browserx.relay.cdp_types import CallFunctionOnResult, GetContentQuadsResult, ResolveNodeResult
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
@@ -58,8 +59,9 @@ async def _visible_area(tab: Tab, target: Target) -> dict[str, Any] | None:
         "Runtime.callFunctionOn",
         {"functionDeclaration": VISIBLE_AREA_JS, "objectId": target.object_id, "returnByValue": True},
         session_id=target.session_id,
+        result_type=CallFunctionOnResult,
     )
-    value = reply.get("result", {}).get("value")
+    value = reply.result.value
     return value if isinstance(value, dict) else None
 
 
@@ -69,8 +71,9 @@ async def _hit(tab: Tab, session_id: str | None, object_id: str, point: Point) -
         {"functionDeclaration": HIT_JS, "objectId": object_id, "returnByValue": True,
          "arguments": [{"value": point[0]}, {"value": point[1]}]},
         session_id=session_id,
+        result_type=CallFunctionOnResult,
     )  # fmt: skip
-    value = reply.get("result", {}).get("value")
+    value = reply.result.value
     return value if isinstance(value, dict) else None
 
 
@@ -96,8 +99,9 @@ async def _check_owners(tab: Tab, target: Target, local: Point, hops: Sequence[H
             "DOM.resolveNode",
             {"backendNodeId": hop.owner_backend_id, "executionContextId": ctx, "objectGroup": OBJECT_GROUP},
             session_id=hop.parent_session,
+            result_type=ResolveNodeResult,
         )
-        cover = await _hit(tab, hop.parent_session, owner["object"]["objectId"], (x, y))
+        cover = await _hit(tab, hop.parent_session, owner.object.objectId, (x, y))
         if cover is not None and not cover.get("outside"):
             raise _occluded(target, cover, (x, y))
 
@@ -114,8 +118,13 @@ async def locate(tab: Tab, target: Target, force: bool = False) -> Point:
             await _await_frames(tab, target)
             area = await _visible_area(tab, target)
         quads = (
-            await tab.session.cdp("DOM.getContentQuads", {"objectId": target.object_id}, session_id=sid)
-        ).get("quads", [])
+            await tab.session.cdp(
+                "DOM.getContentQuads",
+                {"objectId": target.object_id},
+                session_id=sid,
+                result_type=GetContentQuadsResult,
+            )
+        ).quads
     except CdpError as exc:
         raise NotInteractable(
             f"{target.sentence()} has no layout box ({exc.message}): it is hidden or not "

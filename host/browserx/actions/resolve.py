@@ -21,6 +21,7 @@ from browserx.errors import (
     StaleElement,
     UnknownElement,
 )
+from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.worlds import isolated_world
@@ -82,8 +83,9 @@ async def call_on(tab: Tab, target: Target, js: str, *args: Any) -> Any:
         {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
          "arguments": [{"value": a} for a in args]},
         session_id=target.session_id,
+        result_type=CallFunctionOnResult,
     )  # fmt: skip
-    return reply.get("result", {}).get("value")
+    return reply.result.value
 
 
 async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | None) -> Target | None:
@@ -103,20 +105,21 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
             {"functionDeclaration": RESOLVE_JS, "executionContextId": world[1], "arguments": [{"value": ref.key}],
              "returnByValue": False, "objectGroup": OBJECT_GROUP},
             session_id=session_id,
+            result_type=CallFunctionOnResult,
         )  # fmt: skip
     except CdpError:
-        return None  # "Cannot find context": the document went away
-    obj = reply.get("result", {})
-    if obj.get("value") == "no-ai":
+        return None  # "Cannot find context": the document went away (or an answer Chrome never sends)
+    obj = reply.result
+    if obj.value == "no-ai":
         raise PageOptedOut(
             "The frame this element is in opted out of AI agents (data-no-ai); browserx will not act "
             "on it. Ask the user to do this step themselves.",
             id=element_id,
         )
-    object_id = obj.get("objectId")
-    if not object_id or obj.get("subtype") != "node":
+    object_id = obj.objectId
+    if not object_id or obj.subtype != "node":
         return None
-    if fp is not None and _description_tag(str(obj.get("description", ""))) != fp.tag:
+    if fp is not None and _description_tag(obj.description or "") != fp.tag:
         return None
     return Target(element_id, ref, session_id, world[1], object_id, fp)
 

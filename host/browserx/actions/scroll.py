@@ -13,6 +13,7 @@ from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.expectations import Expect
+from browserx.relay.cdp_types import CallFunctionOnResult, EvaluateResult
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
@@ -38,8 +39,9 @@ async def _run(
         "Runtime.callFunctionOn",
         {"functionDeclaration": SCROLL_JS, "arguments": args, "returnByValue": True, **params},
         session_id=session,
+        result_type=CallFunctionOnResult,
     )
-    value = reply.get("result", {}).get("value")
+    value = reply.result.value
     if not isinstance(value, dict):
         raise BadRequest("scrolling failed in the page")
     return value
@@ -48,9 +50,11 @@ async def _run(
 async def _page_pos(tab: Tab) -> tuple[float, float]:
     _, ctx = await isolated_world(tab.capture, None)
     reply = await tab.session.cdp(
-        "Runtime.evaluate", {"expression": PAGE_POS_JS, "contextId": ctx, "returnByValue": True}
+        "Runtime.evaluate",
+        {"expression": PAGE_POS_JS, "contextId": ctx, "returnByValue": True},
+        result_type=EvaluateResult,
     )
-    x, y = reply.get("result", {}).get("value") or (0, 0)
+    x, y = reply.result.value or (0, 0)
     return (float(x), float(y))
 
 
@@ -111,16 +115,19 @@ async def _into_view(ctx: ActionContext, to_id: int) -> None:
     before = await _page_pos(tab)
     rect_js = "function(){const r=this.getBoundingClientRect();return [r.left,r.top]}"
     call = {"functionDeclaration": rect_js, "objectId": target.object_id, "returnByValue": True}
-    r0 = (await tab.session.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
-        "value"
-    )
+
+    async def rect() -> Any:
+        reply = await tab.session.cdp(
+            "Runtime.callFunctionOn", call, session_id=target.session_id, result_type=CallFunctionOnResult
+        )
+        return reply.result.value
+
+    r0 = await rect()
     # The DOM domain scrolls every ancestor scroller, across frames too.
     await tab.session.cdp(
         "DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=target.session_id
     )
-    r1 = (await tab.session.cdp("Runtime.callFunctionOn", call, session_id=target.session_id))["result"].get(
-        "value"
-    )
+    r1 = await rect()
     after = await _page_pos(tab)
     page = await _run(tab, None, "down", 1, True)
     ctx.result.changes.scroll_changed = r0 != r1

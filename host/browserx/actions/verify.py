@@ -21,6 +21,7 @@ from browserx.actions.resolve import call_on, resolve
 from browserx.actions.result import ActionResult, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
+from browserx.relay.cdp_types import EvaluateResult
 from browserx.snapshot.page_watch import WATCH_JS
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions
@@ -292,11 +293,13 @@ class Verifier:
         try:
             _, ctx = await isolated_world(self.tab.capture, None)
             reply = await self.tab.session.cdp(
-                "Runtime.evaluate", {"expression": DRAIN_EVENTS_JS, "contextId": ctx, "returnByValue": True}
+                "Runtime.evaluate",
+                {"expression": DRAIN_EVENTS_JS, "contextId": ctx, "returnByValue": True},
+                result_type=EvaluateResult,
             )
-        except PAGE_CALL_ERRORS:
+        except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included
             return
-        value = reply.get("result", {}).get("value")
+        value = reply.result.value
         if isinstance(value, dict):
             now = float(value.get("now") or 0)
             self._log([(e, now) for e in value.get("events") or [] if isinstance(e, dict)])

@@ -7,8 +7,17 @@ import asyncio
 import time
 from typing import Any
 
+import msgspec
+
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, BadRequest, PageOptedOut
+from browserx.relay.cdp_types import (
+    CreateIsolatedWorldResult,
+    EvaluateResult,
+    FrameTree,
+    GetFrameTreeResult,
+    decode_or_none,
+)
 from browserx.snapshot.capture import LATE_FRAME_WINDOW
 from browserx.snapshot.worlds import WORLD_NAME
 from browserx.tabs.tab import Tab
@@ -46,18 +55,20 @@ def check_url(url: str, allow_file_urls: bool) -> None:
 async def refuse_opted_out(tab: Tab) -> None:
     """Raise PageOptedOut when the tab's page says ``data-no-ai`` (read in the main world's
     document, nothing else of it). Before any ID of the page is looked up."""
-    reply = await tab.session.cdp("Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True})
-    if _says_opted_out(reply):
+    # Read leniently: an answer of a shape Chrome never sends is no opt-out (and no error).
+    reply = await tab.session.cdp(
+        "Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True}, result_type=msgspec.Raw
+    )
+    if _says_opted_out(decode_or_none(reply, EvaluateResult)):
         raise PageOptedOut(
             "This page opted out of AI agents (data-no-ai); browserx will not read or act on it. "
             "Ask the user to do this step themselves."
         )
 
 
-def _says_opted_out(reply: dict[str, Any]) -> bool:
-    """Whether an OPTED_OUT_JS evaluation answered yes (any other shape: no)."""
-    result = reply.get("result")
-    return isinstance(result, dict) and result.get("value") is True
+def _says_opted_out(reply: EvaluateResult | None) -> bool:
+    """Whether an OPTED_OUT_JS evaluation answered yes (no answer, or any other value: no)."""
+    return reply is not None and reply.result.value is True
 
 
 async def refuse_opted_out_frames(tab: Tab) -> None:
@@ -78,24 +89,32 @@ async def refuse_opted_out_frames(tab: Tab) -> None:
         if session_id is not None:
             checks.append({"expression": OPTED_OUT_JS, "returnByValue": True})
         try:
-            tree = await tab.session.cdp("Page.getFrameTree", session_id=session_id)
+            raw_tree = await tab.session.cdp(
+                "Page.getFrameTree", session_id=session_id, result_type=msgspec.Raw
+            )
         except PAGE_CALL_ERRORS:
             continue  # the frame went away
-        for frame_id in _child_frame_ids(tree.get("frameTree")):
+        # A tree of a shape Chrome never sends has no child frames to check; the session's own
+        # document is checked all the same.
+        tree = decode_or_none(raw_tree, GetFrameTreeResult)
+        for frame_id in _child_frame_ids(tree.frameTree) if tree is not None else []:
             try:
                 world = await tab.session.cdp(
                     "Page.createIsolatedWorld",
                     {"frameId": frame_id, "worldName": WORLD_NAME},
                     session_id=session_id,
+                    result_type=CreateIsolatedWorldResult,
                 )
             except PAGE_CALL_ERRORS:
                 continue  # out of this process: its own session is checked
-            context = world["executionContextId"]
+            context = world.executionContextId
             checks.append({"expression": OPTED_OUT_JS, "returnByValue": True, "contextId": context})
         for params in checks:
             try:
-                reply = await tab.session.cdp("Runtime.evaluate", params, session_id=session_id)
-            except PAGE_CALL_ERRORS:
+                reply = await tab.session.cdp(
+                    "Runtime.evaluate", params, session_id=session_id, result_type=EvaluateResult
+                )
+            except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included: no opt-out
                 continue
             if _says_opted_out(reply):
                 raise PageOptedOut(
@@ -104,17 +123,12 @@ async def refuse_opted_out_frames(tab: Tab) -> None:
                 )
 
 
-def _child_frame_ids(node: Any) -> list[str]:
+def _child_frame_ids(node: FrameTree) -> list[str]:
     """The ids of every frame below the root of a Page.getFrameTree node."""
     out: list[str] = []
-    stack = list(node.get("childFrames") or []) if isinstance(node, dict) else []
+    stack = list(node.childFrames)
     while stack:
         child = stack.pop()
-        if not isinstance(child, dict):
-            continue
-        frame = child.get("frame")
-        frame_id = frame.get("id") if isinstance(frame, dict) else None
-        if isinstance(frame_id, str):
-            out.append(frame_id)
-        stack.extend(child.get("childFrames") or [])
+        out.append(child.frame.id)
+        stack.extend(child.childFrames)
     return out

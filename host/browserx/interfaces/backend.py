@@ -1,11 +1,11 @@
 """The wire of seed 004's ``POST /api/agent/interact``: the request and response shapes (§1, §3.2,
 §4, §5, §6) as pydantic models, and the HTTP client that talks to a backend, local or remote.
 
-The request models are the contract the agent loop (interfaces/agent.py) is held to: field names
-and types exactly as the seed's TypeScript (``i`` a string, ``scrollableContainers[].id`` a
-string, ``screenshot`` a string or null). The response models are lenient where backends differ
-(extra fields kept, ``data`` or the legacy top-level shape of §6.7) and say clearly what is wrong
-when an answer cannot be used.
+The request models are the contract the agent loop's requests (interfaces/agent_request.py,
+interfaces/agent_negotiation.py) are held to: field names and types exactly as the seed's
+TypeScript (``i`` a string, ``scrollableContainers[].id`` a string, ``screenshot`` a string or
+null). The response models are lenient where backends differ (extra fields kept, ``data`` or
+the legacy top-level shape of §6.7) and say clearly what is wrong when an answer cannot be used.
 
 Secrets: header values, the URL's userinfo and query never appear in a message — ``Secrets.scrub``
 takes them out of anything printed, backend text included (a 401 page may echo a token).

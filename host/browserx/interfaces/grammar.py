@@ -14,163 +14,30 @@ element ID may also be written as a string of digits (``click("6")``: the seed's
 Each verb maps onto one tool of ``control/tools.py`` (``finish``/``fail``, each with an optional
 reason, onto none: they end the task; no ``goForward``: the seed has none), and the params it produces are validated against that tool's params model, so a call that
 parses is one the host accepts. Errors are ``bad_request`` with the 1-based ``column`` in their
-details and a message saying what was expected there.
+details and a message saying what was expected there. The tokens (with the checks of a string's
+escapes) are interfaces/grammar_lexer.py's; this module holds the verbs, the parser and the
+formatter.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from browserx.control.tools import TOOLS_BY_NAME
 from browserx.errors import BadRequest, clip
+from browserx.interfaces.grammar_lexer import INT, GrammarError, Lexer, Token, grammar_error
 
 if TYPE_CHECKING:
     from browserx.control.client import Client
 
-# A parse error is a BadRequest carrying ``column`` in its details. Not a subclass: the error tree
-# keeps one class per code, all declared in errors.py (tests/test_errors.py checks it), and a
-# second class with the code bad_request would break that.
-GrammarError = BadRequest
-
 DIRECTIONS = ("down", "up", "left", "right")
-
-# -- tokens -------------------------------------------------------------------------------
-
-TokenKind = Literal["name", "int", "string", "(", ")", ",", "end", "char"]
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_INT = re.compile(r"[0-9]+")  # not \d: that also matches other scripts' digits
-_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
-_SPACE = " \t\r\n"
-_ESCAPES = '"\\/bfnrt'  # and u, checked apart
-_PUNCT: dict[str, TokenKind] = {"(": "(", ")": ")", ",": ","}
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: TokenKind
-    text: str  # the source text ("" at the end)
-    column: int  # 1-based, of its first character
-    value: int | str | None = None  # int tokens: the number; string tokens: the decoded text
-
-    def describe(self) -> str:
-        if self.kind == "end":
-            return "end of input"
-        if self.kind == "string":  # already quoted
-            return clip(self.text, 40)
-        return json.dumps(clip(self.text, 40), ensure_ascii=False)
-
-
-def _error(message: str, column: int) -> BadRequest:
-    return GrammarError(message, column=column)
-
-
-class _Lexer:
-    """Tokens on demand, so an error is the first one from the left (a bad string after a missing
-    comma reports the comma)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-
-    def next(self) -> Token:
-        text, n, pos = self.text, len(self.text), self.pos
-        while pos < n and text[pos] in _SPACE:
-            pos += 1
-        if pos >= n:
-            self.pos = pos
-            return Token("end", "", pos + 1)
-        ch = text[pos]
-        if ch == '"':
-            end = self._string_end(pos)
-            tok = Token("string", text[pos:end], pos + 1, self._decode(pos, end))
-        elif (m := _NAME.match(text, pos)) is not None:
-            tok = Token("name", m.group(), pos + 1)
-        elif (m := _INT.match(text, pos)) is not None:
-            tok = Token("int", m.group(), pos + 1, int(m.group()))
-        elif ch in _PUNCT:
-            tok = Token(_PUNCT[ch], ch, pos + 1)
-        else:
-            tok = Token("char", ch, pos + 1)  # the parser says what it expected instead
-        self.pos = pos + len(tok.text)
-        return tok
-
-    def _string_end(self, start: int) -> int:
-        """The index after the closing quote of the string opening at ``start``. Escapes and
-        control characters are checked here, so the column points at the offending character."""
-        text, n, i = self.text, len(self.text), start + 1
-        high: int | None = None  # index of a \\uD800-\\uDBFF escape still waiting for its low half
-        while i < n:
-            c = text[i]
-            if c == "\\" and text.startswith("u", i + 1):
-                if _HEX4.fullmatch(text, i + 2, i + 6) is None:
-                    raise _error(
-                        f"invalid escape in string at column {i + 1}: \\u takes four hex digits (\\u00e9)",
-                        i + 1,
-                    )
-                code = int(text[i + 2 : i + 6], 16)
-                is_low = 0xDC00 <= code <= 0xDFFF
-                if (high is None) == is_low:  # a low half alone, or a high half without its low
-                    raise _lone_surrogate(i if high is None else high)
-                high = i if 0xD800 <= code <= 0xDBFF else None
-                i += 6
-                continue
-            if high is not None:
-                raise _lone_surrogate(high)
-            if c == '"':
-                return i + 1
-            if c == "\\":
-                if i + 1 >= n:
-                    break
-                if text[i + 1] not in _ESCAPES:
-                    raise _error(
-                        f"invalid escape {text[i : i + 2]} in string at column {i + 1}; strings use "
-                        'JSON escapes: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
-                        i + 1,
-                    )
-                i += 2
-                continue
-            if 0xD800 <= ord(c) <= 0xDFFF:  # from undecodable input (surrogateescape): unsendable
-                raise _lone_surrogate(i)
-            if ord(c) < 0x20:
-                raise _error(
-                    f"control character U+{ord(c):04X} in string at column {i + 1}; write it as an "
-                    "escape (\\n, \\t, \\u0001)",
-                    i + 1,
-                )
-            i += 1
-        if high is not None:
-            raise _lone_surrogate(high)
-        raise _error(
-            f'expected a closing " at column {n + 1} (the string starts at column {start + 1})', n + 1
-        )
-
-    def _decode(self, start: int, end: int) -> str:
-        try:
-            value = json.loads(self.text[start:end])
-        except json.JSONDecodeError as exc:  # the scan above should have caught it already
-            raise _error(
-                f"bad string at column {start + 1 + exc.pos}: {exc.msg}", start + 1 + exc.pos
-            ) from exc
-        assert isinstance(value, str)
-        return value
-
-
-def _lone_surrogate(index: int) -> BadRequest:
-    return _error(
-        f"unpaired surrogate in string at column {index + 1}: \\uD800-\\uDFFF only come as a high-low "
-        "pair (or write the character itself)",
-        index + 1,
-    )
-
 
 # -- verbs ----------------------------------------------------------------------------------
 
@@ -266,12 +133,12 @@ class ActionCall:
 
 
 def _expected(what: str, got: Token, hint: str = "") -> BadRequest:
-    return _error(f"expected {what} at column {got.column}, found {got.describe()}{hint}", got.column)
+    return grammar_error(f"expected {what} at column {got.column}, found {got.describe()}{hint}", got.column)
 
 
 def _syntax(text: str) -> tuple[Token, list[Token], Token]:
     """The verb, argument and closing-paren tokens of ``text``; checks the verb is known."""
-    lx = _Lexer(text)
+    lx = Lexer(text)
     verb = lx.next()
     if verb.kind != "name":
         raise _expected("an action such as click(12)", verb)
@@ -311,7 +178,7 @@ def _unknown_verb(tok: Token) -> BadRequest:
     close = difflib.get_close_matches(tok.text, VERBS_BY_NAME, n=1, cutoff=0.6)
     close = close or [v for v in VERBS_BY_NAME if v.lower() == tok.text.lower()]
     hint = f"did you mean {close[0]}? " if close else ""
-    return _error(
+    return grammar_error(
         f"unknown action {tok.describe()} at column {tok.column}; {hint}valid actions: "
         + ", ".join(VERBS_BY_NAME),
         tok.column,
@@ -323,7 +190,7 @@ def _convert(tok: Token, kind: Kind) -> tuple[bool, Any]:
     if kind is Kind.ID:
         if tok.kind == "int":
             return True, tok.value
-        if tok.kind == "string" and isinstance(tok.value, str) and _INT.fullmatch(tok.value):
+        if tok.kind == "string" and isinstance(tok.value, str) and INT.fullmatch(tok.value):
             return True, int(tok.value)
     elif kind is Kind.TEXT:
         if tok.kind == "string":
@@ -344,7 +211,7 @@ def _resolve(verb: Verb, args: list[Token], close: Token) -> tuple[dict[str, Any
         column = args[arities[-1]].column if len(args) > arities[-1] else close.column
         expected = " or ".join(str(a) for a in arities)
         plural = "" if arities == [1] else "s"
-        raise _error(
+        raise grammar_error(
             f"wrong number of arguments for {verb.name} at column {column}: expected {expected} "
             f"argument{plural}, found {len(args)}; usage: {verb.usage()}",
             column,
@@ -367,7 +234,7 @@ def _resolve(verb: Verb, args: list[Token], close: Token) -> tuple[dict[str, Any
     index = max(i for i, _ in failures)
     kinds = list(dict.fromkeys(k for i, k in failures if i == index))
     tok = args[index]
-    raise _error(
+    raise grammar_error(
         f"bad argument {index + 1} of {verb.name} at column {tok.column}: expected "
         f"{' or '.join(k.value for k in kinds)}, found {tok.describe()}; usage: {verb.usage()}",
         tok.column,
@@ -387,7 +254,7 @@ def parse_action(text: str) -> ActionCall:
             problem = exc.errors()[0]
             name = str(problem["loc"][0]) if problem["loc"] else ""
             column = columns.get(name, verb_tok.column)
-            raise _error(
+            raise grammar_error(
                 f"invalid {name or 'params'} for {verb.name} at column {column}: {problem['msg']}", column
             ) from exc
     return ActionCall(verb.name, verb.tool, params)

@@ -24,6 +24,7 @@ from browserx import page_js
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
 from browserx.errors import BadRequest, CdpError, NotInteractable
+from browserx.relay.cdp_types import CaptureScreenshotResult, EvaluateResult
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.snapshots import take_snapshot
@@ -68,9 +69,9 @@ async def screenshot(
     if (mode == "element") != (element_id is not None):
         raise BadRequest("mode element needs an id, and an id needs mode element")
     metrics = await tab.session.cdp(
-        "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}
+        "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}, result_type=EvaluateResult
     )
-    vw, vh, sx, sy, dw, dh = (float(v) for v in metrics["result"]["value"])
+    vw, vh, sx, sy, dw, dh = (float(v) for v in metrics.result.value)
     if mode == "viewport":
         clip = (sx, sy, vw, vh)
     elif mode == "full_page":
@@ -87,8 +88,10 @@ async def screenshot(
     }
     if fmt == "jpeg":
         params["quality"] = quality
-    reply = await tab.session.cdp("Page.captureScreenshot", params, timeout=60)
-    data = base64.b64decode(reply["data"])
+    reply = await tab.session.cdp(
+        "Page.captureScreenshot", params, timeout=60, result_type=CaptureScreenshotResult
+    )
+    data = base64.b64decode(reply.data)
     try:
         image = Image.open(io.BytesIO(data))
         image.load()

@@ -65,6 +65,17 @@ def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError
     return CdpError(f"CDP error ({method}): {_cdp_message(text)}", method=method, tab_id=tab_id)
 
 
+def decode_result(raw: msgspec.Raw | bytes, method: str, result_type: type[T]) -> T:
+    """A CDP command's result decoded straight into ``result_type`` (relay/cdp_types.py); a result
+    of another shape (which Chrome never sends) is a CdpError."""
+    try:
+        return msgspec.json.decode(raw, type=result_type)
+    except msgspec.DecodeError as exc:  # ValidationError included
+        raise CdpError(f"CDP error ({method}): unexpected result shape: {exc}") from None
+    except RecursionError:
+        raise CdpError(f"CDP error ({method}): result nests JSON too deeply") from None
+
+
 def _cdp_message(text: str) -> str:
     """Chrome reports CDP errors as JSON text ({code, message, data}); keep the readable parts."""
     try:
@@ -152,13 +163,7 @@ class ExtensionConnection:
         if keep is not None:
             fields["keep"] = keep
         reply = await self.request("cdp", timeout=timeout, **fields)
-        raw = reply.result or msgspec.Raw(b"{}")
-        try:
-            return msgspec.json.decode(raw, type=result_type)
-        except msgspec.DecodeError as exc:  # ValidationError included
-            raise CdpError(f"CDP error ({method}): unexpected result shape: {exc}") from None
-        except RecursionError:
-            raise CdpError(f"CDP error ({method}): result nests JSON too deeply") from None
+        return decode_result(reply.result or msgspec.Raw(b"{}"), method, result_type)
 
     async def cdp_batch(
         self,
@@ -166,9 +171,11 @@ class ExtensionConnection:
         commands: list[tuple[str, dict[str, Any]]],
         session_id: str | None = None,
         timeout: float | None = None,
-    ) -> list[dict[str, Any] | BrowserxError]:
+        *,
+        result_type: type[Any] = dict,
+    ) -> list[Any]:
         """Run many independent commands in one round trip (the worker runs them concurrently).
-        Each entry of the answer is that command's result, or its error."""
+        Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):
                 raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
@@ -185,15 +192,21 @@ class ExtensionConnection:
             raise CdpError(f"CDP error (batch): unexpected result shape: {exc}") from None
         except RecursionError:
             raise CdpError("CDP error (batch): result nests JSON too deeply") from None
-        out: list[dict[str, Any] | BrowserxError] = []
+        out: list[Any] = []
         for (method, _), answer in zip(commands, answers, strict=False):
             if "error" in answer:
                 out.append(map_relay_error(str(answer["error"]), method, tab_id))
-            else:
-                result = answer.get("result") or {}
-                if not isinstance(result, dict):
-                    result = CdpError(f"CDP error ({method}): unexpected result shape: not an object")
+                continue
+            result = answer.get("result") or {}
+            if not isinstance(result, dict):
+                out.append(CdpError(f"CDP error ({method}): unexpected result shape: not an object"))
+            elif result_type is dict:
                 out.append(result)
+            else:
+                try:
+                    out.append(msgspec.convert(result, result_type))
+                except msgspec.ValidationError as exc:
+                    out.append(CdpError(f"CDP error ({method}): unexpected result shape: {exc}"))
         while len(out) < len(commands):
             out.append(CdpError("the extension answered fewer commands than were sent"))
         return out

@@ -136,14 +136,33 @@ class TabSession:
                 self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
             )
 
+    @overload
     async def cdp_batch(
         self, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
-    ) -> list[dict[str, Any] | BrowserxError]:
-        """Many independent commands in one round trip; per-command results or errors."""
+    ) -> list[dict[str, Any] | BrowserxError]: ...
+
+    @overload
+    async def cdp_batch(
+        self,
+        commands: list[tuple[str, dict[str, Any]]],
+        session_id: str | None = None,
+        *,
+        result_type: type[T],
+    ) -> list[T | BrowserxError]: ...
+
+    async def cdp_batch(
+        self,
+        commands: list[tuple[str, dict[str, Any]]],
+        session_id: str | None = None,
+        *,
+        result_type: type[Any] = dict,
+    ) -> list[Any]:
+        """Many independent commands in one round trip; per-command results (as ``result_type``)
+        or errors."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
-        return await self.conn.cdp_batch(self.tab_id, commands, session_id)
+        return await self.conn.cdp_batch(self.tab_id, commands, session_id, result_type=result_type)
 
     def fire_and_forget(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session

@@ -1,22 +1,30 @@
 """Accessible name and description (accname 1.2 + HTML-AAM), following Chrome for the common
-cases, plus a separate "label hunt" for unnamed form fields.
+cases.
 
-    ctx = NameContext(root)            # once per tree: ref lookup, id index, label map, roles
+    ctx = NameContext(root)            # name_context.py: once per tree (refs, ids, labels, roles)
     accessible_name(node, ctx)         # whitespace-collapsed, trimmed
     description(node, ctx)
-    hunt_label(node, ctx)              # only for fields accessible_name left unnamed
+
+Fields left unnamed here get a name from label_hunt.py, which reads the page as a person would.
+
+One module over 400 lines because it is one algorithm, read in the spec's order: the text
+alternative of a node (step 2: labelledby, aria-label, native labels, content, title) and the
+name from content (children, slots, embedded controls' values) call each other recursively, so
+splitting them would make an import cycle.
 
 Pure functions of the captured tree: no I/O, no CDP. CSS generated content is not captured and
-so never contributes.
+so never contributes. The steps are plain calls in spec order rather than a table of lambdas:
+compiled with mypyc (scripts/build_native.py), each lambda is an object made per named node.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from .model import F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node, NodeRef, ScopeIndex
-from .roles import INTERACTIVE_ROLES, input_type, role_of, word_set
+from .elements import input_type
+from .model import F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node
+from .name_context import NameContext
+from .role_tables import INTERACTIVE_ROLES, word_set
 
 # Roles named from their content when they are the node being named (Chrome's
 # SupportsNameFromContents, non-recursive case). "row" only inside a grid (see _content_named).
@@ -36,10 +44,6 @@ CONTRIBUTES_CONTENT_ROLES: frozenset[str] = word_set(
     insertion LabelText legend list listitem mark paragraph region strong subscript superscript
     time
     """
-)
-
-LABELABLE_TAGS: frozenset[str] = frozenset(
-    {"button", "input", "meter", "output", "progress", "select", "textarea"}
 )
 
 # Roles that cannot be named: their title attribute is no name when they are inside another's.
@@ -67,87 +71,10 @@ NAME_CHILD_BY_TAG: dict[str, str] = {
 
 MAX_DEPTH = 200  # recursion guard for pathological nesting inside a named element
 MAX_DESCENDANTS = 100  # Chrome's kMaxDescendantsForTextAlternativeComputation
-HUNT_MAX_CHARS = 80
-HUNT_CLIMB_LEVELS = 3
-HUNT_SCAN_LIMIT = 400  # nodes inspected when checking a container for other controls
-HUNT_BOUNDARY_TAGS: frozenset[str] = frozenset(
-    {"form", "table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "body", "html", "dialog"}
-)
 
 
 def collapse(text: str) -> str:
     return " ".join(text.split())
-
-
-class NameContext:
-    """Lookups built once per tree: nodes by ref, ids per scope, label[for] targets, roles."""
-
-    def __init__(
-        self,
-        root: Node,
-        index: ScopeIndex | None = None,
-        by_ref: dict[NodeRef, Node] | None = None,
-        *,
-        labels_complete: bool = False,
-    ) -> None:
-        """``by_ref``/``index`` may come prebuilt (the merged tree has them). ``labels_complete``
-        says capture gave every control its ``state["labels"]``, so a control without that key
-        has no label and the tree need not be searched."""
-        self.root = root
-        self.by_ref: dict[NodeRef, Node] = by_ref if by_ref is not None else {}
-        self.index = index if index is not None else ScopeIndex()
-        self.labels_complete = labels_complete
-        self._labels_for: dict[tuple[int, str], list[Node]] | None = None
-        self._roles: dict[int, str | None] = {}
-        if by_ref is None or index is None:
-            for node in root.walk():
-                if by_ref is None:
-                    self.by_ref[node.ref] = node
-                if index is None:
-                    self.index.add(node)
-
-    def _label_targets(self) -> dict[tuple[int, str], list[Node]]:
-        if self._labels_for is None:
-            self._labels_for = {}
-            for node in self.root.walk():
-                target = node.attrs.get("for") if node.tag == "label" else None
-                if target and node.scope is not None:
-                    self._labels_for.setdefault((id(node.scope), target), []).append(node)
-        return self._labels_for
-
-    def role(self, node: Node) -> str | None:
-        key = id(node)
-        if key not in self._roles:
-            self._roles[key] = node.role if node.role is not None else role_of(node)
-        return self._roles[key]
-
-    def labels(self, node: Node) -> list[Node]:
-        """The element's <label>s: capture's ``state["labels"]`` keys, else found in the tree."""
-        keys = node.state.get("labels")
-        if keys is not None:
-            found = (self.by_ref.get(NodeRef(node.ref.frame, int(key))) for key in keys)
-            return [label for label in found if label is not None]
-        if self.labels_complete:
-            return []
-        if node.tag not in LABELABLE_TAGS or (node.tag == "input" and input_type(node) == "hidden"):
-            return []
-        labels: list[Node] = []
-        element_id = node.attrs.get("id")
-        if element_id and node.scope is not None:
-            labels.extend(self._label_targets().get((id(node.scope), element_id), []))
-        wrapper = _nearest_label(node)
-        if wrapper is not None and "for" not in wrapper.attrs and wrapper not in labels:
-            labels.append(wrapper)
-        return sorted(labels, key=lambda label: label.index)
-
-
-def _nearest_label(node: Node) -> Node | None:
-    parent = node.parent
-    while parent is not None and parent.is_element:
-        if parent.tag == "label":
-            return parent
-        parent = parent.parent
-    return None
 
 
 @dataclass(slots=True)
@@ -182,18 +109,25 @@ def name_and_source(node: Node, ctx: NameContext) -> tuple[str, str]:
     if quick:
         return quick, "contents"
     walk = _Walk(root=node, visited={id(node)})
-    steps: tuple[tuple[str, Callable[[], str]], ...] = (
-        ("labelledby", lambda: _labelledby(node, ctx, walk)),
-        ("aria-label", lambda: _attr(node, "aria-label")),
-        ("native", lambda: _native(node, ctx, walk)),
-        ("contents", lambda: _content(node, ctx, walk) if _content_named(node, ctx, role) else ""),
-        ("title", lambda: _attr(node, "title")),
-        ("placeholder", lambda: _placeholder(node, role)),
-    )
-    for source, compute in steps:
-        text = collapse(compute())
+    text = collapse(_labelledby(node, ctx, walk))
+    if text:
+        return text, "labelledby"
+    text = collapse(_attr(node, "aria-label"))
+    if text:
+        return text, "aria-label"
+    text = collapse(_native(node, ctx, walk))
+    if text:
+        return text, "native"
+    if _content_named(node, ctx, role):
+        text = collapse(_content(node, ctx, walk))
         if text:
-            return text, source
+            return text, "contents"
+    text = collapse(_attr(node, "title"))
+    if text:
+        return text, "title"
+    text = collapse(_placeholder(node, role))
+    if text:
+        return text, "placeholder"
     return "", ""
 
 
@@ -240,27 +174,10 @@ def description(node: Node, ctx: NameContext) -> str:
     return title if title and source != "title" and title != name else ""
 
 
-def hunt_label(node: Node, ctx: NameContext) -> str:
-    """The visible text a person would read as this field's label when markup gives none:
-    the nearest sibling text (following first for checkboxes and radios), the previous cell of
-    the row (climbing a few wrappers), or the parent's own short text. "" when nothing short
-    (<= 80 chars) is found."""
-    if node.tag == "input" and input_type(node) in ("checkbox", "radio"):
-        text = _scan_siblings(node, ctx, forward=True)
-        if text is not None:
-            return text
-    current = node
-    for _ in range(HUNT_CLIMB_LEVELS + 1):
-        text = _scan_siblings(current, ctx, forward=False)
-        if text is not None:
-            return text
-        parent = current.parent
-        if parent is None or not parent.is_element or parent.tag in HUNT_BOUNDARY_TAGS:
-            break
-        if _has_other_control(parent, node, ctx):
-            break
-        current = parent
-    return _parent_text(node, ctx)
+def content_text(node: Node, ctx: NameContext, named: Node) -> str:
+    """The name from ``node``'s content (not collapsed) as it reads while naming ``named``
+    (``named`` itself is left out of it)."""
+    return _content(node, ctx, _Walk(root=named, visited={id(named)}))
 
 
 # ---------------------------------------------------------------------------- steps
@@ -270,7 +187,7 @@ def _attr(node: Node, name: str) -> str:
     return collapse(node.attrs.get(name) or "")
 
 
-def _hidden(node: Node) -> bool:
+def is_hidden(node: Node) -> bool:
     """Hidden from the accessibility tree (accname's "hidden"): not rendered or aria-hidden.
     Unseen is not hidden: screen-reader-only, clipped, off-page and transparent content names."""
     return not node.rendered or node.attrs.get("aria-hidden", "").strip().lower() == "true"
@@ -321,7 +238,7 @@ def _referenced(target: Node, ctx: NameContext, walk: _Walk) -> str:
     whatever its role, and a hidden target's hidden subtree counts."""
     if target is not walk.root and id(target) in walk.visited:
         return ""
-    sub = replace(walk, hidden_ok=walk.hidden_ok or _hidden(target))
+    sub = replace(walk, hidden_ok=walk.hidden_ok or is_hidden(target))
     return _alternative(target, ctx, sub, referenced=True)[0]
 
 
@@ -340,7 +257,7 @@ def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool 
         ), True
     if not node.is_element or walk.depth > MAX_DEPTH:
         return "", True
-    if _hidden(node) and not walk.hidden_ok:
+    if is_hidden(node) and not walk.hidden_ok:
         return "", True
     if node is walk.root:
         if not referenced:
@@ -356,18 +273,22 @@ def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool 
         return text, False
     if node is not walk.root and role in EMBEDDED_CONTROL_ROLES:
         return _control_value(node, ctx, walk, role), False
-    steps: tuple[tuple[bool, Callable[[], str]], ...] = (
-        (False, lambda: _attr(node, "aria-label")),
-        (False, lambda: _native(node, ctx, walk)),
-        (True, lambda: _content(node, ctx, walk) if referenced or _contributes(role) else ""),
-        # A generic element cannot be named (ARIA 1.2), so Chrome 156 ignores its title when it
-        # is met inside another's content: a tab's close icon <div title="Close x"> adds nothing.
-        (False, lambda: _attr(node, "title") if node is walk.root or role not in UNNAMEABLE_ROLES else ""),
-    )
-    for from_content, compute in steps:
-        text = compute()
+    text = _attr(node, "aria-label")
+    if text.strip():
+        return text, False
+    text = _native(node, ctx, walk)
+    if text.strip():
+        return text, False
+    if referenced or _contributes(role):
+        text = _content(node, ctx, walk)
         if text.strip():
-            return text, from_content
+            return text, True
+    # A generic element cannot be named (ARIA 1.2), so Chrome 156 ignores its title when it is
+    # met inside another's content: a tab's close icon <div title="Close x"> adds nothing.
+    if node is walk.root or role not in UNNAMEABLE_ROLES:
+        text = _attr(node, "title")
+        if text.strip():
+            return text, False
     return "", True
 
 
@@ -444,7 +365,7 @@ def _children_text(children: list[Node], ctx: NameContext, walk: _Walk) -> str:
             if apart or not (previous_from_content and from_content):
                 out += " "
         out += text
-        if walk.hidden_ok or not _hidden(child):
+        if walk.hidden_ok or not is_hidden(child):
             previous = child
         if text:
             previous_from_content = from_content
@@ -523,60 +444,3 @@ def _selected_options(select: Node, ctx: NameContext, walk: _Walk) -> list[str]:
     if not chosen and options and ctx.role(select) == "combobox":
         chosen = options[:1]  # a single-select shows its first option by default
     return [_attr(o, "label") or collapse(_content(o, ctx, walk)) for o in chosen]
-
-
-# ---------------------------------------------------------------------------- label hunt
-
-
-def _is_control(node: Node, ctx: NameContext) -> bool:
-    return node.is_element and ctx.role(node) in INTERACTIVE_ROLES and not _hidden(node)
-
-
-def _has_other_control(container: Node, field_node: Node, ctx: NameContext) -> bool:
-    """Whether ``container`` holds a control besides ``field_node`` (big containers count as yes)."""
-    for seen, node in enumerate(container.walk()):
-        if seen > HUNT_SCAN_LIMIT:
-            return True
-        if node is not field_node and _is_control(node, ctx):
-            return True
-    return False
-
-
-def _visible_text(node: Node, ctx: NameContext) -> str:
-    if node.is_text:
-        return collapse(node.text) if node.visible else ""
-    walk = _Walk(root=node, visited={id(node)})
-    return collapse(_content(node, ctx, walk)) if not _hidden(node) else ""
-
-
-def _label_like(text: str) -> bool:
-    return any(ch.isalnum() for ch in text)
-
-
-def _scan_siblings(node: Node, ctx: NameContext, *, forward: bool) -> str | None:
-    """The nearest label-like sibling text: the text, "" when the nearest text is too long or a
-    control is in the way, None when the siblings hold no text at all."""
-    parent = node.parent
-    if parent is None:
-        return None
-    siblings = parent.children
-    at = next(i for i, c in enumerate(siblings) if c is node)
-    ordered = siblings[at + 1 :] if forward else reversed(siblings[:at])
-    for sibling in ordered:
-        if not (sibling.is_text or sibling.is_element) or _hidden(sibling):
-            continue
-        if sibling.is_element and _has_other_control(sibling, node, ctx):
-            return ""
-        text = _visible_text(sibling, ctx)
-        if _label_like(text):
-            return text if len(text) <= HUNT_MAX_CHARS else ""
-    return None
-
-
-def _parent_text(node: Node, ctx: NameContext) -> str:
-    parent = node.parent
-    if parent is None or not parent.is_element or _has_other_control(parent, node, ctx):
-        return ""
-    walk = _Walk(root=node, visited={id(node)})
-    text = collapse(_content(parent, ctx, walk))
-    return text if _label_like(text) and len(text) <= HUNT_MAX_CHARS else ""

@@ -24,6 +24,7 @@ import structlog
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, CdpError, FrameGone, PageOptedOut
+from browserx.relay.cdp_types import CallFunctionOnResult, GetFrameOwnerResult, ResolveNodeResult
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.closed_roots import collect_closed_roots
 from browserx.snapshot.collector import collect_document
@@ -169,26 +170,31 @@ async def _owner_key(state: CaptureState, parent: FrameCapture, frame_id: str) -
         return known
     try:
         owner = await state.session.cdp(
-            "DOM.getFrameOwner", {"frameId": frame_id}, session_id=parent.session_id
+            "DOM.getFrameOwner",
+            {"frameId": frame_id},
+            session_id=parent.session_id,
+            result_type=GetFrameOwnerResult,
         )
         resolved = await state.session.cdp(
             "DOM.resolveNode",
-            {"backendNodeId": owner["backendNodeId"], "executionContextId": parent.context_id},
+            {"backendNodeId": owner.backendNodeId, "executionContextId": parent.context_id},
             session_id=parent.session_id,
+            result_type=ResolveNodeResult,
         )
         key = await state.session.cdp(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": KEY_OF_THIS,
-                "objectId": resolved["object"]["objectId"],
+                "objectId": resolved.object.objectId,
                 "returnByValue": True,
             },
             session_id=parent.session_id,
+            result_type=CallFunctionOnResult,
         )
     except PAGE_CALL_ERRORS as exc:
         log.warning("frame_owner_unknown", frame=frame_id, error=exc.message)
         return None
-    value = key["result"].get("value")
+    value = key.result.value
     if not value:
         return None
     state.owner_keys[cache_key] = int(value)

@@ -5,9 +5,11 @@ delegated clicks), 3 structural. ``is_interactive`` is what an agent can act on.
 
 from __future__ import annotations
 
+from browserx.snapshot.elements import tabindex
 from browserx.snapshot.merge import Tree
 from browserx.snapshot.model import F_CURSOR_POINTER, F_FRAMEWORK_CLICK, F_NO_POINTER_EVENTS, Node, NodeRef
-from browserx.snapshot.roles import INTERACTIVE_ROLES, role_of, tabindex
+from browserx.snapshot.role_tables import INTERACTIVE_ROLES
+from browserx.snapshot.roles import role_of
 
 STRUCTURAL_ROLES = frozenset({"generic", "StaticText", "RootWebArea", "LabelText", "none", "presentation"})
 CLICK_ATTRS = (

@@ -11,6 +11,12 @@ from typing import Any
 import msgspec
 
 from browserx import page_js
+from browserx.relay.cdp_types import (
+    DescribeNodeResult,
+    EvaluateResult,
+    GetPropertiesResult,
+    ResolveNodeResult,
+)
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.collector import COLLECTOR_JS
 from browserx.snapshot.frames import EvalResult, RawFrame, collector_output
@@ -30,17 +36,21 @@ async def _object_ids(
         "Runtime.evaluate",
         {"expression": expression, "contextId": ctx, "objectGroup": "browserx"},
         session_id=session_id,
+        result_type=EvaluateResult,
     )
-    object_id = arr["result"].get("objectId")
+    object_id = arr.result.objectId
     if not object_id:
         return None, []
     props = await state.session.cdp(
-        "Runtime.getProperties", {"objectId": object_id, "ownProperties": True}, session_id=session_id
+        "Runtime.getProperties",
+        {"objectId": object_id, "ownProperties": True},
+        session_id=session_id,
+        result_type=GetPropertiesResult,
     )
     return object_id, [
-        p["value"]["objectId"]
-        for p in props["result"]
-        if p["name"].isdigit() and "objectId" in p.get("value", {})
+        p.value.objectId
+        for p in props.result
+        if p.name.isdigit() and p.value is not None and p.value.objectId is not None
     ]
 
 
@@ -55,17 +65,17 @@ async def collect_closed_roots(
         if not hosts:
             break
         described = await state.session.cdp_batch(
-            [("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}) for o in hosts], session_id
+            [("DOM.describeNode", {"objectId": o, "depth": 1, "pierce": True}) for o in hosts],
+            session_id,
+            result_type=DescribeNodeResult,
         )
         closed: list[tuple[str, int]] = []
         answered: list[int] = []  # positions of hosts CDP described (with or without a closed root)
         for i, (host, desc) in enumerate(zip(hosts, described, strict=True)):
-            if not isinstance(desc, dict):
-                continue
-            roots = [
-                s for s in desc.get("node", {}).get("shadowRoots", []) if s.get("shadowRootType") == "closed"
-            ]
-            closed.extend((host, s["backendNodeId"]) for s in roots)
+            if not isinstance(desc, DescribeNodeResult):
+                continue  # its error: gone, or not an element
+            roots = [s for s in desc.node.shadowRoots if s.shadowRootType == "closed"]
+            closed.extend((host, s.backendNodeId) for s in roots)
             if not roots:
                 answered.append(i)
         if array is not None and answered:
@@ -87,11 +97,12 @@ async def collect_closed_roots(
                 for _, b in closed
             ],
             session_id,
+            result_type=ResolveNodeResult,
         )
         pairs = [
-            (host, r["object"]["objectId"])
+            (host, r.object.objectId)
             for (host, _), r in zip(closed, resolved, strict=True)
-            if isinstance(r, dict) and "object" in r
+            if isinstance(r, ResolveNodeResult)
         ]
         if not pairs:
             break

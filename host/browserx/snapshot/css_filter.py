@@ -10,6 +10,7 @@ import asyncio
 
 from browserx import page_js
 from browserx.errors import BadRequest
+from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
@@ -37,8 +38,9 @@ async def match_selector(state: CaptureState, snap: DomSnapshot, selector: str) 
             {"functionDeclaration": MATCH_JS, "executionContextId": world[1], "returnByValue": True,
              "arguments": [{"value": selector}, {"value": roots.get(label, [])}]},
             session_id=session,
+            result_type=CallFunctionOnResult,
         )  # fmt: skip
-        result = msgspec.json.decode(reply["result"].get("value") or "{}")
+        result = msgspec.json.decode(reply.result.value or "{}")
         if "error" in result:
             raise BadRequest(f"invalid CSS selector {selector!r}: {result['error']}")
         return [int(k) for k in result.get("keys", [])]

@@ -20,6 +20,7 @@ from typing import Any
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS
+from browserx.relay.cdp_types import EvaluateResult
 from browserx.snapshot.capture_state import CaptureState
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
@@ -48,14 +49,12 @@ async def install_probe(state: CaptureState, session_id: str | None, handle: boo
         # The one handle a document gets is kept while the document lives.
         params = {"expression": f"({FRAMEWORK_PROBE_JS}, document)"}
     try:
-        reply = await state.session.cdp("Runtime.evaluate", params, session_id=session_id)
-    except PAGE_CALL_ERRORS:
-        return Probe()
-    result = reply.get("result")
-    if not isinstance(result, dict):
+        reply = await state.session.cdp(
+            "Runtime.evaluate", params, session_id=session_id, result_type=EvaluateResult
+        )
+    except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included
         return Probe()
     if handle:
-        object_id = result.get("objectId")
-        return Probe(document=object_id if isinstance(object_id, str) else None)
-    count = result.get("value")
+        return Probe(document=reply.result.objectId)
+    count = reply.result.value
     return Probe(count=count if isinstance(count, int) else None)

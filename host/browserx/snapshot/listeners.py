@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from browserx import page_js
 from browserx.errors import CdpError
+from browserx.relay.cdp_types import (
+    CallFunctionOnResult,
+    CaptureSnapshotResult,
+    EvaluateResult,
+    EventListenerRows,
+    ResolveNodeResult,
+)
 from browserx.snapshot.capture_state import CaptureState
 
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
@@ -32,14 +39,16 @@ async def clickable_nodes(state: CaptureState, session_id: str | None) -> dict[i
         {"computedStyles": [], "includeDOMRects": False, "includePaintOrder": False},
         session_id=session_id,
         keep={"paths": ["documents.*.nodes.backendNodeId", "documents.*.nodes.isClickable.index"]},
+        result_type=CaptureSnapshotResult,
     )
     types: dict[int, set[str]] = {}
-    for document in snap.get("documents") or []:
-        nodes = (document or {}).get("nodes") or {}
-        backend = nodes.get("backendNodeId") or []
-        for index in (nodes.get("isClickable") or {}).get("index") or []:
-            if isinstance(index, int) and 0 <= index < len(backend):
-                types[int(backend[index])] = {"clickable"}
+    for document in snap.documents:
+        if document is None or document.nodes.isClickable is None:
+            continue
+        backend = document.nodes.backendNodeId
+        for index in document.nodes.isClickable.index:
+            if 0 <= index < len(backend):
+                types[backend[index]] = {"clickable"}
     return types
 
 
@@ -56,14 +65,14 @@ async def listening_nodes(state: CaptureState, session_id: str | None, document:
         session_id=session_id,
         keep={"list": "listeners", "fields": ["type", "backendNodeId"],
               "where": {"field": "type", "values": list(CLICK_EVENTS)}},
+        result_type=EventListenerRows,
     )  # fmt: skip
-    entries = listing.get("listeners", [])
-    if len(entries) > LISTENER_HEAVY:
+    if len(listing.listeners) > LISTENER_HEAVY:
         state.listener_heavy.add(session_id)  # the next snapshot asks DOMSnapshot instead
     types: dict[int, set[str]] = {}
-    for entry in entries:
-        if isinstance(entry, list) and len(entry) == 2 and entry[0] in CLICK_EVENT_SET and entry[1]:
-            types.setdefault(int(entry[1]), set()).add(entry[0])
+    for kind, backend_id in listing.listeners:
+        if kind is not None and kind in CLICK_EVENT_SET and backend_id:
+            types.setdefault(backend_id, set()).add(kind)
     return types
 
 
@@ -88,9 +97,11 @@ async def heavy_listing(
 async def document_handle(state: CaptureState, session_id: str | None) -> str:
     """A fresh main-world handle on the session's document."""
     # In no object group (see install_probe).
-    reply = await state.session.cdp("Runtime.evaluate", {"expression": "document"}, session_id=session_id)
-    object_id = reply.get("result", {}).get("objectId")
-    if not isinstance(object_id, str):
+    reply = await state.session.cdp(
+        "Runtime.evaluate", {"expression": "document"}, session_id=session_id, result_type=EvaluateResult
+    )
+    object_id = reply.result.objectId
+    if object_id is None:
         raise CdpError("the page gave no handle on its document")
     return object_id
 
@@ -123,11 +134,12 @@ async def listener_keys(
                 for b in new
             ],
             session_id,
+            result_type=ResolveNodeResult,
         )
         pairs = [
-            (b, r["object"]["objectId"])
+            (b, r.object.objectId)
             for b, r in zip(new, resolved, strict=True)
-            if isinstance(r, dict) and "object" in r
+            if isinstance(r, ResolveNodeResult)
         ]
         if pairs:
             keys = await state.session.cdp(
@@ -139,8 +151,9 @@ async def listener_keys(
                     "returnByValue": True,
                 },
                 session_id=session_id,
+                result_type=CallFunctionOnResult,
             )
-            for (backend_id, _), key in zip(pairs, keys["result"]["value"], strict=True):
+            for (backend_id, _), key in zip(pairs, keys.result.value, strict=True):
                 if key:
                     known[backend_id] = int(key)
         await state.session.cdp(

@@ -8,6 +8,7 @@ import asyncio
 import msgspec
 
 from browserx import page_js
+from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.merge import Tree
@@ -40,8 +41,9 @@ async def _hit_test_frame(
         {"functionDeclaration": HIT_TEST_JS, "executionContextId": frame.context_id, "returnByValue": True,
          "arguments": [{"value": [n.ref.key for n in nodes]}]},
         session_id=frame.session_id,
+        result_type=CallFunctionOnResult,
     )  # fmt: skip
-    results = msgspec.json.decode(reply["result"].get("value") or "[]")
+    results = msgspec.json.decode(reply.result.value or "[]")
     out: dict[int, Cover] = {}
     for node, hit in zip(nodes, results, strict=False):
         if hit:

@@ -8,13 +8,15 @@ import time
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from browserx.snapshot.accname import NameContext, accessible_name, hunt_label
+from browserx.snapshot.accname import accessible_name
 from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.frames import KEY_BITS, FrameCapture
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
+from browserx.snapshot.label_hunt import hunt_label
 from browserx.snapshot.merge import Tree, merge
 from browserx.snapshot.model import F_HIT_TESTED, Box, Node, NodeRef
+from browserx.snapshot.name_context import NameContext
 from browserx.snapshot.snapshot import Cover, DomSnapshot, SnapshotStats
 from browserx.snapshot.stability import Settled
 from browserx.snapshot.visibility import Placements, compute_visibility, is_scroll_container

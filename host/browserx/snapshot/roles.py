@@ -5,167 +5,49 @@ CamelCase ("StaticText", "LabelText", "DisclosureTriangle", "ColorWell", "Date",
 ``role_of`` returns ``"generic"`` for elements without a more specific role (div, span, an
 ``<a>`` without href, a scoped header, ...) and ``None`` for nodes that are not exposed at all
 (presentational elements, ``input type=hidden``, non-rendered tags, SVG internals, shadow roots).
+The tables it reads are in role_tables.py, the HTML facts (input type, focusability, editing
+hosts) in elements.py; the states of a node with a role are in states.py.
 
 Pure functions of a ``Node`` and its ancestors: no I/O, no CDP.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
+from .elements import (
+    element_parent,
+    input_type,
+    is_editing_host,
+    is_focusable,
+    iter_ancestors,
+    parse_int,
+    trimmed_attr,
+)
 from .model import Node
+from .role_tables import (
+    ARIA_ROLES,
+    ASIDE_SCOPING_ROLES,
+    ASIDE_SCOPING_TAGS,
+    COMBOBOX_INPUT_TYPES,
+    GENERIC_HTML_TAGS,
+    GLOBAL_ARIA_ATTRS,
+    HEADING_TAGS,
+    INPUT_ROLE_BY_TYPE,
+    LIST_TAGS,
+    PRESENTATIONAL_ROLES,
+    ROLE_SYNONYMS,
+    SECTIONING_ROLES,
+    SECTIONING_TAGS,
+    TABLE_PART_ROLES,
+    TABLE_PART_TAGS,
+    UNEXPOSED_TAGS,
+)
 
 RoleRule = Callable[[Node], str | None]
 
 
-def word_set(text: str) -> frozenset[str]:
-    """A frozenset from a whitespace-separated word list (keeps the role tables compact)."""
-    return frozenset(text.split())
-
-
-# ARIA 1.2 concrete roles (+ ARIA 1.3 additions, graphics and DPUB roles Chrome knows).
-ARIA_ROLES: frozenset[str] = word_set(
-    """
-    alert alertdialog application article banner blockquote button caption cell checkbox code
-    columnheader combobox comment complementary contentinfo definition deletion dialog document
-    emphasis feed figure form generic grid gridcell group heading img insertion link list
-    listbox listitem log main mark marquee math menu menubar menuitem menuitemcheckbox
-    menuitemradio meter navigation none note option paragraph presentation progressbar radio
-    radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider
-    spinbutton status strong subscript suggestion superscript switch tab table tablist tabpanel
-    term textbox time timer toolbar tooltip tree treegrid treeitem graphics-document
-    graphics-object graphics-symbol doc-abstract doc-acknowledgments doc-afterword doc-appendix
-    doc-backlink doc-biblioentry doc-bibliography doc-biblioref doc-chapter doc-colophon
-    doc-conclusion doc-cover doc-credit doc-credits doc-dedication doc-endnote doc-endnotes
-    doc-epigraph doc-epilogue doc-errata doc-example doc-footnote doc-foreword doc-glossary
-    doc-glossref doc-index doc-introduction doc-noteref doc-notice doc-pagebreak doc-pagefooter
-    doc-pageheader doc-pagelist doc-part doc-preface doc-prologue doc-pullquote doc-qna
-    doc-subtitle doc-tip doc-toc
-    """
-)
-
-# Role tokens Chrome accepts under another name.
-ROLE_SYNONYMS: dict[str, str] = {"image": "img", "directory": "list"}
-
-PRESENTATIONAL_ROLES: frozenset[str] = frozenset({"presentation", "none"})
-
-# Global ARIA attributes: their presence overrides role=presentation/none (ARIA conflict rules).
-GLOBAL_ARIA_ATTRS: frozenset[str] = word_set(
-    """
-    aria-atomic aria-braillelabel aria-brailleroledescription aria-busy aria-controls
-    aria-current aria-describedby aria-description aria-details aria-dropeffect aria-flowto
-    aria-grabbed aria-keyshortcuts aria-label aria-labelledby aria-live aria-owns aria-relevant
-    aria-roledescription
-    """
-)
-
-# Roles an agent acts on directly.
-INTERACTIVE_ROLES: frozenset[str] = word_set(
-    """
-    button link textbox searchbox combobox listbox option checkbox radio switch slider
-    spinbutton scrollbar menuitem menuitemcheckbox menuitemradio tab treeitem DisclosureTriangle
-    ColorWell Date DateTime InputTime
-    """
-)
-
-INPUT_ROLE_BY_TYPE: dict[str, str | None] = {
-    "text": "textbox",
-    "email": "textbox",
-    "tel": "textbox",
-    "url": "textbox",
-    "password": "textbox",
-    "search": "searchbox",
-    "number": "spinbutton",
-    "range": "slider",
-    "checkbox": "checkbox",
-    "radio": "radio",
-    "button": "button",
-    "submit": "button",
-    "reset": "button",
-    "image": "button",
-    "file": "button",
-    "color": "ColorWell",
-    "date": "Date",
-    "datetime-local": "DateTime",
-    "month": "DateTime",
-    "week": "DateTime",
-    "time": "InputTime",
-    "hidden": None,
-}
-
-# Input types whose `list` attribute turns them into a combobox (a text field with suggestions).
-COMBOBOX_INPUT_TYPES: frozenset[str] = frozenset({"text", "search", "email", "tel", "url"})
-
-FORM_CONTROL_TAGS: frozenset[str] = frozenset(
-    {"button", "input", "select", "textarea", "optgroup", "option", "fieldset"}
-)
-
-# Tags that are never rendered / exposed.
-UNEXPOSED_TAGS: frozenset[str] = frozenset(
-    {"head", "script", "style", "template", "meta", "link", "base", "title", "noscript", "param"}
-)
-
-HEADING_TAGS: dict[str, int] = {f"h{level}": level for level in range(1, 7)}
-
-# header/footer are banner/contentinfo only outside these (HTML-AAM; Chrome's ancestor check).
-_SECTIONING_TAGS = frozenset({"article", "aside", "main", "nav", "section"})
-_SECTIONING_ROLES = frozenset({"article", "complementary", "main", "navigation"})
-# ...and aside is complementary only outside these unless it has an author name.
-_ASIDE_SCOPING_TAGS = frozenset({"article", "aside", "nav", "section"})
-_ASIDE_SCOPING_ROLES = frozenset({"article", "complementary", "navigation"})
-
-_TABLE_PART_TAGS = frozenset({"tr", "td", "th", "thead", "tbody", "tfoot", "caption"})
-_TABLE_PART_ROLES = {
-    "tr": "row",
-    "thead": "rowgroup",
-    "tbody": "rowgroup",
-    "tfoot": "rowgroup",
-    "caption": "caption",
-}
-_LIST_TAGS = frozenset({"ul", "ol", "menu"})
-_INTEGER = re.compile(r"\s*([+-]?\d+)")
-
-
-# ---------------------------------------------------------------------------- small helpers
-
-
-def _attr(node: Node, name: str) -> str:
-    return (node.attrs.get(name) or "").strip()
-
-
-def _element_parent(node: Node) -> Node | None:
-    """The parent element, stepping from a shadow root to its host."""
-    parent = node.parent
-    while parent is not None and not parent.is_element:
-        if parent.tag != "#shadow-root":
-            return None  # a #document: the frame boundary
-        parent = parent.parent
-    return parent
-
-
-def _ancestors(node: Node) -> list[Node]:
-    out: list[Node] = []
-    parent = _element_parent(node)
-    while parent is not None:
-        out.append(parent)
-        parent = _element_parent(parent)
-    return out
-
-
-def parse_int(value: str | None) -> int | None:
-    """HTML's rules for parsing integers (leading whitespace, sign, digits; rest ignored)."""
-    if value is None:
-        return None
-    match = _INTEGER.match(value)
-    return int(match.group(1)) if match else None
-
-
-def input_type(node: Node) -> str:
-    """Normalised input type ("text" for missing or unknown types)."""
-    raw = node.state.get("inputType") or node.attrs.get("type") or "text"
-    kind = str(raw).strip().lower()
-    return kind if kind in INPUT_ROLE_BY_TYPE else "text"
+# ---------------------------------------------------------------------------- explicit roles
 
 
 def explicit_role(node: Node) -> str | None:
@@ -182,7 +64,9 @@ def explicit_role(node: Node) -> str | None:
 
 def has_author_name(node: Node) -> bool:
     """Chrome's IsNameFromAuthorAttribute: aria-labelledby, non-blank aria-label, or title."""
-    return bool(_attr(node, "aria-labelledby") or _attr(node, "aria-label") or "title" in node.attrs)
+    return bool(
+        trimmed_attr(node, "aria-labelledby") or trimmed_attr(node, "aria-label") or "title" in node.attrs
+    )
 
 
 def _has_global_aria(node: Node) -> bool:
@@ -198,65 +82,6 @@ def _presentation_conflict(node: Node) -> bool:
     """ARIA conflict resolution: focusable elements or ones with global ARIA attributes keep
     their implicit role despite role=none/presentation."""
     return is_focusable(node) or _has_global_aria(node)
-
-
-def _editable(node: Node) -> bool:
-    editable = node.state.get("editable")
-    if editable is not None:
-        return bool(editable)
-    value = node.attrs.get("contenteditable")
-    return value is not None and value.strip().lower() in ("", "true", "plaintext-only")
-
-
-def is_editing_host(node: Node) -> bool:
-    """The root of a contenteditable region (editable, parent not editable)."""
-    if not node.is_element or not _editable(node):
-        return False
-    parent = _element_parent(node)
-    return parent is None or not _editable(parent)
-
-
-def is_disabled(node: Node) -> bool:
-    """Natively disabled (``:disabled``, including fieldset inheritance when capture says so)."""
-    disabled = node.state.get("disabled")
-    if disabled is not None:
-        return bool(disabled)
-    return node.tag in FORM_CONTROL_TAGS and "disabled" in node.attrs
-
-
-def _inert(node: Node) -> bool:
-    return "inert" in node.attrs or any("inert" in a.attrs for a in _iter_ancestors(node))
-
-
-# ---------------------------------------------------------------------------- focus
-
-
-def tabindex(node: Node) -> int | None:
-    return parse_int(node.attrs.get("tabindex"))
-
-
-def _natively_focusable(node: Node) -> bool:
-    tag = node.tag
-    if tag in ("a", "area"):
-        return "href" in node.attrs
-    if tag == "input":
-        return input_type(node) != "hidden"
-    if tag in ("button", "select", "textarea", "iframe", "frame"):
-        return True
-    if tag == "summary":
-        parent = _element_parent(node)
-        return parent is not None and parent.tag == "details"
-    if tag in ("audio", "video"):
-        return "controls" in node.attrs
-    return is_editing_host(node)
-
-
-def is_focusable(node: Node) -> bool:
-    """Focusable by script or click (tabindex="-1" counts; tabbable is a narrower question).
-    Rendering is not considered: callers pair this with ``node.visible``."""
-    if not node.is_element or is_disabled(node) or _inert(node):
-        return False
-    return tabindex(node) is not None or _natively_focusable(node)
 
 
 # ---------------------------------------------------------------------------- implicit roles
@@ -314,27 +139,20 @@ def _svg(node: Node) -> str | None:
     return None
 
 
-def _iter_ancestors(node: Node) -> Iterator[Node]:
-    parent = _element_parent(node)
-    while parent is not None:
-        yield parent
-        parent = _element_parent(parent)
-
-
 def _inside(node: Node, tags: frozenset[str], roles: frozenset[str]) -> bool:
-    return any(a.tag in tags or explicit_role(a) in roles for a in _iter_ancestors(node))
+    return any(a.tag in tags or explicit_role(a) in roles for a in iter_ancestors(node))
 
 
 def _header(node: Node) -> str | None:
-    return "generic" if _inside(node, _SECTIONING_TAGS, _SECTIONING_ROLES) else "banner"
+    return "generic" if _inside(node, SECTIONING_TAGS, SECTIONING_ROLES) else "banner"
 
 
 def _footer(node: Node) -> str | None:
-    return "generic" if _inside(node, _SECTIONING_TAGS, _SECTIONING_ROLES) else "contentinfo"
+    return "generic" if _inside(node, SECTIONING_TAGS, SECTIONING_ROLES) else "contentinfo"
 
 
 def _aside(node: Node) -> str | None:
-    if _inside(node, _ASIDE_SCOPING_TAGS, _ASIDE_SCOPING_ROLES) and not has_author_name(node):
+    if _inside(node, ASIDE_SCOPING_TAGS, ASIDE_SCOPING_ROLES) and not has_author_name(node):
         return "generic"
     return "complementary"
 
@@ -344,12 +162,12 @@ def _section(node: Node) -> str | None:
 
 
 def _summary(node: Node) -> str | None:
-    parent = _element_parent(node)
+    parent = element_parent(node)
     return "DisclosureTriangle" if parent is not None and parent.tag == "details" else "generic"
 
 
 def _nearest(node: Node, tag: str) -> Node | None:
-    return next((a for a in _iter_ancestors(node) if a.tag == tag), None)
+    return next((a for a in iter_ancestors(node) if a.tag == tag), None)
 
 
 def _table_of(node: Node) -> Node | None:
@@ -365,11 +183,20 @@ def _table_of(node: Node) -> Node | None:
     return None
 
 
-def _table_part(role: str) -> RoleRule:
-    def rule(node: Node) -> str | None:
-        return role if _table_of(node) is not None else "generic"
+class _TablePart:
+    """A table part's rule: its role inside a table, generic outside one."""
 
-    return rule
+    __slots__ = ("role",)
+
+    def __init__(self, role: str) -> None:
+        self.role = role
+
+    def __call__(self, node: Node) -> str | None:
+        return self.role if _table_of(node) is not None else "generic"
+
+
+def _table_part(role: str) -> RoleRule:
+    return _TablePart(role)
 
 
 def _td(node: Node) -> str | None:
@@ -397,7 +224,7 @@ def _is_data_cell(node: Node | None) -> bool:
 def _th(node: Node) -> str | None:
     if _table_of(node) is None:
         return "generic"
-    scope = _attr(node, "scope").lower()
+    scope = trimmed_attr(node, "scope").lower()
     if scope in ("row", "rowgroup"):
         return "rowheader"
     if scope in ("col", "colgroup"):
@@ -418,8 +245,8 @@ def _th(node: Node) -> str | None:
 
 
 def _li(node: Node) -> str | None:
-    parent = _element_parent(node)
-    if parent is not None and parent.tag in _LIST_TAGS and _is_presentational(parent):
+    parent = element_parent(node)
+    if parent is not None and parent.tag in LIST_TAGS and _is_presentational(parent):
         return None
     return "listitem"
 
@@ -500,58 +327,13 @@ IMPLICIT_ROLE_BY_TAG: dict[str, RoleRule] = {
 }
 
 
-GENERIC_HTML_TAGS: frozenset[str] = frozenset(
-    [
-        "div",
-        "span",
-        "b",
-        "i",
-        "u",
-        "s",
-        "em",
-        "strong",
-        "small",
-        "mark",
-        "abbr",
-        "cite",
-        "q",
-        "sub",
-        "sup",
-        "code",
-        "kbd",
-        "samp",
-        "var",
-        "pre",
-        "bdi",
-        "bdo",
-        "font",
-        "center",
-        "label",
-        "legend",
-        "caption",
-        "figcaption",
-        "dd",
-        "dt",
-        "dl",
-        "address",
-        "time",
-        "data",
-        "ruby",
-        "rt",
-        "rp",
-        "wbr",
-        "br",
-    ]
-)
-
-
 def implicit_role(node: Node) -> str | None:
     """The role from the element's tag and attributes alone (role attribute ignored)."""
     tag = node.tag
     if tag in UNEXPOSED_TAGS:
         return None
     role: str | None
-    if tag in _TABLE_PART_TAGS:
+    if tag in TABLE_PART_TAGS:
         # Table parts are the bulk of big pages: find the table once.
         table = _table_of(node)
         if table is None:
@@ -563,7 +345,7 @@ def implicit_role(node: Node) -> str | None:
         elif tag == "th":
             return _th(node)
         else:
-            return _TABLE_PART_ROLES[tag]
+            return TABLE_PART_ROLES[tag]
     else:
         rule = IMPLICIT_ROLE_BY_TAG.get(tag)
         if type(rule) is _Const:
@@ -593,129 +375,3 @@ def role_of(node: Node) -> str | None:
     if role is not None and not _presentation_conflict(node):
         return None
     return implicit_role(node)
-
-
-# ---------------------------------------------------------------------------- states
-
-
-def heading_level(node: Node) -> int | None:
-    """1-6 for headings (aria-level wins, then hN, else ARIA's default 2); None otherwise."""
-    if role_of(node) != "heading":
-        return None
-    level = parse_int(node.attrs.get("aria-level"))
-    if level is not None and level >= 1:
-        return level
-    return HEADING_TAGS.get(node.tag, 2)
-
-
-_CHECKABLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
-_MIXED_ROLES = frozenset({"checkbox", "menuitemcheckbox", "option", "treeitem"})
-_HASPOPUP_VALUES = frozenset({"menu", "listbox", "tree", "grid", "dialog"})
-_CURRENT_VALUES = frozenset({"page", "step", "location", "date", "time", "true"})
-
-
-def _true(node: Node, attr: str) -> bool:
-    return _attr(node, attr).lower() == "true"
-
-
-def _checked(node: Node, role: str | None) -> bool | str:
-    """True, "mixed" or False."""
-    value: object = node.state.get("checked")
-    if value is None:
-        if node.tag == "input" and input_type(node) in ("checkbox", "radio"):
-            value = "checked" in node.attrs
-        elif role in _CHECKABLE_ROLES or "aria-checked" in node.attrs:
-            token = _attr(node, "aria-checked").lower()
-            value = "mixed" if token == "mixed" else token not in ("", "false")
-    if value == "mixed":
-        return "mixed" if role in _MIXED_ROLES else False
-    return value is True
-
-
-def _expanded(node: Node, role: str | None) -> bool | None:
-    token = _attr(node, "aria-expanded").lower()
-    if token in ("true", "false"):
-        return token == "true"
-    if role == "DisclosureTriangle":
-        parent = _element_parent(node)
-        return parent is not None and "open" in parent.attrs
-    return None
-
-
-def _sort(node: Node) -> str | None:
-    """aria-sort of a column or row header: ascending, descending or other (none is the default)."""
-    value = _attr(node, "aria-sort").lower()
-    return value if value in ("ascending", "descending", "other") else None
-
-
-def _pressed(node: Node) -> bool | str | None:
-    token = _attr(node, "aria-pressed").lower()
-    if token == "mixed":
-        return "mixed"
-    if token in ("true", "false"):
-        return token == "true"
-    return None
-
-
-def _invalid(node: Node) -> bool | str | None:
-    token = _attr(node, "aria-invalid").lower()
-    if token in ("", "false"):
-        return None
-    return token if token in ("grammar", "spelling") else True
-
-
-def _haspopup(node: Node) -> str | None:
-    token = _attr(node, "aria-haspopup").lower()
-    if token == "true":
-        return "menu"
-    return token if token in _HASPOPUP_VALUES else None
-
-
-def _current(node: Node) -> str | None:
-    token = _attr(node, "aria-current").lower()
-    if token in ("", "false"):
-        return None
-    return token if token in _CURRENT_VALUES else "true"
-
-
-def _level(node: Node, role: str | None) -> int | None:
-    if role == "heading":
-        return heading_level(node)
-    level = parse_int(node.attrs.get("aria-level"))
-    return level if level is not None and level >= 1 else None
-
-
-def states_of(node: Node) -> dict[str, object]:
-    """Non-default states: disabled, checked (True/"mixed"), expanded (True/False), selected,
-    pressed (True/False/"mixed"), required, readonly, invalid, level, haspopup, current,
-    focused. Absent keys mean the default (not disabled, not checked, ...)."""
-    if not node.is_element:
-        return {}
-    proxy = node.state.get("proxyOf")
-    if proxy is not None:  # a label standing in for a hidden native toggle (classify.py)
-        return states_of(proxy)
-    role = role_of(node)
-    native_field = node.tag in ("input", "textarea", "select")
-    candidates: dict[str, object] = {
-        "disabled": is_disabled(node) or _true(node, "aria-disabled"),
-        "checked": _checked(node, role),
-        "expanded": _expanded(node, role),
-        "selected": node.state.get("selected") is True or _true(node, "aria-selected"),
-        "pressed": _pressed(node),
-        "required": (native_field and "required" in node.attrs) or _true(node, "aria-required"),
-        "readonly": (native_field and "readonly" in node.attrs) or _true(node, "aria-readonly"),
-        "invalid": _invalid(node),
-        "level": _level(node, role),
-        "haspopup": _haspopup(node),
-        "current": _current(node),
-        "focused": node.state.get("focused") is True,
-        "sort": _sort(node),
-    }
-    # False is meaningful for expanded/pressed (a collapsible / toggle control); elsewhere it
-    # is the default and dropped.
-    keep_false = ("expanded", "pressed")
-    return {
-        key: value
-        for key, value in candidates.items()
-        if value is not None and (value is not False or key in keep_false)
-    }

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from browserx.errors import CdpError
+from browserx.relay.cdp_types import CreateIsolatedWorldResult, GetFrameTreeResult
 from browserx.snapshot.capture_state import CaptureState
 
 WORLD_NAME = "browserx"
@@ -39,32 +40,27 @@ async def isolated_world(state: CaptureState, session_id: str | None, fresh: boo
         return known
     frame_id = state.frame_ids.get(session_id)
     if frame_id is None or fresh:
-        tree = await state.session.cdp("Page.getFrameTree", session_id=session_id)
-        frame_id = state.frame_ids[session_id] = _top_frame_id(tree)
+        tree = await state.session.cdp(
+            "Page.getFrameTree", session_id=session_id, result_type=GetFrameTreeResult
+        )
+        frame_id = state.frame_ids[session_id] = tree.frameTree.frame.id
     try:
         world = await state.session.cdp(
-            "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}, session_id=session_id
+            "Page.createIsolatedWorld",
+            {"frameId": frame_id, "worldName": WORLD_NAME},
+            session_id=session_id,
+            result_type=CreateIsolatedWorldResult,
         )
     except CdpError:
         if fresh:
             raise
         return await isolated_world(state, session_id, fresh=True)  # the frame id changed
-    context = (frame_id, int(world["executionContextId"]))
+    context = (frame_id, world.executionContextId)
     state.worlds_checked[session_id] = time.monotonic()
     # Not a document identity: a new renderer process counts context ids from 1 again. The
     # collector's registry says when the document is new (``CaptureState.document_seen``).
     state.worlds[session_id] = context
     return context
-
-
-def _top_frame_id(tree: dict[str, Any]) -> str:
-    """The top frame's id from Page.getFrameTree (a shape Chrome never sends is a CdpError)."""
-    root = tree.get("frameTree")
-    frame = root.get("frame") if isinstance(root, dict) else None
-    frame_id = frame.get("id") if isinstance(frame, dict) else None
-    if not isinstance(frame_id, str):
-        raise CdpError("CDP error (Page.getFrameTree): unexpected result shape: no top frame id")
-    return frame_id
 
 
 def _ignore_outcome(task: asyncio.Future[Any]) -> None:

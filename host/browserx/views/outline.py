@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import F_INLINE, Node
-from browserx.snapshot.roles import heading_level, states_of
 from browserx.snapshot.snapshot import DomSnapshot
+from browserx.snapshot.states import heading_level, states_of
 from browserx.snapshot.visibility import is_scroll_container
 
 Kind = Literal["control", "heading", "image", "group", "row", "item", "text", "frame"]

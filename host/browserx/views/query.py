@@ -1,14 +1,13 @@
 """Query-focused views (seed 002 §2.6.2): the outline cut into chunks by container (forms, lists,
 table sections, landmarks, dialogs, frames, heading sections), the chunks ranked against the query
-with BM25 (rank-bm25), and the best ones kept — each with its heading path — in document order."""
+with BM25 (rank-bm25's BM25Okapi, without numpy: see QueryIndex), and the best ones kept — each with its heading path — in document order."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
 
 from browserx.views.units import Unit
 
@@ -77,38 +76,58 @@ def chunks_of(units: list[Unit]) -> list[Chunk]:
     return chunks
 
 
-@lru_cache(maxsize=1)
-def _query_index_class() -> Any:
-    """rank-bm25's BM25Okapi (its idf, its floor for common words, its scoring), indexed lean:
-    per chunk it keeps the counts of the query's words only — ``get_scores`` reads no others —
-    where the library keeps every word's, ~7 MB for a 50k-element page. Each chunk's words
-    exist only while it is indexed. (Made on first use: rank-bm25 brings numpy, ~9 MB.)"""
-    from rank_bm25 import BM25Okapi
+class QueryIndex:
+    """BM25 over the chunks: rank-bm25's BM25Okapi (Trotman et al.'s ATIRE variant: k1 = 1.5,
+    b = 0.75, an idf floor of 0.25 × the mean idf for words in more than half the chunks), with
+    the same arithmetic in the same order, so the same scores — written out here because the
+    library computes with numpy, and importing numpy costs the host 16 MB, which put it over its
+    150 MB budget on a 50k-element page. Indexed lean: per chunk only the counts of the query's
+    words are kept (scoring reads no others); each chunk's words exist only while it is indexed."""
 
-    class QueryIndex(BM25Okapi):  # type: ignore[misc]
-        def __init__(self, corpus: Iterable[list[str]], terms: set[str]) -> None:
-            self.terms = terms
-            super().__init__(corpus)
+    K1 = 1.5
+    B = 0.75
+    EPSILON = 0.25
 
-        def _initialize(self, corpus: Iterable[list[str]]) -> dict[str, int]:
-            documents_with: dict[str, int] = {}  # word → how many chunks have it (the idf's n)
-            words = 0
-            for document in corpus:
-                self.doc_len.append(len(document))
-                words += len(document)
-                distinct = dict.fromkeys(document)  # first-seen order, as the library's: the same sums
-                for word in distinct:
-                    documents_with[word] = documents_with.get(word, 0) + 1
-                self.doc_freqs.append({t: document.count(t) for t in self.terms if t in distinct})
-                self.corpus_size += 1
-            self.avgdl = words / self.corpus_size
-            return documents_with
+    def __init__(self, corpus: Iterable[list[str]], terms: set[str]) -> None:
+        self.doc_len: list[int] = []
+        self.doc_freqs: list[dict[str, int]] = []
+        documents_with: dict[str, int] = {}  # word → how many chunks have it (the idf's n)
+        words = 0
+        for document in corpus:
+            self.doc_len.append(len(document))
+            words += len(document)
+            distinct = dict.fromkeys(document)  # first-seen order, as the library's: the same sums
+            for word in distinct:
+                documents_with[word] = documents_with.get(word, 0) + 1
+            self.doc_freqs.append({t: document.count(t) for t in terms if t in distinct})
+        self.corpus_size = len(self.doc_len)
+        self.avgdl = words / self.corpus_size
+        self.idf: dict[str, float] = {}
+        idf_sum = 0.0
+        negative: list[str] = []
+        for word, freq in documents_with.items():
+            idf = math.log(self.corpus_size - freq + 0.5) - math.log(freq + 0.5)
+            self.idf[word] = idf
+            idf_sum += idf
+            if idf < 0:
+                negative.append(word)
+        eps = self.EPSILON * (idf_sum / len(self.idf))
+        for word in negative:
+            self.idf[word] = eps
 
-    return QueryIndex
+    def get_scores(self, query: list[str]) -> list[float]:
+        k1, b, avgdl = self.K1, self.B, self.avgdl
+        scores = [0.0] * self.corpus_size
+        for q in query:
+            idf = self.idf.get(q) or 0
+            for i, (freqs, length) in enumerate(zip(self.doc_freqs, self.doc_len, strict=True)):
+                f = freqs.get(q) or 0
+                scores[i] += idf * (f * (k1 + 1) / (f + k1 * (1 - b + b * length / avgdl)))
+        return scores
 
 
-def _query_index(corpus: Iterable[list[str]], terms: set[str]) -> Any:
-    return _query_index_class()(corpus, terms)
+def _query_index(corpus: Iterable[list[str]], terms: set[str]) -> QueryIndex:
+    return QueryIndex(corpus, terms)
 
 
 def rank(chunks: list[Chunk], query: str) -> list[tuple[float, Chunk]]:

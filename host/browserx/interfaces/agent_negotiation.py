@@ -1,0 +1,92 @@
+"""Negotiation (seed 004 §1, §5.8): an answer with ``status: "needs_context"`` (or the legacy
+``needs_full_dom``) is retried as the same call, same ``taskId``, plus only what it asked for
+(``needs_of``): when the answer has either flag (``needsScreenshot``, ``needsSkeletonDom``), the
+flags alone say what is sent — an absent one is false; only when it has neither is
+``requestedDomMode`` read (hybrid → screenshot + skeleton, skeleton → skeleton). The seed has no
+flag for the full DOM: ``dom`` is sent for ``requestedDomMode: "full"`` or the legacy
+``needs_full_dom``, whatever the flags say. The artifacts (``gather_artifacts``): ``screenshot`` +
+``screenshotHash`` (JPEG ≤ 1024 px wide, quality 70; ``null`` when the hash equals the last one
+sent), ``skeletonDom``, ``dom``; the loop (interfaces/agent.py) retries at most
+``MAX_NEGOTIATION_ROUNDS`` times a step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from browserx.errors import ActionError, BadRequest, CdpError, PageOptedOut, clip
+from browserx.interfaces.backend import InteractData
+
+if TYPE_CHECKING:
+    from browserx.control.client import Client
+
+MAX_NEGOTIATION_ROUNDS = 2
+SCREENSHOT_WIDTH, SCREENSHOT_QUALITY = 1024, 70  # JPEG, seed 004 §5.2
+HTML_MAX_CHARS = {"skeleton": 100_000, "full": 200_000}  # seed 004 §5.2 (skeleton), §5.8 (full)
+# An artifact the host cannot give (no such tool yet, an opted-out page, a CDP refusal) is left out.
+ARTIFACT_FAILURES = (BadRequest, PageOptedOut, CdpError, ActionError)
+
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Needs:
+    screenshot: bool = False
+    skeleton: bool = False
+    full_dom: bool = False
+
+    def names(self) -> list[str]:
+        return [n for n, on in (("screenshot", self.screenshot), ("skeletonDom", self.skeleton),
+                                ("dom", self.full_dom)) if on]  # fmt: skip
+
+
+def needs_of(data: InteractData) -> Needs:
+    """What a needs_context answer asks for. Its flags win when it has either of them
+    (``needsScreenshot``, ``needsSkeletonDom``; an absent one is then false); only when it has
+    neither is ``requestedDomMode`` read: hybrid → screenshot + skeleton, skeleton → skeleton.
+    The full DOM has no flag in the seed: ``requestedDomMode: "full"`` or the legacy
+    ``needs_full_dom`` asks for it either way."""
+    if data.needsScreenshot is not None or data.needsSkeletonDom is not None:
+        screenshot, skeleton = bool(data.needsScreenshot), bool(data.needsSkeletonDom)
+    else:
+        mode = data.requestedDomMode
+        screenshot, skeleton = mode == "hybrid", mode in ("hybrid", "skeleton")
+    return Needs(screenshot=screenshot, skeleton=skeleton, full_dom=data.wants_full_dom)
+
+
+def gather_artifacts(
+    client: Client, tab: int, needs: Needs, last_hash: str | None, log: Log
+) -> tuple[dict[str, Any], str | None]:
+    """The requested artifacts as request fields, and the hash of the screenshot now sent. One the
+    host cannot give is left out, with a note in the log."""
+    out: dict[str, Any] = {}
+    if needs.screenshot:
+        try:
+            shot = client.screenshot(
+                tab=tab, format="jpeg", quality=SCREENSHOT_QUALITY, max_width=SCREENSHOT_WIDTH
+            )
+        except ARTIFACT_FAILURES as exc:
+            log(f"  screenshot left out: {exc.code}: {clip(exc.message, 200)}")
+        else:
+            phash = shot.get("phash")
+            out["screenshot"] = None if phash and phash == last_hash else shot["data"]
+            if phash:
+                out["screenshotHash"] = str(phash)
+                last_hash = str(phash)
+    for wanted, mode, key in ((needs.skeleton, "skeleton", "skeletonDom"), (needs.full_dom, "full", "dom")):
+        if not wanted:
+            continue
+        try:
+            html = client.call("html", tab=tab, mode=mode, max_chars=HTML_MAX_CHARS[mode])
+        except ARTIFACT_FAILURES as exc:
+            log(f"  {key} left out: {exc.code}: {clip(exc.message, 200)}")
+            continue
+        if isinstance(html, Mapping) and isinstance(html.get("html"), str):
+            out[key] = html["html"]
+        else:
+            log(f"  {key} left out: the html tool answered without an html string")
+    return out, last_hash
+
+
+__all__ = ["MAX_NEGOTIATION_ROUNDS", "Log", "Needs", "gather_artifacts", "needs_of"]

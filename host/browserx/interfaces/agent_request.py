@@ -1,0 +1,188 @@
+"""The body of one ``POST {backend}/api/agent/interact`` of ``browserx agent`` (interfaces/agent.py),
+built by pure functions of the observation (the semantic view) and how the last action went:
+seed 004 §1's page fields (``interactiveTree`` typed as the seed types it), then, after an action,
+``lastActionStatus``, ``lastActionError``, ``lastActionResult``, ``previousUrl``,
+``clientObservations``, ``clientVerification`` (when an ``actionDetails.selectorPath`` lookup ran)
+and the verification sentinel fields (seed 002 §2.6.3). The backend client checks the body against
+the contract (interfaces/backend.py) before it is sent; the artifacts a negotiation asks for are
+added by interfaces/agent_negotiation.py."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from browserx.interfaces.outcome import describe_action
+
+_FRAME = re.compile(r"f?([0-9]+)")
+
+
+@dataclass(frozen=True)
+class Observation:
+    tab: int
+    page: dict[str, Any]  # the semantic view (views/semantic.py)
+
+    @property
+    def url(self) -> str:
+        return str(self.page.get("url") or "")
+
+
+def v3_node(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """One interactiveTree node as seed 004 types it: ``i`` a string, ``n`` always present, ``f``
+    a frame number."""
+    node: dict[str, Any] = {
+        "i": str(entry["i"]),
+        "r": str(entry.get("r") or ""),
+        "n": str(entry.get("n") or ""),
+    }
+    for key in ("v", "s"):
+        if entry.get(key) is not None:
+            node[key] = str(entry[key])
+    if _numbers(entry.get("xy"), 2):
+        node["xy"] = list(entry["xy"])
+    frame = frame_number(entry.get("f"))
+    if frame is not None:
+        node["f"] = frame
+    if _numbers(entry.get("box"), 4):
+        node["box"] = list(entry["box"])
+    scr = entry.get("scr")
+    if isinstance(scr, Mapping):
+        node["scr"] = {"depth": str(scr.get("depth") or "0%"), "h": bool(scr.get("h"))}
+    if entry.get("occ"):
+        node["occ"] = True
+    return node
+
+
+def _numbers(value: Any, n: int) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == n
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value)
+    )
+
+
+def frame_number(label: Any) -> int | None:
+    """browserx labels child frames ``f1``, ``f2``…; the seed numbers them (``f: 1``)."""
+    if isinstance(label, int) and not isinstance(label, bool):
+        return label
+    m = _FRAME.fullmatch(label) if isinstance(label, str) else None
+    return int(m.group(1)) if m else None
+
+
+def page_fields(obs: Observation) -> dict[str, Any]:
+    """What every request says about the page (seed 004 §1, §6.2.1)."""
+    page = obs.page
+    viewport = page.get("viewport") or {}
+    return {
+        "domMode": "semantic",
+        "interactiveTree": [v3_node(e) for e in page.get("interactive_tree") or []],
+        "url": obs.url,
+        "tabId": obs.tab,
+        "pageTitle": str(page.get("title") or ""),
+        "viewport": {
+            "width": round(viewport.get("width") or 0),
+            "height": round(viewport.get("height") or 0),
+        },
+        "scrollPosition": str(page.get("scroll_position") or "0%"),
+        "scrollableContainers": [
+            {"id": str(c["id"]), "depth": str(c.get("depth") or "0%"), "hasMore": bool(c.get("hasMore"))}
+            for c in page.get("scrollable_containers") or []
+        ],
+        "recentEvents": [str(e) for e in page.get("recent_events") or []],
+        "hasErrors": bool(page.get("has_errors")),
+        "hasSuccess": bool(page.get("has_success")),
+    }
+
+
+@dataclass
+class ActionOutcome:
+    """How the last action went, for the next request."""
+
+    action: str  # the action as the backend wrote it
+    success: bool
+    url_before: str
+    result: dict[str, Any] | None = None  # the ActionResult, when it ran
+    code: str | None = None  # failure: the error code ...
+    message: str | None = None  # ... and message
+    element_id: int | None = None
+    notes: list[str] = field(default_factory=list)  # e.g. the selectorPath used
+    # The actionDetails.selectorPath lookup, when one ran: seed 004 §1's clientVerification
+    # without urlChanged (known only when the next request is built).
+    selector_check: dict[str, Any] | None = None
+
+    def summary(self) -> str:
+        """One line: the result's lines (the verification feedback is one) and the notes, joined
+        with "; "."""
+        head = describe_action(self.result) if self.result else f"failed: {self.code}: {self.message}"
+        lines = [line.strip() for line in head.splitlines() if line.strip()]
+        return "; ".join([*lines, *self.notes])
+
+
+def outcome_fields(last: ActionOutcome, url_now: str) -> dict[str, Any]:
+    """``lastActionStatus``, ``lastActionError``, ``lastActionResult``, ``previousUrl``,
+    ``clientObservations``, ``clientVerification`` when an ``actionDetails.selectorPath`` lookup
+    ran, and, when the action carried an expectation, the sentinel fields."""
+    out: dict[str, Any] = {"lastActionStatus": "success" if last.success else "failure"}
+    if not last.success:
+        error: dict[str, Any] = {
+            "message": last.message or "",
+            "code": last.code or "action_failed",
+            "action": last.action,
+        }
+        if last.element_id is not None:
+            error["elementId"] = last.element_id
+        out["lastActionError"] = error
+    out["lastActionResult"] = {"success": last.success, "actualState": last.summary()}
+    out["previousUrl"] = last.url_before
+    result = last.result or {}
+    seen: dict[str, bool] = {}
+    network = result.get("network")
+    requests = network.get("requests") if isinstance(network, Mapping) else None
+    if isinstance(requests, int) and not isinstance(requests, bool):
+        seen["didNetworkOccur"] = requests > 0
+    changes = result.get("changes") or {}
+    mutations = changes.get("dom_mutations")
+    if isinstance(mutations, int) and not isinstance(mutations, bool):
+        seen["didDomMutate"] = mutations > 0
+    elif changes.get("navigated"):  # dom_mutations None: the page was replaced
+        seen["didDomMutate"] = True
+    seen["didUrlChange"] = url_now != last.url_before
+    out["clientObservations"] = seen
+    if last.selector_check is not None:
+        out["clientVerification"] = {**last.selector_check, "urlChanged": url_now != last.url_before}
+    verification = result.get("verification")
+    if isinstance(verification, Mapping):
+        out["verification_passed"] = bool(verification.get("passed"))
+        out["verification_message"] = str(verification.get("feedback") or "")
+        out["errors_detected"] = [str(e) for e in verification.get("errors_detected") or []]
+        out["success_messages"] = [str(m) for m in verification.get("success_messages") or []]
+    return out
+
+
+def build_request(
+    task: str, obs: Observation, *, task_id: str | None = None, last: ActionOutcome | None = None
+) -> dict[str, Any]:
+    """The body of one ``POST /api/agent/interact`` (no artifacts: those only on request)."""
+    page = page_fields(obs)
+    body: dict[str, Any] = {"domMode": page.pop("domMode"), "interactiveTree": page.pop("interactiveTree")}
+    body["url"] = page.pop("url")
+    body["query"] = task
+    if task_id is not None:
+        body["taskId"] = task_id
+    body.update(page)
+    if last is not None:
+        body.update(outcome_fields(last, obs.url))
+    return body
+
+
+__all__ = [
+    "ActionOutcome",
+    "Observation",
+    "build_request",
+    "frame_number",
+    "outcome_fields",
+    "page_fields",
+    "v3_node",
+]

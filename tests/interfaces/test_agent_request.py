@@ -1,0 +1,135 @@
+"""The body of ``POST /api/agent/interact`` (interfaces/agent_request.py), built from a recorded
+observation: field by field, with the seed's types, on the first request and after an action that
+succeeded, failed or carried a verification; the outcome line."""
+
+from __future__ import annotations
+
+import json
+
+from browserx.interfaces.agent_request import ActionOutcome, build_request, v3_node
+from browserx.interfaces.backend import InteractRequest, check_request
+from tests.builders import AGENT_OBS, AGENT_PAGE
+
+PAGE_KEYS = {"domMode", "interactiveTree", "url", "query", "tabId", "pageTitle", "viewport", "scrollPosition",
+             "scrollableContainers", "recentEvents", "hasErrors", "hasSuccess"}  # fmt: skip
+
+
+def test_first_request_is_the_semantic_first_contract() -> None:
+    body = build_request("Fill the form", AGENT_OBS)
+    assert set(body) == PAGE_KEYS  # no taskId before one was given, no dom/skeletonDom/screenshot
+    assert body["domMode"] == "semantic"
+    assert body["url"] == "http://127.0.0.1:36261/form.html"
+    assert body["query"] == "Fill the form"
+    assert body["tabId"] == 373200592 and type(body["tabId"]) is int
+    assert body["pageTitle"] == "Snapshot frames"
+    assert body["viewport"] == {"width": 1280, "height": 757}
+    assert body["scrollPosition"] == "14%"
+    assert body["scrollableContainers"] == [{"id": "7", "depth": "0%", "hasMore": True}]
+    assert body["recentEvents"] == ['[1s ago] error appeared: "Invalid ZIP code"']
+    assert body["hasErrors"] is True and body["hasSuccess"] is False
+    tree = body["interactiveTree"]
+    assert [n["i"] for n in tree] == ["1", "4", "5", "7", "9"]
+    assert all(type(n["i"]) is str and type(n["r"]) is str and type(n["n"]) is str for n in tree)
+    assert tree[0] == {
+        "i": "1",
+        "r": "btn",
+        "n": "Main frame button",
+        "xy": [70, 90],
+        "box": [8, 80, 123, 21],
+    }
+    assert tree[1]["f"] == 1  # the seed numbers frames; browserx labels them f1, f2
+    assert tree[2] == {"i": "5", "r": "inp", "n": "Cross-site field", "v": "Ada", "s": "required,focused",
+                       "xy": [366, 281], "f": 1}  # fmt: skip
+    assert tree[3] == {"i": "7", "r": "scr", "n": "", "xy": [209, 181], "box": [8, 80, 402, 202],
+                       "scr": {"depth": "0%", "h": True}}  # fmt: skip
+    assert tree[4]["occ"] is True
+    check_request(body)  # and the JSON as sent validates against the contract model
+    InteractRequest.model_validate_json(json.dumps(body))
+
+
+def test_task_id_and_the_last_action_on_later_requests() -> None:
+    last = ActionOutcome(
+        'click("9")',
+        True,
+        "http://127.0.0.1:36261/start.html",
+        result={
+            "success": True,
+            "action": "click",
+            "id": 9,
+            "duration_ms": 80.0,
+            "changes": {"navigated": True, "new_url": AGENT_PAGE["url"], "dom_mutations": None},
+            "network": {"requests": 3, "finished": 3, "failed": 0, "xhr": []},
+            "verification": {
+                "passed": False,
+                "expected": "the text Thank you appears",
+                "actual": "no such text",
+                "errors_detected": ["Invalid email"],
+                "success_messages": [],
+                "feedback": "Thank you did not appear; the page shows Invalid email",
+            },
+        },
+        element_id=9,
+    )
+    body = build_request("t", AGENT_OBS, task_id="task-1", last=last)
+    assert body["taskId"] == "task-1"
+    assert body["lastActionStatus"] == "success"
+    assert "lastActionError" not in body
+    assert body["lastActionResult"]["success"] is True
+    assert body["lastActionResult"]["actualState"].startswith("click succeeded on [9]")
+    assert body["previousUrl"] == "http://127.0.0.1:36261/start.html"
+    assert body["clientObservations"] == {"didNetworkOccur": True, "didDomMutate": True, "didUrlChange": True}
+    assert body["verification_passed"] is False
+    assert body["verification_message"] == "Thank you did not appear; the page shows Invalid email"
+    assert body["errors_detected"] == ["Invalid email"]
+    assert body["success_messages"] == []
+    check_request(body)
+
+
+def test_a_failed_action_reports_its_error() -> None:
+    last = ActionOutcome(
+        "click(99)", False, AGENT_PAGE["url"], code="unknown_id", message="No element 99.", element_id=99
+    )
+    body = build_request("t", AGENT_OBS, task_id="task-1", last=last)
+    assert body["lastActionStatus"] == "failure"
+    assert body["lastActionError"] == {"message": "No element 99.", "code": "unknown_id", "action": "click(99)",
+                                       "elementId": 99}  # fmt: skip
+    assert body["lastActionResult"] == {"success": False, "actualState": "failed: unknown_id: No element 99."}
+    # nothing ran: only what the URL says is known; no network or verification fields
+    assert body["clientObservations"] == {"didUrlChange": False}
+    assert not {"verification_passed", "verification_message", "errors_detected", "success_messages"} & set(
+        body
+    )
+    check_request(body)
+
+
+def test_results_without_network_facts_omit_did_network_occur() -> None:
+    result = {"success": True, "action": "type", "changes": {"dom_mutations": 0, "value_changed": True}}
+    body = build_request(
+        "t", AGENT_OBS, last=ActionOutcome('type(5, "x")', True, AGENT_PAGE["url"], result=result)
+    )
+    assert body["clientObservations"] == {"didDomMutate": False, "didUrlChange": False}
+
+
+def test_the_outcome_is_one_line_with_its_parts_joined_by_semicolons() -> None:
+    result = {"success": True, "action": "click", "id": 3, "duration_ms": 12.0,
+              "changes": {"navigated": False, "dom_mutations": 1}, "network": {"requests": 0},
+              "verification": {"passed": True, "feedback": "Verified: 'Saved' appears."}}  # fmt: skip
+    last = ActionOutcome(
+        "click(3)", True, AGENT_PAGE["url"], result=result, notes=["[2] was stale_id: ran click(3)"]
+    )
+    assert last.summary() == (
+        "click succeeded on [3] in 12 ms: no navigation, 1 DOM mutation, no requests; "
+        "Verified: 'Saved' appears.; [2] was stale_id: ran click(3)"
+    )
+    assert build_request("t", AGENT_OBS, last=last)["lastActionResult"]["actualState"] == last.summary()
+
+
+def test_v3_node_types() -> None:
+    assert v3_node({"i": 12, "r": "link", "n": "Gmail"}) == {"i": "12", "r": "link", "n": "Gmail"}
+    assert v3_node({"i": 3, "r": "btn", "f": "m:odd", "xy": [1.5, 2]}) == {
+        "i": "3",
+        "r": "btn",
+        "n": "",
+        "xy": [1.5, 2],
+    }
+    assert v3_node({"i": 3, "r": "btn", "f": "f12", "occ": False}) == {"i": "3", "r": "btn", "n": "", "f": 12}
