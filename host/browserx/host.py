@@ -8,12 +8,19 @@ Run as ``python -m browserx.host`` (what scripts/browserx-host does).
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":
+    # structlog formats exceptions with rich when it can import it: ~6 MB of the host's resident
+    # memory (its budget is 150 MB with a 50k-element page) for log lines that go to a file as
+    # plain text anyway. The host process goes without (None in sys.modules: not importable).
+    sys.modules.setdefault("rich", None)  # type: ignore[arg-type]
+
 import asyncio
 import contextlib
 import logging
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 from typing import IO, TextIO, cast

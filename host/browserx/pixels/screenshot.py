@@ -16,11 +16,13 @@ import base64
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
-
-from PIL import Image, ImageDraw, ImageFont
+from typing import TYPE_CHECKING, Any, Literal
 
 from browserx import page_js
+
+if TYPE_CHECKING:  # Pillow is imported on first use: a host that takes no picture does without its ~4 MB
+    from PIL import Image
+
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
 from browserx.errors import BadRequest, CdpError, NotInteractable
@@ -93,6 +95,8 @@ async def screenshot(
     )
     data = base64.b64decode(reply.data)
     try:
+        from PIL import Image
+
         image = Image.open(io.BytesIO(data))
         image.load()
     except (OSError, ValueError) as exc:  # UnidentifiedImageError is an OSError
@@ -152,6 +156,8 @@ def draw_marks(image: Image.Image, snap: DomSnapshot, origin: tuple[float, float
     top-left corner is in viewport coordinates. Labels go where they overlap no label placed
     before (above the top-left corner, inside it, below, at the right); white on a saturated colour
     reads on any background."""
+    from PIL import ImageDraw, ImageFont
+
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=max(10, round(12 * max(scale, 0.75))))
     placed: list[tuple[float, float, float, float]] = []
@@ -204,6 +210,8 @@ _COS = [[math.cos((2 * x + 1) * u * math.pi / (2 * _N)) for x in range(_N)] for 
 def perceptual_hash(image: Image.Image) -> str:
     """The 64-bit pHash as 16 hex digits: the low 8×8 frequencies of a 32×32 grey thumbnail's DCT,
     each set when above their median. Equal for the same picture, near (Hamming) for a similar one."""
+    from PIL import Image
+
     grey = image.convert("L").resize((_N, _N), Image.Resampling.LANCZOS)
     pixels = list(grey.tobytes())  # one byte per pixel ("L")
     rows = [pixels[i * _N : (i + 1) * _N] for i in range(_N)]
