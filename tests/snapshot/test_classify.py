@@ -76,12 +76,8 @@ def test_a_non_semantic_element_a_person_acts_on_is_tier_two(node: Node, hint: s
     assert is_interactive(node)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="classify._hints returns early for a node with no listeners, attributes, state or pointer "
-    "cursor, before it reads F_FRAMEWORK_CLICK: a bare <div onClick> of a framework is missed",
-)
 def test_a_framework_click_handler_alone_makes_a_target() -> None:
+    # A bare <div onClick> of a framework: no listener, attribute, state or pointer cursor.
     like = flagged(el("div", text("Like")), F_FRAMEWORK_CLICK)
     classified(like)
     assert like.tier == 2 and like.hints == ("framework",)

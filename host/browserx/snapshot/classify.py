@@ -65,7 +65,9 @@ def is_interactive(node: Node) -> bool:
 
 
 def _hints(node: Node) -> tuple[str, ...]:
-    if not (node.listeners or node.attrs or node.state or node.flags & F_CURSOR_POINTER):
+    if not (
+        node.listeners or node.attrs or node.state or node.flags & (F_CURSOR_POINTER | F_FRAMEWORK_CLICK)
+    ):
         return ()  # the bulk of a page: nothing that could make it interactive
     hints: list[str] = []
     listeners = node.listeners
