@@ -41,7 +41,8 @@ def test_a_snapshot_of_the_same_document_keeps_its_ids_and_the_last_one_is_torn_
         assert dict(second.id_of) == ids
         assert second.seq > first.seq
         assert all(n.parent is None and not n.children for n in first.nodes)  # torn down meanwhile
-        assert tab.snapshot is None  # the caller places the new one
+        assert tab.snapshot is second  # placed, and what its IDs name remembered
+        assert all(tab.recall(i) is not None for i in second.by_id)
 
     run(body)
 

@@ -72,8 +72,6 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
         await click_target(ctx, target)
         await asyncio.sleep(OPEN_SETTLE_S)
     snap = await take_snapshot(tab)
-    tab.place_snapshot(snap)
-    tab.remember(snap)
     want = normalise(value)
     options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]
     found = [(i, n) for i, n in options if normalise(n.name) == want] or [

@@ -160,8 +160,6 @@ async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
 
 async def _heal(tab: Tab, element_id: int, old: Fingerprint) -> Target | None:
     snap = await take_snapshot(tab)
-    tab.place_snapshot(snap)
-    tab.remember(snap)
     # The allocator may already have given the old ID back to the re-created node.
     candidates: list[Fingerprint] = []
     for new_id, node in snap.by_id.items():

@@ -273,7 +273,6 @@ class Verifier:
             snap = await take_snapshot(self.tab, settle=SettleOptions(wait=False))
         except PAGE_CALL_ERRORS:
             return None  # mid-navigation: the next look sees the new page
-        self.tab.place_snapshot(snap)
         if snap.settled is not None:
             self._log(snap.settled.events)
         return snap

@@ -146,8 +146,6 @@ def build_methods(
         async with tab.lock:
             await refuse_opted_out(tab)
             snap = await take_snapshot(tab, include_values=p.include_values)
-            tab.place_snapshot(snap)
-            tab.remember(snap)  # the data-id values are the tab's current IDs
             with paused_gc():
                 view = render_html(snap, p.mode, p.max_chars)
         out: dict[str, Any] = {"tab": tab.tab_id, "mode": p.mode, "url": snap.url, "title": snap.title,

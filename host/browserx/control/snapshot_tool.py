@@ -54,8 +54,6 @@ async def observe(tab: Tab, p: SnapshotParams) -> dict[str, Any]:
     snap = await take_snapshot(tab, include_values=p.include_values, settle=settle)
     settled = snap.settled or Settled()
     taken_at = time.perf_counter()
-    tab.place_snapshot(snap)
-    tab.remember(snap)  # what each ID named, so actions can refuse a wrong element
     matched = await match_selector(tab.capture, snap, p.filter) if p.filter else None
     t0 = time.perf_counter()
     log = tab.page_events or EventLog()

@@ -106,7 +106,6 @@ async def screenshot(
     count = 0
     if marks:
         snap = await take_snapshot(tab)
-        tab.place_snapshot(snap)
         count = draw_marks(image, snap, origin=(clip[0] - sx, clip[1] - sy), scale=scale)
         out = io.BytesIO()
         if fmt == "jpeg":

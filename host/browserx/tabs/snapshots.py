@@ -36,7 +36,8 @@ def _forget_left_documents(tab: Tab) -> None:
 async def take_snapshot(
     tab: Tab, include_values: bool = False, settle: SettleOptions | None = None
 ) -> DomSnapshot:
-    """Capture and build a new snapshot of the tab. Call under the tab's lock. With ``settle``,
+    """Capture and build a new snapshot of the tab, and make it the tab's (placed, what its IDs
+    name remembered for the actions). Call under the tab's lock. With ``settle``,
     the page is first let settle and its page events are drained (``DomSnapshot.settled``).
 
     Host work overlaps the page's where it can: the old snapshot is torn down while the page
@@ -79,4 +80,6 @@ async def take_snapshot(
         covered.update(await testing)  # snap.covered is a live view of this dict
         build_ms = (time.perf_counter() - t1) * 1000
         snap = replace(snap, stats=replace(snap.stats, build_ms=build_ms, hit_tested_by_host=len(targets)))
+    tab.place_snapshot(snap)
+    tab.remember(snap)  # while the worlds it used are the tab's: what each ID named
     return snap
