@@ -6,8 +6,10 @@ written for an LLM: it says what went wrong and what to do next.
     ├─ FramingError                  bad_frame
     ├─ BadRequest                    bad_request
     │  ├─ UnknownMethod              unknown_method
-    │  └─ MethodNotAllowed           method_not_allowed
+    │  ├─ MethodNotAllowed           method_not_allowed
+    │  └─ UrlNotAllowed              url_not_allowed
     ├─ NoHost                        no_host
+    │  └─ AmbiguousHost              ambiguous_host
     ├─ RelayError                    relay_error
     │  ├─ HostDisconnected           host_disconnected
     │  ├─ ExtensionDisconnected      extension_disconnected
@@ -73,8 +75,19 @@ class MethodNotAllowed(BadRequest):
     code = "method_not_allowed"
 
 
+class UrlNotAllowed(BadRequest):
+    code = "url_not_allowed"
+    """A URL outside the allowlist (http, https, about:blank, file:// when enabled): refused
+    before it reaches Chrome, for every way a tab could be sent there."""
+
+
 class NoHost(BrowserxError):
     code = "no_host"
+
+
+class AmbiguousHost(NoHost):
+    code = "ambiguous_host"
+    """More than one live host and no socket named: the call would pick a browser at random."""
 
 
 class RelayError(BrowserxError):
