@@ -10,7 +10,7 @@ from typing import Any
 
 from browserx import actions
 from browserx.actions.result import ActionResult
-from browserx.control.policy import check_url, refuse_opted_out
+from browserx.control.policy import allowed_url, refuse_opted_out
 from browserx.control.schemas import NavigateParams, TabParams
 from browserx.errors import PageOffLimits
 from browserx.settings import HostSettings
@@ -25,8 +25,8 @@ def action_handlers(registry: TabRegistry, settings: HostSettings) -> dict[str, 
 
     def action(run: Callable[[Tab, Any], Awaitable[ActionResult]], reads_page: bool = True) -> Handler:
         async def handler(p: TabParams) -> dict[str, Any]:
-            if isinstance(p, NavigateParams):
-                check_url(p.url, settings.allow_file_urls)  # before the tab is touched
+            if isinstance(p, NavigateParams):  # before the tab is touched; Chrome gets the checked URL
+                p = p.model_copy(update={"url": allowed_url(p.url, settings.allow_file_urls)})
             tab = await registry.resolve(p.tab)
             if isinstance(p, NavigateParams):
                 await leave_off_limits_page(registry, tab, p.url, p.timeout)

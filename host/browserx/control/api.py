@@ -9,7 +9,7 @@ from typing import Any
 from browserx import _native, actions
 from browserx._version import __version__
 from browserx.control.action_methods import Handler, action_handlers
-from browserx.control.policy import check_url, refuse_opted_out, refuse_opted_out_frames
+from browserx.control.policy import allowed_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.control.schemas import (
     ActivateTabParams,
     CdpParams,
@@ -26,7 +26,7 @@ from browserx.control.schemas import (
 from browserx.control.server import Method
 from browserx.control.snapshot_tool import observe
 from browserx.control.tools import TOOLS
-from browserx.errors import MethodNotAllowed, TabClosed
+from browserx.errors import BadRequest, MethodNotAllowed, TabClosed
 from browserx.heap import paused_gc
 from browserx.pixels.screenshot import screenshot
 from browserx.relay.protocol import NewTabResult, decode_raw
@@ -75,8 +75,13 @@ def build_methods(
             )
         if p.method in INTERNAL_CDP:
             raise MethodNotAllowed(f"{p.method} is the host's own; it is not served through `cdp`.")
-        if p.method == "Page.navigate":
-            check_url(str(p.params.get("url", "")), settings.allow_file_urls)
+        if p.method == "Page.navigate":  # Chrome gets the URL the policy checked, as it read it
+            url = p.params.get("url")
+            if not isinstance(url, str):
+                raise BadRequest("Page.navigate needs a url (a string).")
+            p = p.model_copy(
+                update={"params": {**p.params, "url": allowed_url(url, settings.allow_file_urls)}}
+            )
         tab = await registry.resolve(p.tab)
         async with tab.lock:
             await refuse_opted_out(tab)
@@ -100,8 +105,8 @@ def build_methods(
             return await observe(tab, p)
 
     async def new_tab(p: NewTabParams) -> dict[str, Any]:
-        if p.url is not None:
-            check_url(p.url, settings.allow_file_urls)  # before a tab is even opened
+        if p.url is not None:  # before a tab is even opened; Chrome gets the checked URL
+            p = p.model_copy(update={"url": allowed_url(p.url, settings.allow_file_urls)})
         reply = await conn.request("newTab")
         created = decode_raw(reply.result, NewTabResult)
         tab = registry.tab(created.tabId)
