@@ -20,6 +20,7 @@ from browserx.actions.keys import (
     modifiers_mask,
     parse_combo,
 )
+from browserx.actions.links import refuse_link_focused
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
@@ -228,10 +229,13 @@ async def key(
         p = key_press(base, modifiers_mask([*combo_mods, *modifiers]))  # validate before acting
         if not 1 <= repeat <= 100:
             raise BadRequest("repeat must be between 1 and 100")
+        target = None
         if target_id is not None:
             target = await resolve(tab, target_id)
             await ctx.adopt(target)
             await focus(ctx, target)
+        if base.lower() == "enter":  # Enter follows a focused link: the URL allowlist first
+            await refuse_link_focused(tab, target)
         await press_combo(tab, p, repeat)
 
     return await perform(tab, "key", target_id, body, expect)

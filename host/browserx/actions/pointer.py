@@ -20,6 +20,7 @@ from browserx.actions.effects import ripple
 from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
 from browserx.actions.keys import modifiers_mask
+from browserx.actions.links import refuse_link_at
 from browserx.actions.resolve import OBJECT_GROUP, Target, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
@@ -193,6 +194,7 @@ async def click_target(
     force: bool = False,
 ) -> Point:
     point = await locate(ctx.tab, target, force)
+    await refuse_link_at(ctx.tab, target, point)  # a link outside the URL allowlist: no click at all
     await ripple(ctx.tab, *point)
     await mouse_click(ctx.tab, point, button, count, modifiers)
     ctx.result.point = (round(point[0], 1), round(point[1], 1))

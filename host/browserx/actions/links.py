@@ -1,0 +1,72 @@
+"""The links an action would follow, checked by the URL allowlist (url_policy.check_link) before
+any input is sent: a click lands on a link (the element hit at the click's point, or the target's
+own link ancestor), or Enter is pressed on one. Read in browserx's isolated world, one call each;
+a page that cannot answer is no link (the click's own checks say what is wrong with it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserx import page_js
+from browserx.actions.frames import frame_hops, offsets
+from browserx.actions.geometry import Point
+from browserx.actions.resolve import Target
+from browserx.errors import PAGE_CALL_ERRORS
+from browserx.relay.cdp_types import CallFunctionOnResult, EvaluateResult
+from browserx.snapshot.worlds import isolated_world
+from browserx.tabs.tab import Tab
+from browserx.url_policy import check_link
+
+AT_POINT_JS = page_js.load("browserx.actions", "links_at_point.js")
+FOCUSED_JS = page_js.load("browserx.actions", "links_focused.js")
+
+
+def _check(value: Any) -> None:
+    if isinstance(value, dict) and isinstance(value.get("href"), str):
+        page = value.get("page")
+        check_link(value["href"], page if isinstance(page, str) else None, bool(value.get("download")))
+
+
+async def refuse_link_at(tab: Tab, target: Target, point: Point) -> None:
+    """Refuse the click at ``point`` (top-level viewport) when it would follow a link outside
+    the allowlist."""
+    x, y = point
+    if target.session_id is not None:  # the function reads its own session's viewport
+        for dx, dy in offsets(await frame_hops(tab, target.session_id)):
+            x, y = x - dx, y - dy
+    try:
+        reply = await tab.session.cdp(
+            "Runtime.callFunctionOn",
+            {"functionDeclaration": AT_POINT_JS, "objectId": target.object_id, "returnByValue": True,
+             "arguments": [{"value": x}, {"value": y}]},
+            session_id=target.session_id,
+            result_type=CallFunctionOnResult,
+        )  # fmt: skip
+    except PAGE_CALL_ERRORS:
+        return
+    _check(reply.result.value)
+
+
+async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
+    """Refuse Enter when it would follow a link outside the allowlist: the target's link (when
+    the key goes to an element) or the focused one."""
+    try:
+        if target is not None:
+            reply = await tab.session.cdp(
+                "Runtime.callFunctionOn",
+                {"functionDeclaration": AT_POINT_JS, "objectId": target.object_id, "returnByValue": True,
+                 "arguments": [{"value": -1e9}, {"value": -1e9}]},  # no point: the target's own link
+                session_id=target.session_id,
+                result_type=CallFunctionOnResult,
+            )  # fmt: skip
+            _check(reply.result.value)
+            return
+        _, ctx = await isolated_world(tab.capture, None)
+        focused = await tab.session.cdp(
+            "Runtime.evaluate",
+            {"expression": FOCUSED_JS, "contextId": ctx, "returnByValue": True},
+            result_type=EvaluateResult,
+        )
+    except PAGE_CALL_ERRORS:
+        return
+    _check(focused.result.value)

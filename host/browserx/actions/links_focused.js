@@ -1,0 +1,24 @@
+// key Enter (actions/links.py), evaluated in browserx's world of the main frame: the link Enter would
+// follow — the focused element (through open shadow roots and same-origin frames) or its link
+// ancestor — as {href, download, page}; null when focus is on no link.
+(() => {
+  let n = document.activeElement;
+  try {
+    for (;;) {
+      if (n && n.shadowRoot && n.shadowRoot.activeElement) n = n.shadowRoot.activeElement;
+      else if (n && n.contentDocument && n.contentDocument.activeElement) n = n.contentDocument.activeElement;
+      else break;
+    }
+  } catch (e) {}
+  for (; n; n = n.parentNode || n.host) {
+    if (n.nodeType !== 1) continue;
+    const name = n.localName;
+    if ((name === 'a' || name === 'area') && (n.hasAttribute('href') || n.hasAttribute('xlink:href'))) {
+      const raw = n.getAttribute('href') ?? n.getAttribute('xlink:href') ?? '';
+      let href = raw;
+      try { href = new URL(raw, n.ownerDocument.baseURI).href; } catch (e) {}
+      return {href: href, download: n.hasAttribute('download'), page: n.ownerDocument.URL};
+    }
+  }
+  return null;
+})()
