@@ -42,6 +42,7 @@ from browserx._version import __version__
 from browserx.control.client import Client
 from browserx.control.tools import AGENT_TOOLS, Tool
 from browserx.errors import BadRequest, BrowserxError, HostDisconnected, NoHost, UnknownMethod
+from browserx.interfaces.mcp_input import guarded_input
 from browserx.interfaces.outcome import describe_action
 from browserx.launch import Launched, stop_browser
 from browserx.launch import launch as launch_browser
@@ -364,7 +365,10 @@ async def serve(socket_path: str | None = None, launch: bool = False, headless: 
                         os._exit(128 + signum)
 
                 tg.start_soon(stop_on_signal)
-                async with stdio_server() as (read_stream, write_stream):
+                async with (
+                    stdio_server() as (raw_read_stream, write_stream),
+                    guarded_input(raw_read_stream, write_stream) as read_stream,
+                ):
                     await server.run(read_stream, write_stream, server.create_initialization_options())
                 tg.cancel_scope.cancel()
         finally:
