@@ -59,13 +59,43 @@ function connect() {
     scheduleReconnect();
     return;
   }
-  post({
-    type: "hello",
-    version: VERSION,
-    userAgent: navigator.userAgent,
-    extensionId: chrome.runtime.id,
+  // The hello carries each tab's ID watermark, so a restarted host never numbers from [1] again.
+  const connected = port;
+  loadWatermarks().then((watermarks) => {
+    if (port !== connected) return; // that host is gone already: the next connect says hello
+    post({
+      type: "hello",
+      version: VERSION,
+      userAgent: navigator.userAgent,
+      extensionId: chrome.runtime.id,
+      watermarks,
+    });
   });
   updateBadge();
+}
+
+// ------------------------------------------------------------ ID watermarks
+// The highest element ID the host gave out in each tab, kept in chrome.storage.session: it lives
+// as long as the browser session (tab ids are never reused within it) and survives a restart of
+// this worker and of the host. Keys "wm:<tabId>", one per tab, so concurrent writes never clash.
+
+const WATERMARK_PREFIX = "wm:";
+
+async function loadWatermarks() {
+  try {
+    const all = await chrome.storage.session.get(null);
+    const out = {};
+    for (const [key, high] of Object.entries(all)) {
+      if (key.startsWith(WATERMARK_PREFIX) && Number.isInteger(high)) out[key.slice(WATERMARK_PREFIX.length)] = high;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function forgetWatermark(tabId) {
+  quietly(() => chrome.storage.session.remove(WATERMARK_PREFIX + tabId));
 }
 
 function onDisconnect(p) {
@@ -168,6 +198,7 @@ const handlers = {
     if (typeof method !== "string") throw badRequest("method must be a string");
     if (sessionId != null && typeof sessionId !== "string") throw badRequest("sessionId must be a string");
     if (!ALLOWED.has(method)) throw new Error(`method not allowed: ${method}`);
+    if (method === "Page.navigate" && !urlAllowed(params?.url)) throw badRequest("url not allowed");
 
     const target = sessionId ? { tabId, sessionId } : { tabId };
     const [domain, command] = method.split(".");
@@ -195,6 +226,7 @@ const handlers = {
     const results = await Promise.all(commands.map(async (c) => {
       const method = c && c.method;
       if (typeof method !== "string" || !ALLOWED.has(method)) return { error: `method not allowed: ${method}` };
+      if (method === "Page.navigate" && !urlAllowed(c.params?.url)) return { error: "bad request: url not allowed" };
       try {
         return { result: (await chrome.debugger.sendCommand(target, method, c.params || {})) ?? {} };
       } catch (err) {
@@ -261,7 +293,7 @@ const handlers = {
   // host navigates every other page itself, after its URL policy.
   async navigateTab({ tabId, url }) {
     requireTabId(tabId);
-    if (typeof url !== "string" || !/^https?:/i.test(url)) throw badRequest("url must be http(s)");
+    if (!urlAllowed(url) || !/^https?:/i.test(url)) throw badRequest("url must be http(s)");
     await chrome.tabs.update(tabId, { url });
     return { navigating: true };
   },
@@ -277,6 +309,16 @@ const handlers = {
     const tab = await chrome.tabs.update(tabId, { active: true });
     await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
     return { activated: true };
+  },
+
+  // Kept only ever higher: the host hands over its tab's highest ID after a snapshot gave out new ones.
+  async watermark({ tabId, high }) {
+    requireTabId(tabId);
+    if (!Number.isSafeInteger(high) || high < 0) throw badRequest("high must be a non-negative integer");
+    const key = WATERMARK_PREFIX + tabId;
+    const stored = (await chrome.storage.session.get(key))[key];
+    if (!Number.isInteger(stored) || high > stored) await chrome.storage.session.set({ [key]: high });
+    return { high: Math.max(high, Number.isInteger(stored) ? stored : 0) };
   },
 
   ping() {
@@ -330,6 +372,24 @@ function pickPaths(result, paths) {
   }
   return out ?? {};
 }
+
+// Defence in depth for the host's URL allowlist (host/browserx/url_policy.py): a tab is sent only
+// to http(s) with a host, exactly about:blank, or file: (which the host allows only when the user
+// did). Parsed by the WHATWG URL parser, as the browser will read it.
+// url-allowed-begin (tests/test_url_policy.py runs this function)
+function urlAllowed(url) {
+  if (typeof url !== "string") return false;
+  let u;
+  try {
+    u = new URL(url.replace(/[\t\n\r]/g, "").replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ""));
+  } catch {
+    return false;
+  }
+  if (u.protocol === "http:" || u.protocol === "https:") return u.hostname !== "";
+  if (u.protocol === "about:") return u.pathname === "blank" && u.search === "";
+  return u.protocol === "file:";
+}
+// url-allowed-end
 
 function requireTabId(tabId) {
   if (!Number.isInteger(tabId)) throw badRequest("tabId must be an integer");
@@ -410,11 +470,13 @@ chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   forget(tabId);
+  forgetWatermark(tabId);
   post({ type: "tab", event: "removed", tabId });
 });
 
 chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
   forget(removedTabId);
+  forgetWatermark(removedTabId);
   post({ type: "tab", event: "replaced", tabId: addedTabId, removedTabId });
 });
 

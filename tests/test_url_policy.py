@@ -29,7 +29,7 @@ def test_urls_outside_the_allowlist_are_refused_with_url_not_allowed(url: str) -
     with pytest.raises(UrlNotAllowed) as info:
         allowed_url(url, allow_file_urls=False)
     assert info.value.code == "url_not_allowed"
-    if not url.strip().lower().startswith("file"):
+    if not url.strip().lower().startswith("file:"):
         assert "http" in info.value.message  # says what is allowed
 
 
@@ -78,3 +78,30 @@ def test_links_a_page_follows_itself() -> None:
     check_link("file:///tmp/b.html", "file:///tmp/a.html")  # a file page's own links
     with pytest.raises(UrlNotAllowed):  # a download does not open other doors
         check_link("chrome://version", "http://a.b/page", download=True)
+
+
+def test_the_extension_refuses_what_the_host_refuses() -> None:
+    """Defence in depth: the service worker's own check (extension/service-worker.js, urlAllowed,
+    run here under Node's WHATWG URL parser) refuses every URL the host refuses but file: (the
+    host decides that by the user's setting) and lets through what the host sends."""
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    worker = (Path(__file__).resolve().parents[1] / "extension" / "service-worker.js").read_text("utf-8")
+    source = worker.split("// url-allowed-begin", 1)[1].split("// url-allowed-end", 1)[0]
+    source = source.split("\n", 1)[1]  # the marker line's comment
+    sent = [
+        allowed_url(u, allow_file_urls=False)
+        for u in ("https://a.b/x", "http:/\\evil.example", "about:blank#x")
+    ]
+    urls = [*REFUSED_URLS, *sent, 7, None]
+    script = f"{source}\nconsole.log(JSON.stringify({json.dumps(urls)}.map(urlAllowed)));"
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30, check=True)
+    verdicts = dict(zip(map(str, urls), json.loads(out.stdout), strict=True))
+    wrong = {u: v for u, v in verdicts.items() if v != (u in sent or u.strip().lower().startswith("file:"))}
+    assert not wrong, f"the extension disagrees with the host on: {wrong}"
