@@ -292,7 +292,7 @@ def test_healing_refuses_a_look_alike_name() -> None:
         old_key = seen.key_of(item)
         new_key = seen.page.rerender(old_key)
         seen.page.rename(new_key, "Item 3 (sold out)")
-        with pytest.raises(StaleElement, match="no unique element"):
+        with pytest.raises(StaleElement, match="no element that is provably the same control"):
             await resolve(seen.tab, item)
         assert seen.page.lookups == [old_key]
 
@@ -309,14 +309,19 @@ def test_healing_refuses_when_two_elements_elsewhere_have_the_name() -> None:
         seen.page.rename(gone, "Sold out")
         seen.page.rename(seen.key_of(fifth), "Item 3")
         seen.page.rename(seen.key_of(seventh), "Item 3")
-        with pytest.raises(StaleElement, match="no unique element"):
+        with pytest.raises(StaleElement, match="will not guess") as err:
             await resolve(seen.tab, item)
         assert seen.page.lookups == [old_key]  # neither twin was touched
+        # Both are listed with their IDs and rows, for the agent to choose.
+        assert [c["id"] for c in err.value.details["candidates"]] == [fifth, seventh]
+        assert f'[{fifth}] button "Item 3" in listitem "Item 3"' in err.value.message
 
     run(body)
 
 
-def test_healing_takes_one_element_with_the_name_elsewhere_on_the_page() -> None:
+def test_healing_follows_a_row_that_moved_with_what_it_says() -> None:
+    # Row 3 re-created two rows down (a re-ordered list): its row still reads "Item 3", so it is
+    # the same control in the same context (snapshot/context.py), and the only one.
     async def body() -> None:
         seen = Observed(RecordedPage("snap-rerender"))
         await seen.observe()

@@ -2,8 +2,13 @@
 
 Order: the ID must have been issued (else UnknownElement); its frame session and document must
 still be the ones it was issued in; the world's key map must still hold a connected element of
-the same tag. Otherwise the element is gone: take a fresh snapshot and self-heal by role + name
-(unique, exact), or raise StaleElement telling the agent to observe again.
+the same tag. Otherwise the element is gone: take a fresh snapshot and heal only to the one
+element that is provably the same control (actions/matching.py: same document, tag, role and name,
+same chain of dialog/form/landmark/row ancestors, same heading and text before it, same rank among
+equals, and the only such candidate); the result says ``recovered_from``. Anything else raises
+StaleElement (``stale_id``), whose message and ``details.candidates`` list the elements with that
+role and name now on the page, with their new IDs and context, so the agent chooses — never
+browserx.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserx import page_js
-from browserx.actions.matching import best_match
+from browserx.actions.matching import best_match, line, lookalikes
 from browserx.errors import (
     PAGE_CALL_ERRORS,
     CdpError,
@@ -23,13 +28,15 @@ from browserx.errors import (
 )
 from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.context import describe
 from browserx.snapshot.model import NodeRef
+from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.memory import Fingerprint
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-RESOLVE_JS = page_js.load("browserx.actions", "resolve.js")
+RESOLVE_JS = page_js.load("browserx.actions", "resolve.js").replace("__NO_AI__", NO_AI_JS)
 OBJECT_GROUP = "browserx-act"
 
 
@@ -112,8 +119,8 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
     obj = reply.result
     if obj.value == "no-ai":
         raise PageOptedOut(
-            "The frame this element is in opted out of AI agents (data-no-ai); browserx will not act "
-            "on it. Ask the user to do this step themselves.",
+            "This element (or the part of the page or frame it is in) opted out of AI agents "
+            "(data-no-ai); browserx will not act on it. Ask the user to do this step themselves.",
             id=element_id,
         )
     object_id = obj.objectId
@@ -127,6 +134,12 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
 async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
     tab.remember()  # the snapshot the agent is acting from, if still cached
     ref = tab.ids.ref_of.get(element_id)
+    if ref is None and tab.ids.from_before(element_id):
+        raise StaleElement(
+            f"ID {element_id} is from before the browserx host restarted; it names nothing now. Take a "
+            "new snapshot and use its IDs.",
+            id=element_id,
+        )
     if ref is None and tab.ids.issued(element_id):
         raise StaleElement(
             f"ID {element_id} is from a page this tab has since left. Take a new snapshot and use its IDs.",
@@ -146,19 +159,35 @@ async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
     found = await _lookup(tab, element_id, ref, fp)
     if found is not None:
         return found
+    others: list[Fingerprint] = []
     if heal and fp is not None:
-        healed = await _heal(tab, element_id, fp)
+        healed, others = await _heal(tab, element_id, fp)
         if healed is not None:
             return healed
-    raise StaleElement(
-        f"{_cap(describe_id(element_id, fp))} is no longer on the page (it changed since the "
-        "snapshot), and no unique element with the same role and name replaced it. Take a new snapshot "
-        "and use its IDs.",
+    raise _stale(element_id, fp, others)
+
+
+def _stale(element_id: int, fp: Fingerprint | None, others: list[Fingerprint]) -> StaleElement:
+    """stale_id naming what the agent may have meant, each with its new ID and where it is."""
+    was = _cap(describe_id(element_id, fp)) + (describe(fp.context) if fp is not None else "")
+    if not others:
+        return StaleElement(
+            f"{was} is no longer on the page (it changed since the snapshot), and no element that is "
+            "provably the same control replaced it. Take a new snapshot and use its IDs.",
+            id=element_id,
+        )
+    listed = "\n".join(f"  {line(c)}" for c in others)
+    return StaleElement(
+        f"{was} is no longer on the page (it changed since the snapshot). Elements with the same role "
+        f"and name are now elsewhere, and browserx will not guess which one you meant:\n{listed}\n"
+        "Check where each is (take a new snapshot if unsure) and act on the one you mean by its ID.",
         id=element_id,
+        candidates=[{"id": c.element_id, "role": c.role, "name": c.name, "context": line(c)} for c in others],
     )
 
 
-async def _heal(tab: Tab, element_id: int, old: Fingerprint) -> Target | None:
+async def _heal(tab: Tab, element_id: int, old: Fingerprint) -> tuple[Target | None, list[Fingerprint]]:
+    """The target healed to (or None) and the lookalikes of ``old`` on the page now."""
     snap = await take_snapshot(tab)
     # The allocator may already have given the old ID back to the re-created node.
     candidates: list[Fingerprint] = []
@@ -169,12 +198,13 @@ async def _heal(tab: Tab, element_id: int, old: Fingerprint) -> Target | None:
         if fp is not None:
             candidates.append(fp)
     match = best_match(old, candidates)
+    others = lookalikes(old, candidates)
     if match is None:
-        return None
+        return None, others
     new_ref = tab.ids.ref_of.get(match.element_id)
     if new_ref is None:
-        return None
+        return None, others
     target = await _lookup(tab, match.element_id, new_ref, match)
     if target is not None:
         target.recovered_from = element_id
-    return target
+    return target, others

@@ -5,7 +5,11 @@ A node that survives between snapshots (same frame + collector key, i.e. the sam
 keeps its ID. A node a framework re-created gets its old ID back when it is unmistakably the same
 thing (seed 000's levels): same html id or test id; else same role and name under the same parent
 or at the same position among its siblings; else same role and name, unique among the vanished.
-Never by position alone: a different item in the same slot gets a new ID.
+Never by position alone: a different item in the same slot gets a new ID. Every level also asks
+for the same context (snapshot/context.py): the chain of dialog/form/landmark/row ancestors for the
+html/test id and DOM-position levels, and the whole context (that chain, the preceding heading and
+text, the rank among equals) for the name levels — a "Confirm" re-created in a "Delete account"
+dialog is not the "Confirm" of the Newsletter form, and never takes its ID.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from browserx.errors import DuplicateId
+from browserx.snapshot.context import Chain, ControlContext
 from browserx.snapshot.model import Node, NodeRef
 
 TEST_ID_ATTRS = ("data-testid", "data-test", "data-test-id", "data-cy", "data-qa")
@@ -31,6 +36,9 @@ class Signature:
     test_id: str | None
     parent_id: int | None  # ID of the nearest ancestor that has one
     position: tuple[str, int]  # (parent ref frame:key, index among same-tag siblings)
+    # Where it sits (snapshot/context.py): an ID never moves to a lookalike in another dialog, form,
+    # landmark or row, nor to another of a row of twins.
+    context: ControlContext | None = None
 
 
 def sibling_positions(nodes: list[Node]) -> dict[int, int]:
@@ -51,14 +59,20 @@ def sibling_positions(nodes: list[Node]) -> dict[int, int]:
     return positions
 
 
-def signature_of(node: Node, name: str, parent_id: int | None, sibling_index: int = 0) -> Signature:
+def signature_of(
+    node: Node,
+    name: str,
+    parent_id: int | None,
+    sibling_index: int = 0,
+    context: ControlContext | None = None,
+) -> Signature:
     parent = node.parent
     attrs = node.attrs
     test_id = next((attrs[a] for a in TEST_ID_ATTRS if a in attrs), None) if attrs else None
     parent_ref = f"{parent.ref.frame}:{parent.ref.key}" if parent is not None else ""
     return Signature(
         node.ref.frame, node.tag, node.role, name, attrs.get("id") or None, test_id, parent_id,
-        (parent_ref, sibling_index),
+        (parent_ref, sibling_index), context,
     )  # fmt: skip
 
 
@@ -69,13 +83,31 @@ class IdAllocator:
     over an ID, the node that held it loses it (should that node come back, it gets a new ID), so
     no two nodes can ever answer to one ID."""
 
-    def __init__(self) -> None:
-        self._next = 1
+    def __init__(self, floor: int = 0) -> None:
+        # IDs at or below the floor were given out by an earlier host of this browser (before a
+        # restart: the extension keeps each tab's watermark): never given again, never resolved.
+        self.floor = floor
+        self._next = floor + 1
         self.by_ref: dict[NodeRef, int] = {}
         self.ref_of: dict[int, NodeRef] = {}  # every ID ever given → the node it names
         self._last: dict[int, Signature] = {}  # IDs of the previous snapshot
         self.recovered = 0
         self.forgotten = 0  # how many IDs ``forget`` dropped so far (memory.py follows it)
+
+    @property
+    def high(self) -> int:
+        """The highest ID given out in this tab so far (by this host or, below the floor, before)."""
+        return self._next - 1
+
+    def raise_floor(self, floor: int) -> None:
+        """IDs up to ``floor`` were given out before this host started: start above them."""
+        if floor > self.floor:
+            self.floor = floor
+            self._next = max(self._next, floor + 1)
+
+    def from_before(self, element_id: int) -> bool:
+        """Whether ``element_id`` was given out by an earlier host of this browser, not this one."""
+        return 0 < element_id <= self.floor and element_id not in self.ref_of
 
     def issued(self, element_id: int) -> bool:
         """Whether this allocator ever gave out ``element_id`` (it may be forgotten since)."""
@@ -130,19 +162,21 @@ class IdAllocator:
     def _match(
         self, unmatched: list[tuple[Node, Signature]], vanished: dict[int, Signature], out: dict[NodeRef, int]
     ) -> None:
-        by_html_id: dict[tuple[str, str, str], int] = {}
-        by_test_id: dict[tuple[str, str, str], int] = {}
-        by_parent: dict[tuple[str, str | None, str, int | None], list[int]] = {}
-        by_position: dict[tuple[str, str | None, str, tuple[str, int]], int] = {}
-        by_name: dict[tuple[str, str | None, str], list[int]] = {}
+        by_html_id: dict[tuple[str, str, str, Chain | None], int] = {}
+        by_test_id: dict[tuple[str, str, str, Chain | None], int] = {}
+        by_parent: dict[tuple[str, str | None, str, int | None, ControlContext | None], list[int]] = {}
+        by_position: dict[tuple[str, str | None, str, tuple[str, int], Chain | None], int] = {}
+        by_name: dict[tuple[str, str | None, str, ControlContext | None], list[int]] = {}
         for element_id, sig in vanished.items():
+            ctx = sig.context
+            chain = ctx.chain if ctx is not None else None
             if sig.html_id:
-                by_html_id[(sig.frame, sig.tag, sig.html_id)] = element_id
+                by_html_id[(sig.frame, sig.tag, sig.html_id, chain)] = element_id
             if sig.test_id:
-                by_test_id[(sig.frame, sig.tag, sig.test_id)] = element_id
-            by_parent.setdefault((sig.frame, sig.role, sig.name, sig.parent_id), []).append(element_id)
-            by_position[(sig.frame, sig.role, sig.name, sig.position)] = element_id
-            by_name.setdefault((sig.frame, sig.role, sig.name), []).append(element_id)
+                by_test_id[(sig.frame, sig.tag, sig.test_id, chain)] = element_id
+            by_parent.setdefault((sig.frame, sig.role, sig.name, sig.parent_id, ctx), []).append(element_id)
+            by_position[(sig.frame, sig.role, sig.name, sig.position, chain)] = element_id
+            by_name.setdefault((sig.frame, sig.role, sig.name, ctx), []).append(element_id)
         taken: set[int] = set()
 
         def take(element_id: int | None, node: Node) -> bool:
@@ -154,19 +188,20 @@ class IdAllocator:
             return True
 
         for node, sig in unmatched:
-            if sig.html_id and take(by_html_id.get((sig.frame, sig.tag, sig.html_id)), node):
+            ctx = sig.context
+            chain = ctx.chain if ctx is not None else None
+            if sig.html_id and take(by_html_id.get((sig.frame, sig.tag, sig.html_id, chain)), node):
                 continue
-            if sig.test_id and take(by_test_id.get((sig.frame, sig.tag, sig.test_id)), node):
+            if sig.test_id and take(by_test_id.get((sig.frame, sig.tag, sig.test_id, chain)), node):
                 continue
             if not sig.name:
                 continue  # without a name, nothing but html/test ids is trustworthy
-            if take(by_position.get((sig.frame, sig.role, sig.name, sig.position)), node):
+            if take(by_position.get((sig.frame, sig.role, sig.name, sig.position, chain)), node):
                 continue
-            same_parent = [
-                i for i in by_parent.get((sig.frame, sig.role, sig.name, sig.parent_id), []) if i not in taken
-            ]
+            parent_key = (sig.frame, sig.role, sig.name, sig.parent_id, ctx)
+            same_parent = [i for i in by_parent.get(parent_key, []) if i not in taken]
             if sig.parent_id is not None and len(same_parent) == 1 and take(same_parent[0], node):
                 continue
-            same_name = [i for i in by_name.get((sig.frame, sig.role, sig.name), []) if i not in taken]
+            same_name = [i for i in by_name.get((sig.frame, sig.role, sig.name, ctx), []) if i not in taken]
             if len(same_name) == 1:
                 take(same_name[0], node)

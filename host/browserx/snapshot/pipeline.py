@@ -11,6 +11,7 @@ from types import MappingProxyType
 from browserx.snapshot.accname import accessible_name
 from browserx.snapshot.classify import classify as classify_tree
 from browserx.snapshot.classify import is_interactive
+from browserx.snapshot.context import control_contexts
 from browserx.snapshot.frames import KEY_BITS, FrameCapture
 from browserx.snapshot.ids import IdAllocator, sibling_positions, signature_of
 from browserx.snapshot.label_hunt import hunt_label
@@ -139,6 +140,9 @@ def finish(
     # Part of a node's identity is the ID of its nearest surviving ID'd ancestor.
     known = ids.by_ref
     positions = sibling_positions(actionable)
+    # Where each control sits (dialog/form/landmark/row chain, heading, rank): an ID moves to a
+    # re-created node only in the same context; actions/matching.py heals by it too.
+    contexts = control_contexts(tree.nodes, actionable)
     items = []
     for node in actionable:
         parent_id = None
@@ -146,7 +150,8 @@ def finish(
         while p is not None and parent_id is None:
             parent_id = known.get(p.ref)
             p = p.parent
-        items.append((node, signature_of(node, node.name, parent_id, positions.get(id(node), 0))))
+        sig = signature_of(node, node.name, parent_id, positions.get(id(node), 0), contexts.get(node.index))
+        items.append((node, sig))
     id_of = ids.assign(items)
     by_id = {id_of[node.ref]: node for node in actionable}
 
@@ -170,7 +175,7 @@ def finish(
         build_ms=(time.perf_counter() - started) * 1000 if started is not None else 0.0,
         hidden_interactive=0,
     )
-    return DomSnapshot(
+    snap = DomSnapshot(
         tab_id=tab_id,
         url=main.url,
         title=main.title,
@@ -201,6 +206,9 @@ def finish(
             for f in frames
         ),
     )
+    snap.caches.contexts = contexts  # read by tabs/memory.py's fingerprints
+    snap.caches.opted_out_boxes = tree.opted_out_boxes
+    return snap
 
 
 class LeftDocuments:

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from browserx.snapshot.context import ControlContext
 from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Node, NodeRef, with_ids_below
 from browserx.snapshot.stability import Settled
 from browserx.snapshot.visibility import Placements
@@ -61,6 +62,10 @@ class SnapshotCaches:
 
     facts: dict[int, dict[str, Any]] = field(default_factory=dict)  # node index → control facts
     with_ids_below: bytearray | None = None  # per node index: has an ID'd descendant
+    contexts: dict[int, ControlContext] | None = None  # node index → where a control sits (context.py)
+    # Boxes (x, y, w, h; top-level viewport at capture) of what was left out for data-no-ai:
+    # screenshots fill them (pixels/screenshot.py).
+    opted_out_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 _SEQUENCE = itertools.count(1)

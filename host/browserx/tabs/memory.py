@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from browserx.heap import paused_gc
+from browserx.snapshot.context import ControlContext, control_contexts
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.snapshot import DomSnapshot
 
@@ -26,6 +27,9 @@ class Fingerprint(NamedTuple):
     name: str
     center: tuple[float, float] | None  # top-level viewport coords at snapshot time
     scroll: tuple[float, float] = (0.0, 0.0)  # page scroll at snapshot time
+    # Where it sat (dialog/form/landmark/row chain, heading, text before it, rank among equals):
+    # a heal takes only a candidate in the same place (actions/matching.py). Interned, shared.
+    context: ControlContext | None = None
 
 
 def fingerprints(snap: DomSnapshot, context_of: Callable[[str], int | None]) -> dict[int, Fingerprint]:
@@ -36,6 +40,10 @@ def fingerprints(snap: DomSnapshot, context_of: Callable[[str], int | None]) -> 
     }
     out: dict[int, Fingerprint] = {}
     scroll = snap.scroll
+    # Computed once by the pipeline for the nodes it gave IDs; a hand-built snapshot computes here.
+    where = snap.caches.contexts
+    if where is None:
+        where = snap.caches.contexts = control_contexts(snap.nodes, list(snap.by_id.values()))
     # tuple.__new__ skips the NamedTuple's Python-level constructor (a third of the time at 12k IDs).
     new = tuple.__new__
     for element_id, node in snap.by_id.items():
@@ -44,7 +52,17 @@ def fingerprints(snap: DomSnapshot, context_of: Callable[[str], int | None]) -> 
         center = (box.x + box.w / 2, box.y + box.h / 2) if box is not None else None
         out[element_id] = new(
             Fingerprint,
-            (element_id, frame, contexts.get(frame), node.tag, node.role, node.name, center, scroll),
+            (
+                element_id,
+                frame,
+                contexts.get(frame),
+                node.tag,
+                node.role,
+                node.name,
+                center,
+                scroll,
+                where.get(node.index),
+            ),
         )
     return out
 
