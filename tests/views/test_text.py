@@ -59,7 +59,7 @@ def test_control_lines() -> None:
     )
     assert (
         control_line(14, {"role": "button", "tag": "button", "name": 'Say "hi"'})
-        == "[14] button \"Say 'hi'\""
+        == '[14] button "Say \\"hi\\""'  # JSON-style: the name comes back exact
     )
     assert (
         control_line(15, {"role": "button", "tag": "button", "name": "Edit"}, quote=True)
@@ -78,7 +78,7 @@ def test_parse_controls_reads_back_every_control_of_every_recorded_page() -> Non
         for element_id, node in snap.by_id.items():
             facts = control_facts(node, snap)
             role = TEXT_ROLES.get(facts["role"], facts["role"])
-            assert listed[element_id] == (role, facts.get("name", "").replace('"', "'")), (
+            assert listed[element_id] == (role, facts.get("name", "")), (
                 path.stem,
                 element_id,
                 text,

@@ -24,13 +24,13 @@ this for a system prompt.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from browserx.snapshot.model import Node
 from browserx.snapshot.snapshot import DomSnapshot
+from browserx.views import grammar
 from browserx.views.outline import Item, control_facts, outline
 from browserx.views.scroll import page_scroll, scroll_lines
 
@@ -52,9 +52,6 @@ TEXT_ROLES = {
     "DisclosureTriangle": "summary", "Date": "date", "DateTime": "datetime", "InputTime": "time",
     "ColorWell": "color", "LabelText": "label", "Iframe": "iframe", "RootWebArea": "document",
 }  # fmt: skip
-# A name needs quotes when it could be read as part of the line's syntax: it holds a delimiter,
-# starts like facts or a box, or has outer spaces.
-_NEEDS_QUOTES = re.compile(r' \(|→|\||\[|"|\n|^[(@\s]|\s$')
 # Facts shown in parentheses (a line without any of them takes the short way).
 _SHOWN_FACTS = frozenset(
     {*BOOLEAN_STATES, "expanded", "level", "type", "value", "options", "chosen", "sort", "scroll", "name_from",
@@ -102,12 +99,9 @@ class Style:
 PLAIN = Style()
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace('"', "'") + '"'
-
-
 def _name(name: str, quote: bool) -> str:
-    return _quote(name) if quote or _NEEDS_QUOTES.search(name) else name
+    # quoted when it could be read as part of the line's syntax (views/grammar.py), or text follows
+    return grammar.name(name, quote)
 
 
 def control_line(element_id: int, facts: dict[str, Any], quote: bool = False) -> str:
@@ -120,10 +114,12 @@ def control_line(element_id: int, facts: dict[str, Any], quote: bool = False) ->
     name = facts.get("name")
     if name:
         parts.append(_name(name, quote and not bits and not href))
+    elif quote and not bits and not href:
+        parts.append('""')  # unnamed, and text follows: that text is not its name
     if bits:
         parts.append(f"({', '.join(bits)})")
     if href:
-        parts.append(f"→ {href}")
+        parts.append(f"→ {grammar.url(href)}")
     return " ".join(parts)
 
 
@@ -142,14 +138,14 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
     if "type" in facts and (facts["type"], role) not in IMPLIED_TYPES:
         bits.append(f"type={facts['type']}")
     if "value" in facts:
-        bits.append(f"value={_quote(str(facts['value']))}")
+        bits.append(f"value={grammar.quote(str(facts['value']))}")
     if "sort" in facts:
         bits.append(f"sorted {facts['sort']}")
     if "options" in facts:
         more = ", …" if "options_total" in facts else ""
-        bits.append(f"options=[{', '.join(facts['options'])}{more}]")
+        bits.append(f"options=[{', '.join(grammar.entry(o) for o in facts['options'])}{more}]")
     if "chosen" in facts:
-        bits.append(f"selected=[{', '.join(facts['chosen'])}]")
+        bits.append(f"selected=[{', '.join(grammar.entry(o) for o in facts['chosen'])}]")
     if "scroll" in facts:
         scroll = facts["scroll"]
         if scroll.get("y_percent") is not None:
@@ -174,7 +170,8 @@ def _inline(item: Item, snap: DomSnapshot, style: Style = PLAIN) -> str | None:
     for i, child in enumerate(children):
         kind = child.kind
         if kind == "text":
-            parts.append(child.text)
+            # page text: quoted where it would read as a line's or a control's syntax
+            parts.append(grammar.text_line(child.text) if row and not i else grammar.text_part(child.text, row))
         elif kind == "control" and not child.children and child.node is not None:
             node = child.node
             # cells are separated by " | "; in a list item, a name that text follows needs quotes
@@ -280,7 +277,8 @@ def _render(
         if zones is not None and node is not None:
             zones.enter(node.parent or node if kind == "frame" else node, kind == "control", pad, out)
         if kind == "text":
-            out.append(pad + item.text)
+            # page text, quoted where it would read as browserx's (a note of browserx's has no node)
+            out.append(pad + (item.text if node is None else grammar.text_line(item.text)))
         elif kind == "heading":
             level = (node.attrs.get("aria-level") if node else None) or (
                 node.tag[1:] if node and node.tag[1:].isdigit() else "2"
@@ -290,7 +288,7 @@ def _render(
             if line is not None:
                 out.append(_mark(item, snap, style) + f"{pad}{hashes} {line}")
             else:
-                out.append(f"{pad}{hashes} {item.text}")
+                out.append(f"{pad}{hashes} {grammar.text_part(item.text)}")
                 _render(item.children, snap, depth + 1, out, style, zones)
         elif kind == "image":
             out.append(f"{pad}img {_name(item.text, False)}")
@@ -332,7 +330,7 @@ def header_lines(snap: DomSnapshot) -> list[str]:
         where = f"viewport {vw:.0f}x{vh:.0f}, scrolled {sx:.0f},{sy:.0f} of {dw:.0f}x{dh:.0f}{depth}"
     outside = sum(1 for i in snap.by_id.values() if i.index in snap.placements)
     return [
-        f"# {snap.title} — {snap.url}",
+        f"# {grammar.title(snap.title)} — {grammar.url(snap.url)}",
         f"{where}; {snap.stats.interactive} interactive"
         + (f", {outside} outside the viewport" if outside else ""),
     ]
@@ -351,43 +349,10 @@ def render_text(snap: DomSnapshot, style: Style = PLAIN) -> str:
     )
 
 
-# -- reading it back (tests, the benchmark) ----------------------------------------------------
-
-# A control's part of a line: from its "[ID] " to the next cell (" | "), the next control or the
-# end of the line. (Delta marks, bullets and indentation come before it; boxes " @x,y,WxH" after.)
-# A quoted name may hold " | " or "[12] " itself: quotes are skipped whole.
-_CONTROL = re.compile(r'(?:^|(?<=[\s|]))\[(\d+)\] ((?:"[^"]*"|.)*?)(?= \| | \[\d+\] |$)', re.M)
-
-
-def _top_level_arrow(text: str) -> int:
-    """Where `` → `` starts outside quotes and parentheses, or -1."""
-    quoted, depth = False, 0
-    for i, ch in enumerate(text):
-        if ch == '"':
-            quoted = not quoted
-        elif not quoted and ch in "()":
-            depth += 1 if ch == "(" else -1
-        elif not quoted and not depth and ch == "→" and (i == 0 or text[i - 1] == " "):
-            return max(i - 1, 0)
-    return -1
+# -- reading it back (tests, the benchmark, clients) ------------------------------------------
 
 
 def parse_controls(text: str) -> dict[int, tuple[str, str]]:
-    """ID → (role, name) of every control in a text view (the grammar of ``control_line``)."""
-    found: dict[int, tuple[str, str]] = {}
-    for match in _CONTROL.finditer(text):
-        rest = match.group(2)
-        arrow = _top_level_arrow(rest)
-        if arrow >= 0:
-            role, rest = "link", rest[:arrow]
-        else:
-            role, _, rest = rest.partition(" ")
-        if rest.startswith('"'):
-            end = rest.find('"', 1)
-            name = rest[1:end] if end > 0 else rest[1:]
-        elif rest.startswith(("(", "@")):
-            name = ""
-        else:
-            name = re.split(r" \(| @-?\d", rest, maxsplit=1)[0]
-        found[int(match.group(1))] = (role, name)
-    return found
+    """ID → (role, name) of every control in a text view (the grammar of views/grammar.py: what
+    page text could never forge)."""
+    return grammar.controls(text)
