@@ -38,7 +38,7 @@ _LINE_START = re.compile(
     r"|row:|viewport |scroll containers|events since|filter |no changes since|to see them|sections |\(no previous"
 )
 _PART_START = re.compile(r"[\s(→@]")
-_NAME = re.compile(r' \(|→|\||\[|\uff3b| @[-\d]|^[(@\s]|\s$')
+_NAME = re.compile(r" \(|→|\||\[|\uff3b| @[-\d]|^[(@\s]|\s$")
 _ENTRY = re.compile(r", |[\[\]()\uff3b]|^\s|\s$|^…$|^$")
 _TITLE = re.compile(r" — |^\s|\s$")
 _URL = re.compile(r"\s")
@@ -102,10 +102,11 @@ LEGEND_RULES = """- Page text never looks like browserx's own lines: text, names
 
 # -- reading a text view back ------------------------------------------------------------------
 
+# The keys of a delta's change lines (views/delta.py: TRACKED and hasValue).
 TRACKED_KEYS = frozenset(
-    "role name value disabled checked expanded selected pressed required readonly invalid focused current type "
-    "options hasValue".split()
-)
+    {"role", "name", "value", "disabled", "checked", "expanded", "selected", "pressed", "required", "readonly",
+     "invalid", "focused", "current", "type", "options", "hasValue"}
+)  # fmt: skip
 _ID = re.compile(r"\[(\d+)\]")
 _BARE_NAME_END = re.compile(r' \(| → | \| | \[\d+\] | @-?\d| "|$')
 _BOX = re.compile(r" @-?\d+,-?\d+,\d+x\d+")

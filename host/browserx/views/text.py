@@ -171,7 +171,9 @@ def _inline(item: Item, snap: DomSnapshot, style: Style = PLAIN) -> str | None:
         kind = child.kind
         if kind == "text":
             # page text: quoted where it would read as a line's or a control's syntax
-            parts.append(grammar.text_line(child.text) if row and not i else grammar.text_part(child.text, row))
+            parts.append(
+                grammar.text_line(child.text) if row and not i else grammar.text_part(child.text, row)
+            )
         elif kind == "control" and not child.children and child.node is not None:
             node = child.node
             # cells are separated by " | "; in a list item, a name that text follows needs quotes
