@@ -5,15 +5,28 @@ from __future__ import annotations
 
 import asyncio
 
-from browserx.actions.network import NetworkWatch, clean_url
+from browserx.actions.network import NetworkWatch
 from tests.fakes import emit, fake_tab
 
 
-def test_urls_lose_credentials_fragments_and_secret_values() -> None:
-    url = "https://me:pw@api.example.com:8443/v1/items?page=2&access_token=abc&q=red+shoes&x=Zm9vYmFyYmF6cXV4cXV1eHh4eHh4eA#top"
-    assert clean_url(url) == "https://api.example.com:8443/v1/items?page=2&access_token=…&q=red+shoes&x=…"
-    assert clean_url("data:image/png;base64,AAAA") == "data:…"
-    assert clean_url("https://example.com/a") == "https://example.com/a"
+def test_facts_show_query_keys_only_unless_values_were_asked_for() -> None:
+    async def run() -> None:
+        tab, _ = fake_tab()
+        watch = NetworkWatch(tab)
+        await watch.start(None)
+        url = "https://me:pw@api.example.com/hit?v=typed-words&q=red+shoes&access_token=abc#top"
+        emit(
+            tab,
+            "Network.requestWillBeSent",
+            {"requestId": "1", "type": "Fetch", "request": {"method": "GET", "url": url}},
+        )
+        assert watch.facts().xhr[0].url == "https://api.example.com/hit?v=…&q=…&access_token=…"
+        assert watch.facts(include_values=True).xhr[0].url == (
+            "https://api.example.com/hit?v=typed-words&q=red+shoes&access_token=…"
+        )
+        watch.stop()
+
+    asyncio.run(run())
 
 
 def test_facts_count_requests_and_list_api_calls_only_for_watched_sessions() -> None:

@@ -14,9 +14,9 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import NotInteractable, OptionNotFound
 from browserx.expectations import Expect
+from browserx.snapshot.redaction import field_of, field_secret, shown_value
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
-from browserx.views.outline import redact
 
 SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
 STATE_JS = page_js.load("browserx.actions", "forms_state.js")
@@ -53,9 +53,14 @@ async def select(
                     f"{'it is disabled' if err == 'disabled' else 'that option is disabled'}.",
                     id=element_id,
                 )
-            ctx.result.changes.selected = str(out["label"])
-            if include_values:  # the label is what the view shows; the value only on request
-                ctx.result.changes.new_value = redact(str(out["value"]))
+            # The label is what the view shows; the value only on request. A secret list (a
+            # card's expiry) shows neither: only its kind.
+            field = field_of(out.get("attrs") or {}, out)
+            secret = field_secret(field)
+            ctx.result.changes.selected = secret or str(out["label"])
+            ctx.include_values = include_values and secret is None
+            if include_values:
+                ctx.result.changes.new_value = shown_value(str(out["value"]), field)
             ctx.result.changes.value_changed = bool(out.get("changed"))
             return
         await _select_aria(ctx, target, value)

@@ -15,5 +15,9 @@ function(want) {
   if (el.multiple) o.selected = true; else el.selectedIndex = o.index;
   el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
   el.dispatchEvent(new Event('change', {bubbles: true}));
-  return {native: true, label: norm(o.label), value: o.value, changed: before !== el.selectedIndex};
+  const attrs = {};  // what the list says it holds (the host's redaction.field_secret decides)
+  for (const n of ['autocomplete', 'name', 'id', 'aria-label']) {
+    const v = el.getAttribute(n); if (v) attrs[n] = v.slice(0, 200);
+  }
+  return {native: true, label: norm(o.label), value: o.value, changed: before !== el.selectedIndex, attrs};
 }

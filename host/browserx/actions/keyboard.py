@@ -27,8 +27,8 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, NotInteractable
 from browserx.expectations import Expect
+from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret, shown_value
 from browserx.tabs.tab import Tab
-from browserx.views.outline import redact
 
 CTRL_MASK = 2
 TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
@@ -155,8 +155,12 @@ async def type_text(
                 "the page may need to be done first.",
                 id=target.element_id,
             )
-        password = probe.get("type") == "password"
         before = probe.get("value")
+        # What the page sends while typing carries the text: with values asked for, network facts
+        # keep query values, never for a secret field.
+        ctx.include_values = (
+            include_values and field_secret(field_of(probe.get("attrs") or {}, probe)) is None
+        )
         await focus(ctx, target)
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
             await clear_field(ctx, target)
@@ -185,7 +189,9 @@ async def type_text(
         if isinstance(value, str):
             changes.value_length = len(value)
             # Form values only on request, masked like the views; passwords never leave the host.
-            changes.new_value = redact(value) if include_values and not password else None
+            field = field_of(after.get("attrs") or {}, after)
+            if include_values and field_secret(field) != PASSWORD_MASK:
+                changes.new_value = shown_value(value, field)
         if submit:
             await press(tab, key_press("Enter"))
 
@@ -212,7 +218,9 @@ async def _pick(
     changes.value_changed = value != before
     if isinstance(value, str):
         changes.value_length = len(value)
-        changes.new_value = value if include_values else None
+        changes.new_value = (
+            shown_value(value, field_of(probe.get("attrs") or {}, probe)) if include_values else None
+        )
 
 
 async def key(

@@ -8,7 +8,16 @@ function(types) {
   else if (el.isContentEditable) kind = 'editable';
   const value = kind === 'editable' ? el.innerText : kind ? el.value : null;
   const root = el.getRootNode();
-  return {kind, tag, type, disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
+  // A field seen as a password once stays one (the collector's memory: docs/PAGE_API.md), and
+  // what the field says it holds: the host's redaction.field_secret decides what may be shown.
+  const secrets = globalThis.__browserxSecret || (globalThis.__browserxSecret = new WeakSet());
+  if (tag === 'input' && el.type === 'password') secrets.add(el);
+  const attrs = {};
+  for (const n of ['type', 'autocomplete', 'name', 'id', 'placeholder', 'aria-label']) {
+    const v = el.getAttribute(n); if (v) attrs[n] = v.slice(0, 200);
+  }
+  return {kind, tag, type, attrs, wasPassword: secrets.has(el),
+          disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
           readonly: !!el.readOnly, value, focused: root.activeElement === el ||
           (kind === 'editable' && el.contains(root.activeElement))};
 }

@@ -3,37 +3,33 @@ so "did Submit send anything?" has an answer.
 
 The Network domain is enabled on the acted-on sessions only for the action and disabled after it
 (no standing capture); nothing of a request is kept but its method, its URL (credentials,
-fragment and secret-looking query values taken out), its type and how it ended: no headers, no
-bodies (``maxPostDataSize: 0`` keeps request bodies out of the events too).
+fragment and query values taken out: ``redaction.redact_url``), its type and how it ended: no
+headers, no bodies (``maxPostDataSize: 0`` keeps request bodies out of the events too).
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from dataclasses import dataclass
-from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 import msgspec
 
 from browserx.actions.result import NetworkFacts, RequestFact
 from browserx.errors import PAGE_CALL_ERRORS
+from browserx.relay.cdp_types import CreateIsolatedWorldResult, EvaluateResult
 from browserx.relay.protocol import Inbound
+from browserx.snapshot.page_watch import NO_AI_JS
+from browserx.snapshot.redaction import redact_url
+from browserx.snapshot.worlds import WORLD_NAME
 from browserx.tabs.tab import Tab
 
 ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0}
 API_TYPES = frozenset({"XHR", "Fetch"})
+FRAME_OPTED_OUT_JS = f"({NO_AI_JS})(document)"  # in a frame's isolated world: whether it opted out
 MAX_LISTED = 20
 # A fetch the action started is usually answered within this; its status is worth the wait.
 PENDING_GRACE_S = 0.5
-SECRET_NAME = re.compile(
-    r"token|secret|key|pass|pwd|auth|session|sid|sig|signature|code|credential|jwt|otp|nonce|state|ticket",
-    re.IGNORECASE,
-)
-# A value that looks generated (long, mixed, no spaces) is masked whatever its name.
-RANDOM_VALUE = re.compile(r"^[A-Za-z0-9_\-.~+/=%]{24,}$")
-MASK = "…"
 
 
 class _Request(msgspec.Struct):
@@ -45,6 +41,7 @@ class _WillBeSent(msgspec.Struct):
     requestId: str
     request: _Request
     type: str = ""
+    frameId: str = ""
 
 
 class _Response(msgspec.Struct):
@@ -75,29 +72,7 @@ class _Seen:
     done: bool = False
     failed: bool = False
     error: str | None = None
-
-
-def clean_url(url: str) -> str:
-    """The URL as it may be shown: no user:password, no fragment, secret query values masked."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return MASK
-    if parts.scheme in ("data", "blob"):
-        return f"{parts.scheme}:{MASK}"
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    query = "&".join(_masked(piece) for piece in parts.query.split("&")) if parts.query else ""
-    return urlunsplit((parts.scheme, host, parts.path, query, ""))
-
-
-def _masked(piece: str) -> str:
-    """One ``name=value`` of a query, its value masked when it looks secret (as sent, not re-encoded)."""
-    name, eq, value = piece.partition("=")
-    if eq and (SECRET_NAME.search(unquote_plus(name)) or RANDOM_VALUE.match(value)):
-        return f"{name}={MASK}"
-    return piece
+    frame: str = ""  # the frame that sent it (its opt-out is checked before it is listed)
 
 
 class NetworkWatch:
@@ -131,7 +106,9 @@ class NetworkWatch:
                 if key in self._seen:  # a redirect: the same request goes on
                     self._seen[key].url = sent.request.url
                 else:
-                    self._seen[key] = _Seen(sent.request.method, sent.request.url, sent.type)
+                    self._seen[key] = _Seen(
+                        sent.request.method, sent.request.url, sent.type, frame=sent.frameId
+                    )
             elif method == "Network.responseReceived":
                 got = msgspec.json.decode(msg.params, type=_ResponseReceived)
                 if (seen := self._seen.get((sid, got.requestId))) is not None:
@@ -165,7 +142,40 @@ class NetworkWatch:
             try:
                 await asyncio.wait_for(self._changed.wait(), left)
             except TimeoutError:
-                return
+                break
+        await self._forget_opted_out_frames()
+
+    async def _forget_opted_out_frames(self) -> None:
+        """Forget the requests of frames that opted out of AI agents (data-no-ai on their document
+        or on an element around their <iframe>): a same-origin frame's requests show in its
+        parent's session. A frame whose answer cannot be had (gone) is forgotten too."""
+        frames = {(sid, s.frame) for (sid, _), s in self._seen.items() if s.frame}
+        dropped: set[tuple[str | None, str]] = set()
+        for sid, frame_id in frames:
+            try:
+                world = await self.tab.session.cdp(
+                    "Page.createIsolatedWorld",
+                    {"frameId": frame_id, "worldName": WORLD_NAME},
+                    session_id=sid,
+                    result_type=CreateIsolatedWorldResult,
+                )
+                reply = await self.tab.session.cdp(
+                    "Runtime.evaluate",
+                    {
+                        "expression": FRAME_OPTED_OUT_JS,
+                        "returnByValue": True,
+                        "contextId": world.executionContextId,
+                    },
+                    session_id=sid,
+                    result_type=EvaluateResult,
+                )
+            except PAGE_CALL_ERRORS:
+                dropped.add((sid, frame_id))
+                continue
+            if reply.result.value is not False:
+                dropped.add((sid, frame_id))
+        if dropped:
+            self._seen = {k: s for k, s in self._seen.items() if (k[0], s.frame) not in dropped}
 
     def stop(self) -> None:
         """Stop listening and disable the domain again (not waited for: nothing depends on it)."""
@@ -174,19 +184,21 @@ class NetworkWatch:
             self.tab.session.fire_and_forget(self.tab.session.cdp("Network.disable", session_id=session_id))
         self.sessions.clear()
 
-    def facts(self) -> NetworkFacts:
+    def facts(self, include_values: bool = False) -> NetworkFacts:
+        """What was seen; URLs through ``redact_url``: query keys only, unless the action was
+        asked for values (then secret-looking values still masked)."""
         seen = list(self._seen.values())
         api = [s for s in seen if s.type in API_TYPES]
         return NetworkFacts(
             requests=len(seen),
             finished=sum(1 for s in seen if s.done and not s.failed),
             failed=sum(1 for s in seen if s.failed),
-            xhr=[_fact(s) for s in api[:MAX_LISTED]],
+            xhr=[_fact(s, include_values) for s in api[:MAX_LISTED]],
         )
 
 
-def _fact(seen: _Seen) -> RequestFact:
+def _fact(seen: _Seen, include_values: bool) -> RequestFact:
     return RequestFact(
-        method=seen.method, url=clean_url(seen.url), type=seen.type, status=seen.status, failed=seen.failed,
+        method=seen.method, url=redact_url(seen.url, query_values=include_values, fragment=False), type=seen.type, status=seen.status, failed=seen.failed,
         error=seen.error, pending=not seen.done,
     )  # fmt: skip

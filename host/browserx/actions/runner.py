@@ -17,6 +17,7 @@ from browserx.actions.result import ActionErrorInfo, ActionResult
 from browserx.actions.verify import Verifier
 from browserx.errors import BrowserxError, PageOptedOut
 from browserx.expectations import Expect
+from browserx.snapshot.redaction import redact_url
 from browserx.tabs.tab import Tab
 
 
@@ -30,6 +31,8 @@ class ActionContext:
     sessions: set[str | None] = field(default_factory=lambda: {None})
     after_settle: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     settle: bool = True  # wait a moment for the page's reaction before reading changes
+    # Values were asked for (and the field is no secret): network facts keep query values.
+    include_values: bool = False
 
     async def adopt(self, target: Target) -> None:
         """The action acts on ``target``: report its (possibly healed) ID, watch its frame."""
@@ -98,14 +101,15 @@ async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
     if result.success and verifier is not None:
         result.verification = await verifier.after_action(result, ctx.counter, watch)
     await ctx.network.finish_api_calls()
-    result.network = ctx.network.facts()
+    result.network = ctx.network.facts(ctx.include_values)
     mutations, url = await ctx.counter.read()
     changes = result.changes
     changes.dom_mutations = mutations
     before = ctx.counter.url_before
     if watch.committed or (url is not None and before is not None and url != before):
         changes.navigated = True
-        changes.new_url = url or watch.url
+        new_url = url or watch.url
+        changes.new_url = redact_url(new_url) if new_url else new_url
     for session_id in ctx.sessions:
         _release_later(ctx.tab, session_id)
 

@@ -12,8 +12,9 @@ from html import escape
 
 from browserx.snapshot.elements import is_disabled
 from browserx.snapshot.model import Node
+from browserx.snapshot.redaction import field_of, field_secret, value_of
 from browserx.snapshot.snapshot import DomSnapshot
-from browserx.views.outline import PASSWORD_MASK, control_facts, redact
+from browserx.views.outline import control_facts
 
 MAX_ATTR = 100  # characters of an attribute value
 MAX_OPTIONS = 12  # a <select>'s options listed (as the text view lists them)
@@ -76,15 +77,12 @@ def value_attrs(node: Node, snap: DomSnapshot) -> str:
     tag = node.tag
     if tag == "input":
         kind = _input_type(node)
-        if kind == "password":
-            # Only that it holds something, as the other views say it (never the value).
-            has_value = snap.include_values and node.state.get("hasValue")
-            return attr("value", PASSWORD_MASK) if has_value else ""
         if kind in BUTTON_INPUTS:
             label = node.attrs.get("value")
             return attr("value", label) if label else ""
-        if snap.include_values and kind not in ("checkbox", "radio") and "value" in node.state:
-            return attr("value", redact(str(node.state["value"])))
+        # Secrets by kind, as the other views show them (a password's value is never read).
+        value = value_of(node.attrs, node.state, node.name or "") if snap.include_values else None
+        return attr("value", value) if value is not None else ""
     elif tag in ("progress", "meter"):
         value = node.attrs.get("value")
         return attr("value", value) if value else ""
@@ -182,9 +180,13 @@ def select_options(node: Node, snap: DomSnapshot) -> str:
     if not options:
         return ""
     multiple = "multiple" in node.attrs
+    # Which option is chosen is the value: a secret list (a card's expiry) never says.
+    marks = (snap.include_values or multiple) and field_secret(
+        field_of(node.attrs, node.state, node.name or "")
+    ) is None
     out = ""
     for label, selected in options[:MAX_OPTIONS]:
-        mark = " selected" if selected and (snap.include_values or multiple) else ""
+        mark = " selected" if selected and marks else ""
         out += f"<option{mark}>{escape(str(label), quote=False)}</option>"
     total = node.state.get("optionCount", len(options))
     if isinstance(total, int) and total > MAX_OPTIONS:
@@ -194,7 +196,8 @@ def select_options(node: Node, snap: DomSnapshot) -> str:
 
 def textarea_value(node: Node, snap: DomSnapshot) -> str:
     if node.tag == "textarea" and snap.include_values and "value" in node.state:
-        return escape(redact(str(node.state["value"])), quote=False)
+        value = value_of(node.attrs, node.state, node.name or "")
+        return escape(value, quote=False) if value is not None else ""
     return ""
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.model import F_INLINE, Node
+from browserx.snapshot.redaction import redact_url, value_of
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.states import heading_level, states_of
 from browserx.snapshot.visibility import is_scroll_container
@@ -37,7 +38,6 @@ ALWAYS_GROUPS = frozenset(
 )
 LANDMARKS = frozenset({"navigation", "main", "banner", "contentinfo", "complementary", "region", "search"})
 MAX_TEXT_LINE = 300
-PASSWORD_MASK = "••••"
 
 
 @dataclass(slots=True, init=False)
@@ -261,11 +261,10 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     input_type = node.state.get("inputType")
     if input_type and input_type not in ("text", "submit", "button", "checkbox", "radio"):
         facts["type"] = input_type
-    if input_type == "password":
-        if node.state.get("hasValue") and snap.include_values:
-            facts["value"] = PASSWORD_MASK
-    elif snap.include_values and "value" in node.state:
-        facts["value"] = redact(str(node.state["value"]))
+    if snap.include_values:
+        value = value_of(node.attrs, node.state, node.name or "")
+        if value is not None:
+            facts["value"] = value
     options = node.state.get("options")
     if options and not node.state.get("listbox"):  # a list box's options are listed themselves
         facts["options"] = [label for label, _ in options[:12]]
@@ -319,6 +318,7 @@ def short_href(href: str, page_url: str) -> str:
     """Links as a person reads them: same-origin as a path, long query strings trimmed."""
     from urllib.parse import urlsplit
 
+    href = redact_url(href)  # (the snapshot's are already; a view never shows a secret URL)
     if href.startswith(("javascript:", "#")):
         return href[:40]
     page = urlsplit(page_url)
@@ -333,25 +333,3 @@ def short_href(href: str, page_url: str) -> str:
     if len(text) > 80:
         text = text[:79] + "…"
     return text
-
-
-def redact(value: str) -> str:
-    """Mask card numbers (Luhn-valid 13-19 digit runs) and SSN-like values in form values."""
-    import re
-
-    def card(match: re.Match[str]) -> str:
-        digits = re.sub(r"\D", "", match.group(0))
-        return "[card number]" if 13 <= len(digits) <= 19 and _luhn(digits) else match.group(0)
-
-    value = re.sub(r"\b\d{3}-\d{2}-\d{4}\b", "[ssn]", value)
-    return re.sub(r"\b(?:\d[ -]?){12,18}\d\b", card, value)
-
-
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0

@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from browserx.snapshot.model import Node
+from browserx.snapshot.redaction import value_of
 from browserx.snapshot.snapshot import DomSnapshot
-from browserx.views.outline import PASSWORD_MASK, control_facts, redact
+from browserx.views.outline import control_facts
 from browserx.views.scroll import container_dicts, containers, scroll_position
 
 ROLE_MAP: dict[str, str] = {
@@ -58,11 +59,9 @@ def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[s
     if name:
         out["n"] = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     if snap.include_values:
-        if node.state.get("inputType") == "password":
-            if node.state.get("hasValue"):
-                out["v"] = PASSWORD_MASK
-        elif "value" in node.state:
-            out["v"] = redact(str(node.state["value"]))[:200]
+        value = value_of(node.attrs, node.state, node.name or "")
+        if value is not None:
+            out["v"] = value[:200]
     states = [key for key in STATE_KEYS if facts.get(key) is True]
     if facts.get("checked") == "mixed":
         states.append("mixed")
