@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from browserx.views.grammar import entry
 from browserx.views.options import ViewOptions
 from browserx.views.tokens import count_tokens
 from browserx.views.units import Unit, describe
@@ -66,7 +67,10 @@ class Omitted:
                     if len(names) > MAX_HEADINGS_LISTED
                     else ""
                 )
-                out.append(f"  sections {place}: " + ", ".join(names[:MAX_HEADINGS_LISTED]) + more)
+                shown = ", ".join(
+                    entry(name) for name in names[:MAX_HEADINGS_LISTED]
+                )  # page text: quoted if need be
+                out.append(f"  sections {place}: {shown}{more}")
         out.append(
             'to see them: scroll, or snapshot again with query="…", filter="css selector" or a larger max_tokens'
         )

@@ -15,6 +15,7 @@ from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.budget import Fitted, Omitted, fit, priority
 from browserx.views.delta import Delta, ViewState, change_lines, diff, headline, state_of
 from browserx.views.events import EventSummary
+from browserx.views.grammar import quote
 from browserx.views.json_view import render_json
 from browserx.views.options import ViewOptions
 from browserx.views.outline import Item, outline
@@ -67,7 +68,7 @@ def build_view(
     eligible = [u for u in units if _eligible(u, opts, matched)]
     plan = _Plan(eligible)
     if matched is not None:
-        plan.notes.append(f'filter "{filter_text}": {len(eligible)} of {len(units)} lines match')
+        plan.notes.append(f"filter {quote(filter_text or '')}: {len(eligible)} of {len(units)} lines match")
         plan.container_notes = False
         plan.why = "filter and budget"
     delta: Delta | None = None
@@ -145,7 +146,7 @@ def _plan_query(plan: _Plan, query: str) -> None:
     ranked = rank(chunks, query)
     total_elements = sum(len(u.ids) for u in plan.units)
     if not ranked:
-        plan.notes.append(f'query "{query}": nothing matched; the page follows, viewport first')
+        plan.notes.append(f"query {quote(query)}: nothing matched; the page follows, viewport first")
         return
     order: list[Unit] = []
     seen: set[int] = set()
@@ -164,7 +165,7 @@ def _plan_query(plan: _Plan, query: str) -> None:
         shown = [c for c in chunks if any(u.order in kept for u in c.units)]
         elements = sum(len(u.ids) for u in units if u.order in kept)
         return [
-            f'-- query "{query}": {len(shown)} of {len(chunks)} sections shown (best BM25 matches of '
+            f"-- query {quote(query)}: {len(shown)} of {len(chunks)} sections shown (best BM25 matches of "
             f"{len(ranked)} that match), {elements} of {total_elements} elements; "
             f"{total_elements - elements} filtered out — refine the query, or scroll --"
         ]

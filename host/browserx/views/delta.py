@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from browserx.snapshot.snapshot import DomSnapshot
+from browserx.views.grammar import quote
 from browserx.views.outline import control_facts
 
 TRACKED = ("role", "name", "value", "disabled", "checked", "expanded", "selected", "pressed", "required",
@@ -126,7 +127,7 @@ def _short(value: Any, key: str = "") -> str:
     if value is False:
         return "no"
     text = str(value)
-    return '"' + (text if len(text) <= 60 else text[:59] + "…") + '"'
+    return quote(text if len(text) <= 60 else text[:59] + "…")  # page text: JSON-quoted, never a line
 
 
 def change_lines(delta: Delta) -> list[str]:

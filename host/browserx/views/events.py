@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from browserx.snapshot.snapshot import DomSnapshot
+from browserx.views.grammar import quote
 
 # First matching class wins, in this order. Words match whole (case-insensitive).
 KEYWORDS: dict[str, tuple[str, ...]] = {
@@ -67,7 +68,7 @@ class PageEvent:
 
     def line(self, now: float) -> str:
         ago = max(0, round(now - self.at))
-        return f'[{ago}s ago] {self.kind} {self.op}: "{self.text}"'
+        return f"[{ago}s ago] {self.kind} {self.op}: {quote(self.text)}"  # page text: JSON-quoted
 
     def to_dict(self, now: float) -> dict[str, Any]:
         return {"ago_s": round(now - self.at, 1), "op": self.op, "kind": self.kind, "text": self.text,

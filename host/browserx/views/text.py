@@ -24,6 +24,7 @@ this for a system prompt.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,8 +158,20 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
     if facts.get("name_from"):
         bits.append("name from nearby text")
     if "covered" in facts:
-        bits.append(f"covered by {facts['covered']['by']}")
+        bits.append(f"covered by {_cover(facts['covered']['by'])}")
     return bits
+
+
+# What covers a control, as views/outline.py names it: 'dialog "Name" [7]' (the name is the page's,
+# written raw there: re-quoted here), a role, or the covering element's tag#id.class.
+_NAMED_COVER = re.compile(r'([^" ]+) "(.*)"((?: \[\d+\])?)', re.S)
+
+
+def _cover(by: str) -> str:
+    named = _NAMED_COVER.fullmatch(by)
+    if named is not None:
+        return f"{named.group(1)} {grammar.quote(named.group(2))}{named.group(3)}"
+    return grammar.entry(by)
 
 
 def _inline(item: Item, snap: DomSnapshot, style: Style = PLAIN) -> str | None:
