@@ -59,15 +59,16 @@ _SHOWN_FACTS = frozenset(
      "covered"}
 )  # fmt: skip
 
-LEGEND = """LEGEND for the browserx text view:
-- Header: "# title — URL"; viewport size, scroll offset of page size (how far down, more below?),
-  interactive count, how many are outside the viewport; "scroll containers: 7 (30% down, more below)".
+LEGEND = (
+    """LEGEND for the browserx text view:
+- Header: "# title — URL" (the title "quoted" if it holds " — "); viewport size, scroll offset of
+  page size (how far down, more below?), interactive count, how many are outside the viewport; "scroll containers: 7 (30% down, more below)".
 - One line per node, nested by one-space indentation: "## heading", plain text, a form, dialog,
   group, table, named region or iframe with its content indented under it.
 - [N] role name (facts): an element to act on by its ID N (click, type, select, scroll), e.g.
   [5] button Save, [6] textbox Email (required, type=email), [7] checkbox Gift wrap (checked).
-  The name ends at " (", " →", " |" or the line's end; it is "quoted" when it contains one of
-  those or text follows it. [N] name → /path is a link (same-site links as a path).
+  The name ends at " (", " →", " |", the next [N] or the line's end; it is "quoted" when it
+  contains one of those or text follows it. [N] name → /path is a link (same-site links as a path).
 - clickable: no role but reacts to clicks; scrollable: a scroll container (scroll 0%, more below);
   summary: the toggle of a <details> section (expanded / collapsed).
 - facts: states (disabled, checked, checked=mixed, selected, pressed, required, readonly, invalid,
@@ -80,7 +81,11 @@ LEGEND = """LEGEND for the browserx text view:
   after it are off-screen until the next such marker ("-- in view --"): scroll there first.
 - "-- not shown (…) --" ends a view cut to its token budget: what was left out, where, and how to
   reach it (scroll, query=…, filter=… or a larger max_tokens).
-- Deltas (since_last): "+ " new, "~ " changed (old → new), "- removed: [N], …"."""
+- "events since last view:", then one line per page event: [3s ago] error appeared: "text".
+- Deltas (since_last): "+ " new, "~ " changed (old → new), "- removed: [N], …".
+"""
+    + grammar.LEGEND_RULES
+)
 
 
 @dataclass(frozen=True, slots=True)
