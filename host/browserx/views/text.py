@@ -62,7 +62,8 @@ _SHOWN_FACTS = frozenset(
 LEGEND = (
     """LEGEND for the browserx text view:
 - Header: "# title — URL" (the title "quoted" if it holds " — "); viewport size, scroll offset of
-  page size (how far down, more below?), interactive count, how many are outside the viewport; "scroll containers: 7 (30% down, more below)".
+  page size (how far down, more below?), interactive count, how many are outside the viewport;
+  "scroll containers: 7 (30% down, more below)".
 - One line per node, nested by one-space indentation: "## heading", plain text, a form, dialog,
   group, table, named region or iframe with its content indented under it.
 - [N] role name (facts): an element to act on by its ID N (click, type, select, scroll), e.g.
