@@ -171,13 +171,16 @@ def live_hosts() -> list[HostRecord]:
 
 
 def _sweep(directory: Path) -> None:
-    """Remove host files (socket, half-written record) of dead processes, and dangling links."""
-    for path in directory.iterdir():
-        name = path.name
-        match = _HOST_FILE.match(name)
-        dead_host_file = match is not None and match.group(2) != "json" and not alive(int(match.group(1)))
-        dangling_link = name.startswith("browser-") and path.is_symlink() and not path.exists()
-        if dead_host_file or dangling_link:
+    """Remove host files (socket, half-written record) of dead processes, then the links left
+    dangling (to those sockets, or to any other that went)."""
+    paths = list(directory.iterdir())
+    for path in paths:
+        match = _HOST_FILE.match(path.name)
+        if match is not None and match.group(2) != "json" and not alive(int(match.group(1))):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+    for path in paths:
+        if path.name.startswith("browser-") and path.is_symlink() and not path.exists():
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
 
@@ -223,7 +226,7 @@ def successor(pinned: HostRecord) -> HostRecord | None:
     """The live host now serving ``pinned``'s browser (itself, or the one the extension started
     after it died); None when that browser has no host: never another browser's."""
     for record in live_hosts():
-        if record.pid == pinned.pid or pinned.same_browser(record):
+        if record.socket == pinned.socket or pinned.same_browser(record):
             return record
     return None
 

@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 the request failed (the error is printed, as JSON with --jso
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from browserx._version import __version__
 from browserx.errors import BrowserxError
 from browserx.install import BROWSERS, apply, default_plan, remove
 from browserx.interfaces.cli_tools import add_tool_commands, print_json
+from browserx.runtime import pin_hint
 
 
 def cmd_legend(args: argparse.Namespace) -> int:
@@ -95,18 +97,24 @@ def cmd_launch(args: argparse.Namespace) -> int:
         user_data_dir=Path(args.user_data_dir) if args.user_data_dir else None,
         timeout=args.timeout,
     )
+    # The path that pins later calls to this browser (its link follows a restarted host).
+    pin = pin_hint(launched.host)
     if args.json:
         print_json(
             {
-                "socket": launched.host.socket,
+                "socket": pin,
+                "host_socket": launched.host.socket,
                 "host_pid": launched.host.pid,
                 "browser_pid": launched.browser_pid,
                 "user_data_dir": str(launched.user_data_dir),
+                "export": f"export BROWSERX_SOCKET={shlex.quote(pin)}",
             }
         )
     else:
-        print(launched.host.socket)
+        print(pin)
         print(f"browser pid {launched.browser_pid} (browserx stop ends it)")
+        print("to send every later call to this browser (needed when more than one runs):")
+        print(f"export BROWSERX_SOCKET={shlex.quote(pin)}")
     return 0
 
 
@@ -149,7 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     def connects(p: argparse.ArgumentParser, tab: bool = False) -> None:
-        p.add_argument("--socket", help="control socket path (default: discover the running host)")
+        p.add_argument(
+            "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
+        )
         p.add_argument("--json", action="store_true", help="print JSON")
         if tab:
             p.add_argument("--tab", type=int, help="tab id (default: the active tab)")
@@ -185,7 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = command("mcp", cmd_mcp, "Serve the browserx tools to MCP clients (Claude, Cursor, VS Code) on stdio.")
-    p.add_argument("--socket", help="control socket path (default: discover the running host)")
+    p.add_argument(
+        "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
+    )
     p.add_argument("--launch", action="store_true", help="start a browser for this session, stop it after")
     p.add_argument("--headless", action="store_true", help="with --launch: a browser without a window")
 
@@ -205,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--timeout", type=float, default=120.0, metavar="S", help="seconds per backend request")
     p.add_argument("--include-values", action="store_true", help="send form values (`v`; never passwords)")
-    p.add_argument("--socket", help="control socket path (default: discover the running host)")
+    p.add_argument(
+        "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
+    )
     return parser
 
 

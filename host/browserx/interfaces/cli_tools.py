@@ -107,7 +107,9 @@ def add_tool_commands(sub: Any) -> None:
             command_name(tool), help=_first_sentence(tool.description), description=tool.description
         )
         p.set_defaults(func=run_tool, tool=tool)
-        p.add_argument("--socket", help="control socket path (default: discover the running host)")
+        p.add_argument(
+            "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
+        )
         p.add_argument("--json", action="store_true", help="print the whole result as JSON")
         for name, field in tool.params.model_fields.items():
             _add_field(p, tool, name, field)

@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
@@ -41,12 +42,20 @@ from mcp.server.stdio import stdio_server
 from browserx._version import __version__
 from browserx.control.client import Client
 from browserx.control.tools import AGENT_TOOLS, Tool
-from browserx.errors import BadRequest, BrowserxError, HostDisconnected, NoHost, UnknownMethod
+from browserx.errors import AmbiguousHost, BadRequest, BrowserxError, HostDisconnected, NoHost, UnknownMethod
 from browserx.interfaces.mcp_input import guarded_input
 from browserx.interfaces.outcome import describe_action
 from browserx.launch import Launched, stop_browser
 from browserx.launch import launch as launch_browser
-from browserx.runtime import live_hosts
+from browserx.runtime import (
+    HostRecord,
+    browser_name,
+    discover_socket,
+    listening,
+    live_hosts,
+    record_of,
+    successor,
+)
 
 log = logging.getLogger("browserx.mcp")
 
@@ -65,6 +74,8 @@ OBSERVE_SCHEMA: dict[str, Any] = {
 # Seconds a launched browser gets to exit on SIGTERM before SIGKILL. An MCP client closes our
 # stdin and SIGTERMs us 2 s later (SIGKILL 2 s after that): stay well inside those 4 s.
 BROWSER_GRACE_S = 2.5
+# How long a call waits for the extension to restart the session's host after it died.
+RESTART_WAIT_S = 5.0
 
 
 def instructions() -> str:
@@ -101,16 +112,36 @@ Call = Callable[..., Any]
 
 
 class HostLink:
-    """One MCP session's way to the host: a single :class:`Client`, connected on first use (the
-    browser may start after the MCP client does) and dropped when the host goes away, so the next
-    call reconnects to whichever host is running then. Calls are serialised: the socket carries
-    one request at a time, and an action and the view that follows it belong together."""
+    """One MCP session's way to the host: a single :class:`Client`, dropped when the host goes
+    away. The session is bound to one browser: the host named (``--socket``, ``$BROWSERX_SOCKET``)
+    or the only one running, resolved once at the start (:meth:`pin`; several and none named is
+    ``ambiguous_host``), or at the first call when no browser ran yet. When that host dies, the
+    next call goes to the host the extension restarted for the same browser, never to another
+    browser's: without one it fails with ``no_host`` saying so. Calls are serialised: the socket
+    carries one request at a time, and an action and the view that follows it belong together."""
 
     def __init__(self, socket_path: str | None = None, launching: Future[Launched] | None = None) -> None:
         self.socket_path = socket_path
         self.launching = launching  # --launch: the socket is known once the browser's host is up
+        self.pinned: HostRecord | None = None  # the host (so the browser) this session is bound to
+        self._pinned_socket: str | None = None
         self._client: Client | None = None
         self._lock = threading.Lock()
+
+    def pin(self) -> HostRecord | None:
+        """Bind the session to its host now: the one named, else the only one running. Raises
+        AmbiguousHost with several and none named; with none running, the first call binds."""
+        if self.launching is not None:
+            return None  # bound to the browser it launches
+        try:
+            path = discover_socket(self.socket_path)
+        except AmbiguousHost:
+            raise
+        except NoHost:
+            return None
+        self._pinned_socket = path
+        self.pinned = record_of(path)
+        return self.pinned
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Call]:
@@ -133,7 +164,7 @@ class HostLink:
 
     def _socket(self) -> str | None:
         if self.launching is None:
-            return self.socket_path  # None: the Client finds the newest running host
+            return self._bound_socket()
         try:
             launched = self.launching.result()  # waits for a launch still under way
         except BrowserxError:
@@ -145,6 +176,31 @@ class HostLink:
             if record.profile == str(launched.user_data_dir):
                 return record.socket
         return launched.host.socket
+
+    def _bound_socket(self) -> str:
+        if self._pinned_socket is None:
+            self.pin()  # no host ran at the start: bind to the one named or the only one now
+            if self._pinned_socket is None:
+                return discover_socket(self.socket_path)  # raises no_host
+        pinned = self.pinned
+        if pinned is None or listening(pinned.socket):
+            return self._pinned_socket  # a socket named without a record: that one or nothing
+        follower = successor(pinned)
+        deadline = time.monotonic() + RESTART_WAIT_S
+        while follower is None and time.monotonic() < deadline:
+            time.sleep(0.2)  # the extension restarts a host that died within a second or so
+            follower = successor(pinned)
+        if follower is None:
+            raise NoHost(
+                f"The browser this MCP session works in ({browser_name(pinned.browser)}, profile "
+                f"{pinned.profile or 'default'}, host pid {pinned.pid}) has no browserx host any more: it "
+                "was closed, or its host died and was not restarted. browserx does not switch to another "
+                "browser by itself: reopen that browser, or restart `browserx mcp` with `--socket PATH` "
+                "for another one."
+            )
+        log.info("host pid %d gone; following its browser to host pid %d", pinned.pid, follower.pid)
+        self.pinned, self._pinned_socket = follower, follower.socket
+        return follower.socket
 
     def _drop(self) -> None:
         client, self._client = self._client, None
@@ -333,6 +389,12 @@ async def serve(socket_path: str | None = None, launch: bool = False, headless: 
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="browserx-launch")
         launching = executor.submit(_launch, headless)
     link = HostLink(socket_path, launching)
+    pinned = link.pin()  # several hosts and none named: ambiguous_host, before serving anything
+    if pinned is not None:
+        log.info(
+            "bound to host pid %d (%s, profile %s)",
+            pinned.pid, browser_name(pinned.browser), pinned.profile or "default",
+        )  # fmt: skip
     server = build_server(link)
     cleanup_lock = anyio.Lock()
     cleaned_up = False
