@@ -20,6 +20,7 @@ from browserx.errors import (
 )
 from browserx.expectations import Expect
 from browserx.relay.cdp_types import EvaluateResult, GetNavigationHistoryResult, NavigateResult
+from browserx.snapshot.redaction import redact_url
 from browserx.tabs.tab import Tab
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
@@ -74,12 +75,13 @@ async def navigate(
         reply = await tab.session.cdp(
             "Page.navigate", {"url": target}, timeout=timeout, result_type=NavigateResult
         )
+        shown = redact_url(target)  # what the result may say of it
         if reply.errorText:
             raise NavigationFailed(
-                f"Navigating to {target} failed: {reply.errorText}. Check the URL or the network.",
-                url=target,
+                f"Navigating to {shown} failed: {reply.errorText}. Check the URL or the network.",
+                url=shown,
             )
-        await _await_load(ctx, f"Navigating to {target}", timeout, same_document=not reply.loaderId)
+        await _await_load(ctx, f"Navigating to {shown}", timeout, same_document=not reply.loaderId)
 
     return await perform(tab, "navigate", None, body, expect)
 

@@ -23,6 +23,7 @@ from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
 from browserx.relay.cdp_types import EvaluateResult
 from browserx.snapshot.page_watch import WATCH_JS
+from browserx.snapshot.redaction import redact_url
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions
 from browserx.snapshot.worlds import isolated_world
@@ -145,10 +146,10 @@ def judge(
     changed_dom = now.mutations is None or (now.mutations or 0) > 0
     if "navigation" in c:
         ok &= now.navigated == c["navigation"]
-        seen.append(f"navigated to {now.url}" if now.navigated else "no navigation")
+        seen.append(f"navigated to {_shown(now.url)}" if now.navigated else "no navigation")
     if "url_contains" in c:
         ok &= now.url is not None and c["url_contains"] in now.url
-        seen.append(f"URL is {now.url}")
+        seen.append(f"URL is {_shown(now.url)}")
     for m, wanted in ((expect.element_appears, True), (expect.element_disappears, False)):
         if m is None:
             continue
@@ -202,7 +203,7 @@ def judge(
 
 def _changes(now: Look) -> str:
     if now.navigated:
-        return f"navigated to {now.url}"
+        return f"navigated to {_shown(now.url)}"
     if now.mutations is None:
         return "the page was replaced"
     return f"{now.mutations} DOM changes"
@@ -344,3 +345,8 @@ def _verification(expect: Expect, judged: Judged, errors: list[str], successes: 
         passed=judged.passed, expected=expected, actual=actual, errors_detected=errors,
         success_messages=successes, feedback=feedback,
     )  # fmt: skip
+
+
+def _shown(url: str | None) -> str | None:
+    """A URL as a verification may say it (compared in full, shown redacted)."""
+    return redact_url(url) if url else url

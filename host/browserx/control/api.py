@@ -6,6 +6,8 @@ import contextlib
 import os
 from typing import Any
 
+from msgspec import structs
+
 from browserx import _native, actions
 from browserx._version import __version__
 from browserx.control.action_methods import Handler, action_handlers
@@ -31,6 +33,7 @@ from browserx.heap import paused_gc
 from browserx.pixels.screenshot import screenshot
 from browserx.relay.protocol import NewTabResult, decode_raw
 from browserx.settings import HostSettings, load_settings, settings_path
+from browserx.snapshot.redaction import redact_url
 from browserx.tabs.registry import TabRegistry
 from browserx.tabs.snapshots import take_snapshot
 from browserx.views.html import render_html
@@ -65,7 +68,7 @@ def build_methods(
         }
 
     async def tabs(_: TabsParams) -> dict[str, Any]:
-        return {"tabs": await registry.list_tabs()}
+        return {"tabs": [structs.replace(t, url=redact_url(t.url)) for t in await registry.list_tabs()]}
 
     async def cdp(p: CdpParams) -> Any:
         if not settings.allow_raw_cdp:
@@ -94,7 +97,7 @@ def build_methods(
             return {
                 "tab": tab.tab_id,
                 "sessions": [
-                    {"session_id": sid, "target_id": t.targetId, "type": t.type, "url": t.url}
+                    {"session_id": sid, "target_id": t.targetId, "type": t.type, "url": redact_url(t.url)}
                     for sid, t in tab.session.sessions.items()
                 ],
             }

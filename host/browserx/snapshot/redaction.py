@@ -217,7 +217,7 @@ def _redact_path(path: str) -> str:
     return "/".join(segments)
 
 
-URL_ATTRS = ("href", "src", "action", "formaction", "url")
+URL_ATTRS = ("href", "src", "action")  # of those the collector sends
 
 
 def redact_url_attrs(attrs: Iterable[dict[str, str]]) -> None:
