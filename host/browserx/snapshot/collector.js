@@ -159,6 +159,9 @@ function collect(root, opts) {
   const suspects = [];
   let pruned = 0;
   const withValues = !!opts.values;
+  // Elements seen as type=password in this world (here and by the action probes), kept across
+  // snapshots: docs/PAGE_API.md.
+  const secretFields = globalThis.__browserxSecret || (globalThis.__browserxSecret = new WeakSet());
   const frameOwners = [];
   const keys = bx.keys, refs = bx.refs, closedRoots = bx.closed;
 
@@ -246,9 +249,13 @@ function collect(root, opts) {
       if (tag === "INPUT") {
         const type = el.type;
         set("inputType", type);
+        // A field seen as a password once stays one after a "show password" toggle: its value is
+        // never read, only whether it has one (the host's redaction.field_secret masks it).
+        const secret = type === "password" || secretFields.has(el);
+        if (secret) { secretFields.add(el); if (type !== "password") set("wasPassword", true); }
         if (type === "checkbox" || type === "radio") set("checked", el.indeterminate ? "mixed" : el.checked);
-        else if (withValues && type !== "password" && el.value) set("value", el.value);
-        else if (type === "password" && el.value) set("hasValue", true);
+        else if (withValues && !secret && el.value) set("value", el.value);
+        else if (secret && el.value) set("hasValue", true);
       } else if (tag === "TEXTAREA") {
         if (withValues && el.value) set("value", el.value);
       } else if (tag === "SELECT") {

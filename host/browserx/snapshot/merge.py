@@ -13,6 +13,7 @@ import structlog
 
 from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef, ScopeIndex
+from browserx.snapshot.redaction import redact_url, redact_url_attrs
 
 log = structlog.get_logger("browserx.merge")
 
@@ -135,6 +136,10 @@ class Tree:
 
 
 def merge(frames: list[FrameCapture]) -> Tree:
+    for frame in frames:  # no secret URL enters the tree: the page's, its frames', its links'
+        for raw in (frame.raw, *(r for _, r in frame.closed_roots)):
+            raw.url = redact_url(raw.url)
+            redact_url_attrs(raw.attrs.values())
     main = frames[0]
     main_nodes = build_nodes(main.raw, main.label)
     tree = Tree(main_nodes[0])
