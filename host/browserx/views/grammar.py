@@ -41,7 +41,7 @@ _PART_START = re.compile(r"[\s(→@]")
 _NAME = re.compile(r" \(|→|\||\[|\uff3b| @[-\d]|^[(@\s]|\s$")
 _ENTRY = re.compile(r", |[\[\]()\uff3b]|^\s|\s$|^…$|^$")
 _TITLE = re.compile(r" — |^\s|\s$")
-_URL = re.compile(r"\s")
+_URL = re.compile(r'["\s\x00-\x1f\x7f-\x9f]|^[\[\uff3b(]')
 
 
 def quote(text: str) -> str:
@@ -90,7 +90,8 @@ def title(text: str) -> str:
 
 
 def url(text: str) -> str:
-    return quote(text) if _ALWAYS.search(text) or _URL.search(text) else text
+    """A URL: one token (no white space), so a bracket inside it starts nothing."""
+    return quote(text) if _URL.search(text) else text
 
 
 LEGEND_RULES = """- Page text never looks like browserx's own lines: text, names, titles, URLs and options that
