@@ -59,13 +59,43 @@ function connect() {
     scheduleReconnect();
     return;
   }
-  post({
-    type: "hello",
-    version: VERSION,
-    userAgent: navigator.userAgent,
-    extensionId: chrome.runtime.id,
+  // The hello carries each tab's ID watermark, so a restarted host never numbers from [1] again.
+  const connected = port;
+  loadWatermarks().then((watermarks) => {
+    if (port !== connected) return; // that host is gone already: the next connect says hello
+    post({
+      type: "hello",
+      version: VERSION,
+      userAgent: navigator.userAgent,
+      extensionId: chrome.runtime.id,
+      watermarks,
+    });
   });
   updateBadge();
+}
+
+// ------------------------------------------------------------ ID watermarks
+// The highest element ID the host gave out in each tab, kept in chrome.storage.session: it lives
+// as long as the browser session (tab ids are never reused within it) and survives a restart of
+// this worker and of the host. Keys "wm:<tabId>", one per tab, so concurrent writes never clash.
+
+const WATERMARK_PREFIX = "wm:";
+
+async function loadWatermarks() {
+  try {
+    const all = await chrome.storage.session.get(null);
+    const out = {};
+    for (const [key, high] of Object.entries(all)) {
+      if (key.startsWith(WATERMARK_PREFIX) && Number.isInteger(high)) out[key.slice(WATERMARK_PREFIX.length)] = high;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function forgetWatermark(tabId) {
+  quietly(() => chrome.storage.session.remove(WATERMARK_PREFIX + tabId));
 }
 
 function onDisconnect(p) {
@@ -281,6 +311,16 @@ const handlers = {
     return { activated: true };
   },
 
+  // Kept only ever higher: the host hands over its tab's highest ID after a snapshot gave out new ones.
+  async watermark({ tabId, high }) {
+    requireTabId(tabId);
+    if (!Number.isSafeInteger(high) || high < 0) throw badRequest("high must be a non-negative integer");
+    const key = WATERMARK_PREFIX + tabId;
+    const stored = (await chrome.storage.session.get(key))[key];
+    if (!Number.isInteger(stored) || high > stored) await chrome.storage.session.set({ [key]: high });
+    return { high: Math.max(high, Number.isInteger(stored) ? stored : 0) };
+  },
+
   ping() {
     return { pong: true, version: VERSION };
   },
@@ -430,11 +470,13 @@ chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   forget(tabId);
+  forgetWatermark(tabId);
   post({ type: "tab", event: "removed", tabId });
 });
 
 chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
   forget(removedTabId);
+  forgetWatermark(removedTabId);
   post({ type: "tab", event: "replaced", tabId: addedTabId, removedTabId });
 });
 

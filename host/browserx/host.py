@@ -32,11 +32,22 @@ from browserx.control.api import build_methods
 from browserx.control.server import ControlServer
 from browserx.framing import FrameWriter, read_frames
 from browserx.relay.connection import ExtensionConnection
-from browserx.runtime import HostRecord, ensure_runtime_dir, remove_record, write_record
+from browserx.runtime import (
+    HostRecord,
+    ensure_runtime_dir,
+    link_browser,
+    remove_record,
+    unlink_browser,
+    write_record,
+)
 from browserx.settings import load_settings
 from browserx.tabs.registry import TabRegistry
 
 log = structlog.get_logger("browserx.host")
+
+# How long the host waits for the extension's hello (it carries the tabs' ID watermarks) before
+# it serves agents anyway.
+HELLO_TIMEOUT_S = 5.0
 
 
 def configure_logging(log_file: Path | None, level: str = "info") -> IO[str] | None:
@@ -100,7 +111,6 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
     registry = TabRegistry(conn)
     settings = load_settings()
     server = ControlServer(socket_path, build_methods(registry, socket_path, settings))
-    await server.start()
     record = HostRecord(
         pid=pid,
         socket=socket_path,
@@ -108,9 +118,9 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
         version=__version__,
         profile=_browser_profile(),
         log=str(runtime / f"host-{pid}.log"),
+        browser_pid=os.getppid(),
     )
-    write_record(record)
-    log.info("host_started", pid=pid, socket=socket_path, argv=sys.argv[1:])
+    serving = False
 
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -124,12 +134,28 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
                 continue
             conn.feed(item)
             if conn.hello is not None and record.browser is None:
-                record.browser = conn.hello.userAgent
-                write_record(record)
+                record.browser = conn.hello.userAgent or ""
+                registry.restore_watermarks(conn.hello.watermarks)
+                if serving:  # a hello later than HELLO_TIMEOUT_S
+                    write_record(record)
         log.info("stdin_closed")
 
     pump_task = asyncio.create_task(pump())
     stop_task = asyncio.create_task(stop.wait())
+    # Agents are served once the extension said hello: it hands over each tab's ID watermark, so
+    # the first snapshot after a host restart already numbers above every ID given out before.
+    greeted = asyncio.create_task(conn.greeted.wait())
+    await asyncio.wait(
+        {greeted, pump_task, stop_task}, timeout=HELLO_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED
+    )
+    greeted.cancel()
+    if conn.hello is None:
+        log.warning("no_hello", waited_s=HELLO_TIMEOUT_S)
+    await server.start()
+    write_record(record)
+    link_browser(record)
+    serving = True
+    log.info("host_started", pid=pid, socket=socket_path, argv=sys.argv[1:])
     sweep = (
         asyncio.create_task(registry.release_idle_forever(settings.idle_release_s))
         if settings.idle_release_s
@@ -142,6 +168,7 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
             sweep.cancel()
         conn.close()
         await server.close()
+        unlink_browser(record)
         remove_record(pid)
         pump_task.cancel()
         stop_task.cancel()

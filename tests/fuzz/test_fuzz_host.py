@@ -33,7 +33,7 @@ from tests.fuzz.strategies import notices, replies
 
 HEADER = struct.Struct("<I")
 MAX_OUTBOUND = 1024 * 1024
-HOST_REQUEST_TYPES = {"cdp", "batch", "attach", "detach", "tabs", "effect", "ping"}
+HOST_REQUEST_TYPES = {"cdp", "batch", "attach", "detach", "tabs", "effect", "ping", "watermark"}
 
 
 @dataclass
@@ -99,6 +99,8 @@ async def start_host(directory: Path) -> Host:
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), proc.stdout)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, proc.stdin)
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    # The extension's hello first, as the browser's end sends it: the host serves once it came.
+    writer.write(frame(b'{"type": "hello", "version": "0.1.0", "userAgent": "fuzz", "watermarks": {}}'))
     socket_path = runtime / f"host-{proc.pid}.sock"
     deadline = time.monotonic() + 20
     while not socket_path.exists():

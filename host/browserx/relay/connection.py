@@ -108,6 +108,7 @@ class ExtensionConnection:
         self._handlers: list[NoticeHandler] = []
         self.default_timeout = default_timeout
         self.hello: Inbound | None = None
+        self.greeted = asyncio.Event()  # set by the extension's hello (host.py waits for it)
         self.closed = False
 
     def on_notice(self, handler: NoticeHandler) -> None:
@@ -227,6 +228,7 @@ class ExtensionConnection:
             self._resolve(msg)
         elif msg.type == "hello":
             self.hello = msg
+            self.greeted.set()
             log.info(
                 "extension_hello",
                 version=clip(str(msg.version), 100),

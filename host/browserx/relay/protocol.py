@@ -2,7 +2,10 @@
 
 Host → extension: ``{id, type: "cdp"|"batch"|"attach"|"detach"|"tabs"|"newTab"|"closeTab"|"activateTab"|"ping", ...}``
 (``batch`` carries ``commands: [{method, params}]`` for one tab/session, run concurrently, and is
-answered with ``{results: [{result} | {error}]}`` in the same order).
+answered with ``{results: [{result} | {error}]}`` in the same order; ``watermark`` carries
+``tabId, high``: the highest element ID given out in that tab, which the worker keeps in
+``chrome.storage.session`` and hands to the next host in its ``hello`` as ``watermarks:
+{tabId: high}``, so IDs stay unique across host restarts for the browser's life).
 Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into
 ``{id, chunk, chunks, data}`` pieces whose ``data`` concatenate to the reply's JSON text), and
 notices ``{type: "hello"|"event"|"detached"|"tab", ...}``.
@@ -100,6 +103,7 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     version: str | None = None
     userAgent: str | None = None
     extensionId: str | None = None
+    watermarks: dict[str, Any] | None = None  # hello: each tab's highest element ID so far
 
     @property
     def is_reply(self) -> bool:

@@ -19,7 +19,23 @@ class TabRegistry:
     def __init__(self, conn: ExtensionConnection) -> None:
         self.conn = conn
         self.tabs: dict[int, Tab] = {}
+        # Each tab's highest element ID given out by an earlier host of this browser (the
+        # extension's hello): a Tab's IDs start above it, so none repeats after a host restart.
+        self.floors: dict[int, int] = {}
         conn.on_notice(self._on_notice)
+
+    def restore_watermarks(self, watermarks: dict[str, object] | None) -> None:
+        """Take the extension's per-tab watermarks (``{"<tabId>": high}``; odd entries skipped)."""
+        for key, high in (watermarks or {}).items():
+            if not (isinstance(key, str) and key.isdigit() and type(high) is int and 0 < high < 2**53):
+                continue
+            tab_id = int(key)
+            self.floors[tab_id] = max(self.floors.get(tab_id, 0), high)
+            tab = self.tabs.get(tab_id)
+            if tab is not None:
+                tab.ids.raise_floor(self.floors[tab_id])
+        if self.floors:
+            log.info("watermarks_restored", tabs=len(self.floors))
 
     async def list_tabs(self) -> list[TabInfo]:
         reply = await self.conn.request("tabs")
@@ -83,11 +99,13 @@ class TabRegistry:
         tab = self.tabs.get(tab_id)
         if tab is None:
             tab = self.tabs[tab_id] = Tab(tab_id, self.conn)
+            tab.ids.raise_floor(self.floors.get(tab_id, 0))
         return tab
 
     def drop(self, tab_id: int) -> None:
         """The tab closed: forget it, and fail what still waits for an answer from it."""
         tab = self.tabs.pop(tab_id, None)
+        self.floors.pop(tab_id, None)
         if tab is not None:
             tab.session.close()
             log.info("tab_dropped", tab=tab_id)

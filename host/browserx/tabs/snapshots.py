@@ -8,6 +8,9 @@ import asyncio
 import time
 from dataclasses import replace
 
+import structlog
+
+from browserx.errors import BrowserxError, clip
 from browserx.heap import paused_gc
 from browserx.snapshot.capture import CaptureTab, capture_tab
 from browserx.snapshot.frames import KEY_BITS
@@ -17,9 +20,27 @@ from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions, settled_from
 from browserx.tabs.tab import Tab
 
+log = structlog.get_logger("browserx.snapshots")
+
 # What captures the page: capture_tab, or, in a host started to record captures, capture_tab
 # saving each one (host.py sets it once at start: snapshot/recording.py).
 capture_page: CaptureTab = capture_tab
+
+
+async def save_watermark(tab: Tab) -> None:
+    """Hand the tab's highest element ID to the extension (it keeps it in chrome.storage.session
+    for the browser's life) before any view shows it: a host started after this one dies then
+    numbers above it, so no ID an agent saw can name another element. One round trip, only after
+    a snapshot that gave out new IDs. An extension that cannot keep it is logged, not fatal."""
+    high = tab.ids.high
+    if high <= tab.saved_watermark:
+        return
+    try:
+        await tab.session.conn.request("watermark", timeout=5.0, tabId=tab.tab_id, high=high)
+    except BrowserxError as exc:
+        log.warning("watermark_not_saved", tab=tab.tab_id, high=high, error=clip(exc.message, 300))
+        return
+    tab.saved_watermark = max(tab.saved_watermark, high)
 
 
 def _forget_left_documents(tab: Tab) -> None:
@@ -80,6 +101,7 @@ async def take_snapshot(
         covered.update(await testing)  # snap.covered is a live view of this dict
         build_ms = (time.perf_counter() - t1) * 1000
         snap = replace(snap, stats=replace(snap.stats, build_ms=build_ms, hit_tested_by_host=len(targets)))
+    await save_watermark(tab)
     tab.place_snapshot(snap)
     tab.remember(snap)  # while the worlds it used are the tab's: what each ID named
     return snap

@@ -32,6 +32,7 @@ class Tab:
         self.lock = asyncio.Lock()
         self.last_used = time.monotonic()  # the last request for this tab (idle release)
         self.ids = IdAllocator()
+        self.saved_watermark = 0  # the highest ID the extension keeps for this tab (tabs/snapshots.py)
         self.memory = ActionMemory(self.ids)
         # The last snapshot, kept for resolving IDs until something invalidates it; replaced
         # ones wait in _retired until the next one is placed (under the tab's lock).
