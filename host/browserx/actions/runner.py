@@ -6,6 +6,7 @@ since the page may have changed either way."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -58,6 +59,12 @@ async def perform(
     network = NetworkWatch(tab)
     ctx = ActionContext(tab, result, MutationCounter(tab), watch, network)
     verifier = Verifier(tab, expect, element_id) if expect is not None else None
+    # The renderer dying while the action runs ends it at once, as a failure: no wait in it (input,
+    # settling, navigation, network, verification) outlives the page it waits for.
+    crashed = asyncio.Event()
+    stop_listening = tab.session.add_listener(
+        lambda msg: crashed.set() if msg.method == "Inspector.targetCrashed" and not msg.sessionId else None
+    )
     try:
         try:
             await tab.session.ensure_attached()
@@ -67,24 +74,50 @@ async def perform(
                 await asyncio.gather(ctx.counter.start(None), network.start(None))
                 if verifier is not None:
                     await verifier.before_action()
-            await body(ctx)
+            await _unless_crashed(tab, crashed, body(ctx))
             result.success = True
         except BrowserxError as exc:
-            result.error = ActionErrorInfo(code=exc.code, message=exc.message, details=exc.details or None)
-            result._exc = exc
+            _fail(result, exc)
         try:
-            await _observe_after(ctx, verifier)
+            if not crashed.is_set():
+                await _unless_crashed(tab, crashed, _observe_after(ctx, verifier))
         except PageOptedOut:
             raise  # the page opted out meanwhile: nothing of it may be reported
         except BrowserxError:
             pass  # the action itself happened (or failed) as reported; only observing it went wrong
+        if crashed.is_set() and result.error is None:  # died after the input: the action did not happen
+            _fail(result, tab.session.crashed_error())
     finally:
+        stop_listening()
         watch.close()
         network.stop()
         tab.invalidate("action")
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
     result.timestamp = time.time()
     return result
+
+
+def _fail(result: ActionResult, exc: BrowserxError) -> None:
+    result.success = False
+    result.error = ActionErrorInfo(code=exc.code, message=exc.message, details=exc.details or None)
+    result._exc = exc
+
+
+async def _unless_crashed(tab: Tab, crashed: asyncio.Event, work: Awaitable[None]) -> None:
+    """``work``, ended (cancelled) the moment the tab's renderer crashes: PageCrashed then."""
+    task = asyncio.ensure_future(work)
+    dead = asyncio.ensure_future(crashed.wait())
+    try:
+        await asyncio.wait({task, dead}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        dead.cancel()
+        if not task.done():  # the crash came first, or this request itself was cancelled
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, BrowserxError):
+                await task
+    if task.cancelled():
+        raise tab.session.crashed_error()
+    task.result()  # its own outcome, error included
 
 
 async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
