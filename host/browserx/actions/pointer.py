@@ -5,7 +5,8 @@ input by the new layout) → DOM.getContentQuads → center of the largest visib
 to top-level coordinates through OOPIF owners → hit-test at that very point in the element's own
 frame (and each owning iframe in its parent) → Input.dispatchMouseEvent on the tab's root
 session: input always enters at the top-level page, and the browser routes it to the right frame
-like a real mouse.
+like a real mouse. A click's hit test is made right before the dispatch, in the call that arms an
+interceptor stopping any event that lands on another element (click_target).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
 HIT_JS = page_js.load("browserx.actions", "pointer_hit.js")
 FRAMES_JS = page_js.load("browserx.actions", "pointer_frames.js")
 VISIBLE_AREA_JS = page_js.load("browserx.actions", "pointer_visible_area.js")
+GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js").replace("__HIT__", HIT_JS)
+VERDICT_JS = page_js.load("browserx.actions", "pointer_verdict.js")
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
@@ -109,6 +112,21 @@ async def _check_owners(tab: Tab, target: Target, local: Point, hops: Sequence[H
 
 async def locate(tab: Tab, target: Target, force: bool = False) -> Point:
     """Scroll the element into view and return the top-level viewport point to act at."""
+    return (await _locate(tab, target, force, force))[1]
+
+
+def _not_there(target: Target, cover: dict[str, Any], local: Point) -> NotInteractable | Occluded:
+    if cover.get("outside"):
+        return NotInteractable(
+            f"{target.sentence()} is outside the visible area even after scrolling.",
+            id=target.element_id,
+        )
+    return _occluded(target, cover, local)
+
+
+async def _locate(tab: Tab, target: Target, force: bool, skip_hit: bool) -> tuple[Point, Point]:
+    """``locate``, also giving the point in the element's own session (``skip_hit``: the caller
+    hit-tests itself, right before dispatching)."""
     sid = target.session_id
     area = await _visible_area(tab, target)
     try:
@@ -146,16 +164,22 @@ async def locate(tab: Tab, target: Target, force: bool = False) -> Point:
         )
     hops = await frame_hops(tab, sid) if sid else []
     if not force:
-        cover = await _hit(tab, sid, target.object_id, local)
+        cover = None if skip_hit else await _hit(tab, sid, target.object_id, local)
         if cover is not None:
-            if cover.get("outside"):
-                raise NotInteractable(
-                    f"{target.sentence()} is outside the visible area even after scrolling.",
-                    id=target.element_id,
-                )
-            raise _occluded(target, cover, local)
+            raise _not_there(target, cover, local)
         await _check_owners(tab, target, local, hops)
-    return add_offsets(local, offsets(hops))
+    return local, add_offsets(local, offsets(hops))
+
+
+async def _on_target(tab: Tab, target: Target, js: str, *args: Any) -> Any:
+    reply = await tab.session.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
+         "arguments": [{"value": a} for a in args]},
+        session_id=target.session_id,
+        result_type=CallFunctionOnResult,
+    )  # fmt: skip
+    return reply.result.value
 
 
 async def mouse_move(tab: Tab, point: Point, modifiers: int = 0) -> None:
@@ -193,12 +217,54 @@ async def click_target(
     modifiers: int = 0,
     force: bool = False,
 ) -> Point:
-    point = await locate(ctx.tab, target, force)
-    await refuse_link_at(ctx.tab, target, point)  # a link outside the URL allowlist: no click at all
-    await ripple(ctx.tab, *point)
-    await mouse_click(ctx.tab, point, button, count, modifiers)
-    ctx.result.point = (round(point[0], 1), round(point[1], 1))
-    return point
+    """Click the target, checked at dispatch time: the hit test runs in the same page call that
+    arms an interceptor (pointer_guard.js) stopping any press, release or click that lands on
+    another element. A layout shift (the point no longer on the target, or an event stopped
+    before any reached it) re-computes the point once; a second one fails, nothing clicked."""
+    tab = ctx.tab
+    for attempt in (1, 2):
+        local, point = await _locate(tab, target, force, skip_hit=True)
+        await refuse_link_at(tab, target, point)  # a link outside the URL allowlist: no click at all
+        if not force:
+            cover = await _on_target(tab, target, GUARD_JS, local[0], local[1])
+            if isinstance(cover, dict):
+                if attempt == 1:
+                    continue  # moved since it was located: once more from the new layout
+                raise _not_there(target, cover, local)
+        await ripple(tab, *point)
+        await mouse_click(tab, point, button, count, modifiers)
+        if not force:
+            verdict = await _verdict(tab, target)
+            stopped = verdict.get("bad") if verdict else None
+            if isinstance(stopped, dict):
+                if attempt == 1 and verdict is not None and not verdict.get("seen"):
+                    continue  # nothing reached the target: safe to try again
+                raise _intercepted(target, stopped, point)
+        ctx.result.point = (round(point[0], 1), round(point[1], 1))
+        return point
+    raise AssertionError("unreachable")  # the second attempt returns or raises
+
+
+async def _verdict(tab: Tab, target: Target) -> dict[str, Any] | None:
+    # The click may have navigated or removed the element: then nothing is left to report.
+    try:
+        value = await _on_target(tab, target, VERDICT_JS)
+    except (CdpError, CdpTimeout):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _intercepted(target: Target, stopped: dict[str, Any], point: Point) -> Occluded:
+    what = str(stopped.get("desc", "")) + (f' "{stopped["text"]}"' if stopped.get("text") else "")
+    return Occluded(
+        f"The page moved {what} under the pointer at ({point[0]:.0f}, {point[1]:.0f}) as "
+        f"{target.describe()} was being clicked; browserx stopped that click, so nothing was clicked. "
+        "Take a new snapshot and act on what it shows.",
+        id=target.element_id,
+        covered_by=stopped.get("desc", ""),
+        covered_by_text=stopped.get("text", ""),
+        intercepted=True,
+    )
 
 
 def held_keys(button: str, modifiers: Sequence[str]) -> int:

@@ -1,0 +1,33 @@
+// actions/pointer.py, called on the target right before the mouse events are dispatched, with the
+// point in its session's root viewport (a Playwright-like hit-target interceptor). First the hit
+// test of pointer_hit.js (__HIT__, spliced in by pointer.py): what is under the point now; anything
+// but the target is returned and nothing is armed. Then, armed: until disarmed (or 3 s), every
+// trusted press/release/click in the target's window whose target is not the element (nor inside
+// it, nor its label) is stopped before the page sees it (capture phase on window, default
+// prevented) and remembered: a page that moves another control under the point between this
+// check and the dispatch gets no click at all.
+function(x, y) {
+  const hit = (__HIT__).call(this, x, y);
+  if (hit) return hit;
+  const el = this, w = el.ownerDocument.defaultView;
+  if (w.__bxGuard) w.__bxGuard.off();
+  const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
+  const ok = (t) => !t || t === el || inside(el, t) || inside(t, el) ||
+    (el.labels && Array.prototype.some.call(el.labels, l => inside(l, t)));
+  const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+  const g = {seen: 0, bad: null};
+  const on = (e) => {
+    if (!e.isTrusted) return;
+    const t = e.composedPath()[0] || e.target;
+    if (ok(t)) { g.seen++; return; }
+    e.preventDefault(); e.stopImmediatePropagation();
+    if (!g.bad) g.bad = {desc: (t.localName || '#text') + (t.id ? '#' + t.id : ''),
+      text: ((t.getAttribute && t.getAttribute('aria-label')) || t.innerText || t.textContent || '')
+        .replace(/\s+/g, ' ').trim().slice(0, 60)};
+  };
+  for (const t of types) w.addEventListener(t, on, true);
+  g.off = () => { clearTimeout(g.timer); for (const t of types) w.removeEventListener(t, on, true); };
+  g.timer = setTimeout(g.off, 3000);
+  w.__bxGuard = g;
+  return null;
+}
