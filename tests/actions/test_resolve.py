@@ -350,3 +350,21 @@ def test_an_id_without_a_fingerprint_is_not_healed() -> None:
         assert seen.tab.recall(item) is None
 
     run(body)
+
+
+def test_an_id_from_before_a_host_restart_is_stale_and_never_another_element() -> None:
+    async def body() -> None:
+        seen = Observed(RecordedPage("hello"))
+        seen.tab.ids.raise_floor(50)  # the extension's hello: IDs up to 50 were given out before
+        await seen.observe()
+        assert min(seen.tab.snapshot.by_id) == 51  # type: ignore[union-attr]
+        sent = len(seen.conn.calls)
+        for element_id in (1, 50):
+            with pytest.raises(StaleElement, match="before the browserx host restarted") as info:
+                await resolve(seen.tab, element_id)
+            assert info.value.code == "stale_id"
+        assert len(seen.conn.calls) == sent  # nothing asked of the page
+        with pytest.raises(UnknownElement):
+            await resolve(seen.tab, 999)  # never given out at all: still unknown
+
+    run(body)

@@ -61,3 +61,15 @@ def test_one_id_for_two_nodes_fails_loudly() -> None:
     ids.by_ref[b.ref] = ids.by_ref[a.ref]  # corrupt the map as the old bug did
     with pytest.raises(DuplicateId):
         _assign(ids, [a, b])
+
+
+def test_ids_start_above_the_watermark_a_host_before_this_one_reached() -> None:
+    ids = IdAllocator()
+    ids.raise_floor(40)  # the extension's hello: IDs 1..40 were given out before a host restart
+    snap = snapshot_of(recorded("snap-controls"), ids)
+    assert snap.by_id and min(snap.by_id) == 41 and ids.high == max(snap.by_id)
+    assert ids.from_before(40) and ids.from_before(1) and not ids.from_before(41) and not ids.from_before(0)
+    ids.raise_floor(10)  # a lower watermark never lowers the floor nor rewinds the numbering
+    assert ids.floor == 40 and snapshot_of(recorded("snap-controls"), ids).by_id.keys() == snap.by_id.keys()
+    fresh = IdAllocator(floor=7)
+    assert min(snapshot_of(recorded("snap-controls"), fresh).by_id) == 8

@@ -313,3 +313,24 @@ def test_a_new_service_after_removal_starts_fresh() -> None:
         assert [m["type"] for m in fake.sent] == ["tabs", "attach", "cdp", "tabs"]
 
     run(main)
+
+
+# -- ID watermarks across host restarts --------------------------------------------------------
+
+
+def test_the_extensions_watermarks_set_each_tabs_floor_and_odd_entries_are_skipped() -> None:
+    async def body() -> None:
+        ext = FakeExtension()
+        registry = TabRegistry(ext.conn)
+        existing = registry.tab(5)
+        ext.notice(
+            type="hello", userAgent="x", watermarks={"5": 12, "7": 30, "x": 3, "8": -1, "9": "4", "10": 2**60}
+        )
+        assert ext.conn.greeted.is_set() and ext.conn.hello is not None
+        registry.restore_watermarks(ext.conn.hello.watermarks)
+        assert registry.floors == {5: 12, 7: 30}
+        assert existing.ids.floor == 12 and registry.tab(7).ids.floor == 30 and registry.tab(8).ids.floor == 0
+        ext.notice(type="tab", event="removed", tabId=7)  # a closed tab's watermark goes with it
+        assert 7 not in registry.floors
+
+    run(body)

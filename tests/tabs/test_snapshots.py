@@ -100,3 +100,16 @@ def test_a_page_that_opted_out_is_not_read() -> None:
             await take_snapshot(tab)
 
     run(body)
+
+
+def test_a_snapshot_that_gave_out_new_ids_hands_the_watermark_to_the_extension_first() -> None:
+    async def body() -> None:
+        page = RecordedPage("snap-rerender")
+        tab, conn = fake_tab(page)
+        first = await take_snapshot(tab)
+        assert ("watermark", None) in conn.calls and tab.saved_watermark == max(first.by_id) == tab.ids.high
+        sent = len(conn.calls)
+        await take_snapshot(tab)  # the same IDs: nothing new to keep, no round trip
+        assert ("watermark", None) not in conn.calls[sent:]
+
+    run(body)
