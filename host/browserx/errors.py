@@ -24,7 +24,8 @@ written for an LLM: it says what went wrong and what to do next.
     ├─ PageOptedOut                  page_opted_out
     ├─ ActionError                   action_failed
     │  ├─ ActionTimeout              action_timeout
-    │  └─ NavigationFailed           navigation_failed
+    │  ├─ NavigationFailed           navigation_failed
+    │  └─ PageNavigated              page_navigated
     └─ ElementError                  element_error
        ├─ UnknownElement             unknown_id
        ├─ StaleElement               stale_id
@@ -188,6 +189,12 @@ class ActionTimeout(ActionError):
 
 class NavigationFailed(ActionError):
     code = "navigation_failed"
+
+
+class PageNavigated(ActionError):
+    code = "page_navigated"
+    """The page left for another while the action ran (its handler navigated mid-typing): the
+    action stopped there; details say how far it got."""
 
 
 def all_error_classes() -> list[type[BrowserxError]]:
