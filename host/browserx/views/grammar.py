@@ -10,7 +10,7 @@ a header, a marker or an event line. The rules (``LEGEND_RULES`` says them for a
   ``iframe``, ``viewport``, ``events since``…), and so is a piece of text beside a control that
   begins like a part of a control line (``(``, ``→``, ``@``) or, in a table row, holds ``|``;
 * a name is quoted when it holds the control line's delimiters (`` (``, ``→``, ``|``, ``[``,
-  `` @1``), an option or a list entry when it holds ``, ``, a bracket or a parenthesis, a title
+  `` @1``) or begins like a header or a marker (``#``, ``-- ``), an option or a list entry when it holds ``, ``, a bracket or a parenthesis, a title
   when it holds `` — ``, a URL when it holds white space.
 
 So every ``[N]`` outside quotes is browserx's: ``[N] role name (facts)`` is an element to act on,
@@ -38,7 +38,7 @@ _LINE_START = re.compile(
     r"|row:|viewport |scroll containers|events since|filter |no changes since|to see them|sections |\(no previous"
 )
 _PART_START = re.compile(r"[\s(→@]")
-_NAME = re.compile(r" \(|→|\||\[|\uff3b| @[-\d]|^[(@\s]|\s$")
+_NAME = re.compile(r" \(|→|\||\[|\uff3b| @[-\d]|^[(@\s#]|^-- |\s$")
 _ENTRY = re.compile(r", |[\[\]()\uff3b]|^\s|\s$|^…$|^$")
 _TITLE = re.compile(r" — |^\s|\s$")
 _URL = re.compile(r'["\s\x00-\x1f\x7f-\x9f]|^[\[\uff3b(]')
