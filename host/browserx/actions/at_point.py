@@ -18,15 +18,16 @@ from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
 from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import BadRequest, BrowserxError
+from browserx.errors import BadRequest, BrowserxError, PageOptedOut
 from browserx.expectations import Expect
 from browserx.relay.cdp_types import CallFunctionOnResult, GetFrameOwnerResult, ResolveNodeResult
 from browserx.snapshot.model import NodeRef
+from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
-HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js")
+HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js").replace("__NO_AI__", NO_AI_JS)
 KEY_FOR_JS = page_js.load("browserx.actions", "at_point_key_for.js")
 
 
@@ -51,6 +52,12 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
                     f"({x:g}, {y:g}) is outside the viewport ({width} × {height} CSS pixels); "
                     "scroll first, or use coordinates inside it."
                 )
+        if found.get("optedOut"):
+            # Before any input: nothing there is named, nothing reaches it.
+            raise PageOptedOut(
+                f"What is at ({x:g}, {y:g}) opted out of AI agents (data-no-ai); browserx will not read "
+                "or act on it. Ask the user to do this step themselves."
+            )
         if "frameOwner" not in found:
             label = "m" if session is None else tab.session.frame_label(session)
             return _named(tab, found, label), session

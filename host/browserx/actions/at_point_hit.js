@@ -7,6 +7,10 @@ function(x, y) {
   const B = globalThis.__browserx;
   const key = (n) => (B && B.keyOf ? B.keyOf(n) : 0);
   const view = [innerWidth, innerHeight];
+  // data-no-ai on the element there or around it (through shadow roots, slots and same-origin
+  // frames), or on its document: answered as optedOut alone, nothing of it read.
+  const noAi = __NO_AI__;
+  if (noAi(document)) return {view, optedOut: true};
   let doc = document, lx = x, ly = y, el = null;
   for (let depth = 0; depth < 20; depth++) {
     let hit = doc.elementFromPoint(lx, ly);
@@ -18,6 +22,7 @@ function(x, y) {
       hit = inner;
     }
     el = hit;
+    if (noAi(hit)) return {view, optedOut: true};
     if (hit.localName !== 'iframe' && hit.localName !== 'frame') break;
     const r = hit.getBoundingClientRect(), cs = hit.ownerDocument.defaultView.getComputedStyle(hit);
     const ix = lx - (r.left + hit.clientLeft + parseFloat(cs.paddingLeft));

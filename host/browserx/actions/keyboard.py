@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from browserx import page_js
+from browserx.actions.focus_guard import refuse_focused_opted_out
 from browserx.actions.keys import (
     KeyPress,
     char_press,
@@ -242,6 +243,8 @@ async def key(
             target = await resolve(tab, target_id)
             await ctx.adopt(target)
             await focus(ctx, target)
+        else:
+            await refuse_focused_opted_out(tab)  # keys go to the focus: never into an opted-out part
         if base.lower() == "enter":  # Enter follows a focused link: the URL allowlist first
             await refuse_link_focused(tab, target)
         await press_combo(tab, p, repeat)

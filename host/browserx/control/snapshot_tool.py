@@ -99,8 +99,8 @@ async def hybrid_picture(tab: Tab) -> dict[str, Any]:
     try:
         await refuse_opted_out_frames(tab)
         shot = await screenshot(
-            tab, "viewport", fmt="jpeg", quality=HYBRID_QUALITY, max_width=HYBRID_MAX_WIDTH
-        )
+            tab, "viewport", fmt="jpeg", quality=HYBRID_QUALITY, max_width=HYBRID_MAX_WIDTH, snap=tab.snapshot
+        )  # the view's own snapshot names the opted-out boxes to blank
     except PageOptedOut:
         out["screenshotNote"] = "a frame of this page opted out of AI agents (data-no-ai): no picture"
         return out

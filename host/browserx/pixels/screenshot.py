@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -33,6 +34,8 @@ from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
 Mode = Literal["viewport", "full_page", "element"]
+BLANK = (128, 128, 128)  # the fill of an opted-out box: plain grey, nothing of what was there
+FRESH_SNAPSHOT_S = 1.0  # a caller's snapshot younger than this names the opted-out boxes
 MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chrome's own limits are near)
 JPEG_MAX_SIDE = 65_000  # JPEG holds at most 65,535 px a side: Chrome answers a longer one with no image
 PAGE_METRICS_JS = page_js.load("browserx.pixels", "screenshot_page_metrics.js")
@@ -67,9 +70,16 @@ async def screenshot(
     quality: int = 70,
     max_width: int | None = None,
     marks: bool = False,
+    snap: DomSnapshot | None = None,
 ) -> Shot:
+    """``snap``: a snapshot the caller took just now (its opted-out boxes are blanked; without
+    one, a fresh snapshot is taken for them)."""
     if (mode == "element") != (element_id is not None):
         raise BadRequest("mode element needs an id, and an id needs mode element")
+    if snap is None or time.time() - snap.created_at > FRESH_SNAPSHOT_S:
+        # What opted out (data-no-ai) is known from a snapshot: taken before the picture, so
+        # every box it names is filled in it.
+        snap = await take_snapshot(tab)
     metrics = await tab.session.cdp(
         "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}, result_type=EvaluateResult
     )
@@ -104,9 +114,11 @@ async def screenshot(
             f"CDP error (Page.captureScreenshot): no readable {fmt} image came back ({exc})"
         ) from exc
     count = 0
+    origin = (clip[0] - sx, clip[1] - sy)
+    blanked = blank_opted_out(image, snap, origin, scale)
     if marks:
-        snap = await take_snapshot(tab)
-        count = draw_marks(image, snap, origin=(clip[0] - sx, clip[1] - sy), scale=scale)
+        count = draw_marks(image, snap, origin=origin, scale=scale)
+    if marks or blanked:
         out = io.BytesIO()
         if fmt == "jpeg":
             image.convert("RGB").save(out, "JPEG", quality=quality)
@@ -148,6 +160,23 @@ async def element_box(tab: Tab, element_id: int) -> tuple[float, float, float, f
 # -- Set-of-Mark ----------------------------------------------------------------------------------
 
 PALETTE = ((230, 25, 75), (0, 130, 200), (60, 160, 60), (145, 30, 180), (245, 130, 48), (0, 128, 128))
+
+
+def blank_opted_out(image: Image.Image, snap: DomSnapshot, origin: tuple[float, float], scale: float) -> int:
+    """Fill the boxes of what opted out of AI agents (data-no-ai) in the picture (origin: the
+    picture's top-left in the snapshot's viewport coordinates). Answers how many were filled."""
+    from PIL import ImageDraw
+
+    draw = ImageDraw.Draw(image)
+    filled = 0
+    for x, y, w, h in snap.caches.opted_out_boxes:
+        left, top = (x - origin[0]) * scale, (y - origin[1]) * scale
+        right, bottom = left + w * scale, top + h * scale
+        if right <= 0 or bottom <= 0 or left >= image.width or top >= image.height:
+            continue
+        draw.rectangle((math.floor(left), math.floor(top), math.ceil(right), math.ceil(bottom)), fill=BLANK)
+        filled += 1
+    return filled
 
 
 def draw_marks(image: Image.Image, snap: DomSnapshot, origin: tuple[float, float], scale: float) -> int:

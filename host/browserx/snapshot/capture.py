@@ -317,4 +317,28 @@ async def capture_tab(
     keys = await asyncio.gather(*(_bounded(coro) for _, coro in owners))
     for (frame, _), key in zip(owners, keys, strict=True):
         frame.owner_key = key
-    return frames
+    return _reached_frames(frames)
+
+
+def _reached_frames(frames: list[FrameCapture]) -> list[FrameCapture]:
+    """The frames whose <iframe> their parent's walk reached (and the main frame): a frame inside
+    an opted-out subtree (data-no-ai on an element around its <iframe>, or on a frame around it)
+    is left out with everything it holds — its nodes, its page events."""
+    kept = {frames[0].label: frames[0]}
+    pending = frames[1:]
+    while True:
+        more = []
+        for frame in pending:
+            parent = kept.get(frame.parent_label or "")
+            if parent is None:
+                continue
+            owners = set(parent.raw.frameOwners)
+            for _, raw in parent.closed_roots:
+                owners.update(raw.frameOwners)
+            if frame.owner_key is not None and frame.owner_key in owners:
+                kept[frame.label] = frame
+                more.append(frame)
+        if not more:
+            break
+        pending = [f for f in pending if f.label not in kept]
+    return [f for f in frames if f.label in kept]

@@ -55,6 +55,10 @@ function collect(root, opts) {
     }
     return d === document;
   };
+  // Whether a node is inside a subtree (or a document, or a frame of this process) that opted out
+  // of AI agents (data-no-ai), through shadow roots, slots and same-origin frames. Shared by the
+  // snippets that meet nodes the walk did not (hit tests, focus, page events): docs/PAGE_API.md.
+  bx.optedOut = bx.optedOut || (__NO_AI__);
   // Composed containment: whether n is outer or inside it, through shadow roots and slots.
   bx.inside = bx.inside || function (outer, n) {
     for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === outer) return true;
@@ -124,6 +128,8 @@ function collect(root, opts) {
       if (!cover) cover = hit;
     }
     if (!cover) return null;
+    // Opted-out content covering a control is named as such, nothing of it read.
+    if (this.optedOut(cover)) return [0, "opted-out content"];
     const desc = cover.localName + (cover.id ? "#" + cover.id : "") +
       (typeof cover.className === "string" && cover.className ? "." + cover.className.trim().split(/\s+/)[0] : "");
     return [this.keyOf(cover), desc];
@@ -176,14 +182,18 @@ function collect(root, opts) {
   }
 
   // Per element, filled by scanAttrs: the attributes sent, and the few the walk itself reads.
-  let ariaHidden = false, inert = false, labelledby = null, describedby = null;
+  // noAi: the element says data-no-ai (it and everything inside it, shadow roots and frames
+  // included, opted out of AI agents: pruned here, once, for every view, ID and action).
+  let ariaHidden = false, inert = false, noAi = false, labelledby = null, describedby = null;
+  let optedOut = 0;
+  const noAiBoxes = []; // x, y, w, h (this frame's viewport) of each: screenshots blank them
 
   // One pass over the attribute names (getAttributeNames makes no Attr objects). Values as
   // getAttribute gives them: the first attribute of that name (an element may hold two of one
   // qualified name in different namespaces, and a name set through setAttributeNS keeps its
   // case, which getAttribute would lowercase away: both read by position instead).
   function scanAttrs(el) {
-    ariaHidden = inert = false;
+    ariaHidden = inert = noAi = false;
     labelledby = describedby = null;
     if (!el.hasAttributes()) return null;
     const names = el.getAttributeNames();
@@ -191,6 +201,7 @@ function collect(root, opts) {
     for (let j = 0; j < names.length; j++) {
       const n = names[j];
       const aria = n.startsWith("aria-");
+      if (n === "data-no-ai") { noAi = true; return null; }
       if (!aria && !ATTRS.has(n)) {
         if (n === "inert") inert = true;
         else if (n === "class" && cls === null) cls = el.getAttribute("class");
@@ -224,7 +235,8 @@ function collect(root, opts) {
     for (const id of ids.split(/\s+/)) {
       if (!id) continue;
       const target = scope.getElementById ? scope.getElementById(id) : null;
-      if (target) s += " " + target.textContent;
+      // Text referenced inside an opted-out subtree is not read.
+      if (target && !(target.closest && target.closest("[data-no-ai]"))) s += " " + target.textContent;
     }
     return s.replace(/\s+/g, " ").trim().slice(0, MAX_TEXT);
   }
@@ -406,6 +418,12 @@ function collect(root, opts) {
       const display = cs.display;
       if (display === "none") { pruned++; continue; }
       const a = scanAttrs(node);
+      if (noAi) {
+        optedOut++;
+        const r = node.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) noAiBoxes.push(Math.floor(r.left + ox), Math.floor(r.top + oy), Math.ceil(r.width) + 1, Math.ceil(r.height) + 1);
+        continue;
+      }
       if (ariaHidden || inert) { pruned++; continue; }
       i = n++;
       k.push(keyOf(node)); p.push(parent); t.push(node.localName);
@@ -453,8 +471,8 @@ function collect(root, opts) {
         st[i] = s;
         if (doc && doc.documentElement) {
           // A frame of this process whose document opted out of AI agents: nothing of it is read.
-          const optedOut = doc.documentElement.hasAttribute("data-no-ai") || (doc.body && doc.body.hasAttribute("data-no-ai"));
-          if (!optedOut) { sNode[top] = doc; sType[top] = 9; sParent[top] = i; sScope[top] = doc; sX[top] = fx; sY[top] = fy; top++; }
+          const docOptedOut = doc.documentElement.hasAttribute("data-no-ai") || (doc.body && doc.body.hasAttribute("data-no-ai"));
+          if (!docOptedOut) { sNode[top] = doc; sType[top] = 9; sParent[top] = i; sScope[top] = doc; sX[top] = fx; sY[top] = fy; top++; }
         } else {
           frameOwners.push(k[i]);
         }
@@ -710,7 +728,7 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, frameOwners, pruned, keyBase: bx.base, hits, hitTested, hitMs,
+    suspects: suspects.length, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitMs,
     mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

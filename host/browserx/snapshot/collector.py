@@ -21,13 +21,13 @@ from browserx.errors import PAGE_CALL_ERRORS
 from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.frames import KEY_BITS, Collected, EvalResult, collector_output
-from browserx.snapshot.page_watch import EARLY_WATCH_JS, SETTLE_JS
+from browserx.snapshot.page_watch import EARLY_WATCH_JS, NO_AI_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions
 from browserx.snapshot.worlds import WORLD_NAME, call_in_world
 
 log = structlog.get_logger("browserx.capture")
 
-COLLECTOR_JS = page_js.load("browserx.snapshot", "collector.js")
+COLLECTOR_JS = page_js.load("browserx.snapshot", "collector.js").replace("__NO_AI__", NO_AI_JS)
 SETTLE_AND_COLLECT_JS = (
     page_js.load("browserx.snapshot", "settle_and_collect.js")
     .replace("__SETTLE__", SETTLE_JS)

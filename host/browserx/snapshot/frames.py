@@ -42,6 +42,8 @@ class RawFrame(msgspec.Struct, kw_only=True):
     suspects: int
     frameOwners: list[int]
     pruned: int
+    optedOut: int = 0  # elements left out, with all they hold, because they said data-no-ai
+    noAiBoxes: list[float] = []  # their boxes, x, y, w, h each, in this frame's viewport
     pageMs: float = 0.0  # the walk's time in the page (the rest of "collect" is transfer)
     # What covers the elements the collector hit-tested (flag F_HIT_TESTED), by whole key:
     # [the cover's key or 0, its tag#id.class]; the uncovered ones are not listed.

@@ -84,6 +84,8 @@ class Tree:
         self.nodes: list[Node] = []
         self.shadow_roots = 0
         self.node_counts: dict[str, int] = {}  # per frame label, as captured
+        # Boxes (x, y, w, h, top-level viewport) of the subtrees left out for data-no-ai.
+        self.opted_out_boxes: list[tuple[float, float, float, float]] = []
 
     def finish(self) -> None:
         """Number nodes in document order, set scopes, index ids; link labels to their controls."""
@@ -175,6 +177,12 @@ def merge(frames: list[FrameCapture]) -> Tree:
                 log.warning("frame_unattached", frame=frame.label, url=frame.raw.url)
             break
     for frame in frames:
+        if frame.label in offsets:
+            ox, oy = offsets[frame.label]
+            for raw in (frame.raw, *(r for _, r in frame.closed_roots)):
+                b = raw.noAiBoxes
+                for i in range(0, len(b) - 3, 4):
+                    tree.opted_out_boxes.append((b[i] + ox, b[i + 1] + oy, b[i + 2], b[i + 3]))
         by_key = frame_nodes.get(frame.label, {})
         for key, types in frame.listeners.items():
             node = by_key.get(key)

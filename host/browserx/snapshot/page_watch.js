@@ -8,11 +8,21 @@
   const SEL = __SELECTOR__, MAX = __MAX__;
   const w = {last: performance.now(), events: [], mutations: 0, seen: new WeakMap()};
   const vis = el => !el.checkVisibility || el.checkVisibility({visibilityProperty: true});
-  const textOf = n => ((n.nodeType === 1 ? (n.innerText || n.textContent) : n.data) || "").trim().slice(0, 300);
+  // data-no-ai: nothing inside an opted-out subtree (or document, or frame around it) is an event,
+  // and an event's text leaves out the opted-out parts inside its region.
+  const noAi = __NO_AI__;
+  const bare = n => {
+    const out = [], walk = document.createTreeWalker(n, 5, {acceptNode: x =>
+      x.nodeType === 1 && x.hasAttribute("data-no-ai") ? 2 : 1});
+    for (let x = walk.nextNode(); x && out.length < 400; x = walk.nextNode()) if (x.nodeType === 3) out.push(x.data);
+    return out.join(" ").replace(/\s+/g, " ");
+  };
+  const hasNoAi = n => n.nodeType === 1 && n.querySelector && n.querySelector("[data-no-ai]") !== null;
+  const textOf = n => (hasNoAi(n) ? bare(n) : ((n.nodeType === 1 ? (n.innerText || n.textContent) : n.data) || "")).trim().slice(0, 300);
   const region = n => { const el = n && (n.nodeType === 1 ? n : n.parentElement); return el && el.closest ? el.closest(SEL) : null; };
   const inner = n => n.nodeType === 1 && n.querySelector ? (n.matches(SEL) ? n : n.querySelector(SEL)) : null;
   const push = (op, el, text) => {
-    if (!text) return;
+    if (!text || noAi(el)) return;
     const last = w.events[w.events.length - 1];
     if (last && last.op === op && last.text === text) return;
     w.events.push({t: Date.now(), op, text,
@@ -27,25 +37,28 @@
       if (r.type !== "attributes" || r.attributeName !== "style") w.last = performance.now();
       if (--budget < 0) continue;
       if (r.type === "childList") {
+        if (noAi(r.target)) continue;
         const around = region(r.target);
         for (const n of r.addedNodes) {
           const el = around || inner(n);
+          if (n.nodeType === 1 && n.hasAttribute("data-no-ai")) continue;
           if (el && vis(el)) { push("added", el, around ? textOf(n) : textOf(el)); w.seen.set(el, true); }
         }
         for (const n of r.removedNodes) {
           if (n.nodeType !== 1 && n.nodeType !== 3) continue;
           const el = around || inner(n);
-          if (el && w.seen.get(el) !== false) push("removed", el, (n.textContent || "").trim().slice(0, 300));
+          if (n.nodeType === 1 && n.hasAttribute("data-no-ai")) continue;
+          if (el && w.seen.get(el) !== false) push("removed", el, (hasNoAi(n) ? bare(n) : n.textContent || "").trim().slice(0, 300));
         }
       } else if (r.type === "characterData") {
         const el = region(r.target);
-        if (el && vis(el)) push("changed", el, textOf(el));
+        if (el && vis(el) && !noAi(r.target)) push("changed", el, textOf(el));
       } else if (r.target.nodeType === 1 && r.target.matches(SEL)) {
         const el = r.target, shown = vis(el) && el.getAttribute("aria-hidden") !== "true";
         const was = w.seen.get(el);
         if (shown !== was) {
           w.seen.set(el, shown);
-          if (was !== undefined || shown) push(shown ? "shown" : "hidden", el, (el.innerText || el.textContent || "").trim().slice(0, 300));
+          if (was !== undefined || shown) push(shown ? "shown" : "hidden", el, textOf(el));
         }
       }
     }

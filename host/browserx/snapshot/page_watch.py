@@ -16,8 +16,13 @@ EVENT_SELECTOR = (
 )
 MAX_BUFFERED = 100
 
+# The one page-side reading of data-no-ai (an arrow function of a node), placed into the snippets
+# that meet nodes on their own: the collector, this watch, resolve, hit tests, focus checks.
+NO_AI_JS = page_js.load("browserx.snapshot", "no_ai.js")
+
 WATCH_JS = (
     page_js.load("browserx.snapshot", "page_watch.js")
+    .replace("__NO_AI__", NO_AI_JS)
     .replace("__SELECTOR__", '"' + EVENT_SELECTOR + '"')
     .replace("__MAX__", str(MAX_BUFFERED))
 )

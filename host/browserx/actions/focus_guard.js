@@ -1,0 +1,25 @@
+// key without an ID (actions/focus_guard.py), in browserx's isolated world of a session's top
+// document: where the keys would go — the focused element, through open shadow roots, closed ones
+// the host handed in (__browserx.closed) and same-origin frames. Answers {optedOut} (read by
+// __NO_AI__), {frameOwner: key} when focus is in an out-of-process frame (the host asks there), or
+// {closedHost: true} when focus is in a shadow root this world cannot see yet.
+function() {
+  const noAi = __NO_AI__, B = globalThis.__browserx;
+  let a = document.activeElement;
+  for (let i = 0; a && i < 40; i++) {
+    if (noAi(a)) return {optedOut: true};
+    const root = a.shadowRoot || (B && B.closed && B.closed.get(a));
+    if (root) { if (!root.activeElement) break; a = root.activeElement; continue; }
+    if (a.localName === 'iframe' || a.localName === 'frame') {
+      let doc = null;
+      try { doc = a.contentDocument; } catch (e) {}
+      if (!doc) return {frameOwner: B && B.keyFor ? B.keyFor(a) : 0};
+      a = doc.activeElement;
+      continue;
+    }
+    // A custom element holding focus with no root this world knows: a closed one, maybe.
+    if (a.localName.includes('-') && !a.matches('input,textarea,select,button,[contenteditable]')) return {closedHost: true};
+    break;
+  }
+  return {optedOut: !!a && noAi(a)};
+}

@@ -1,0 +1,53 @@
+"""Keys without an ID go to whatever has focus: before they are sent, the focused element is
+looked up (through shadow roots and frames, out-of-process ones included) and a focus inside
+something that opted out of AI agents (data-no-ai) is refused: no key reaches it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserx import page_js
+from browserx.actions.at_point import _child_session
+from browserx.errors import PageOptedOut
+from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.snapshot.page_watch import NO_AI_JS
+from browserx.snapshot.worlds import isolated_world
+from browserx.tabs.snapshots import take_snapshot
+from browserx.tabs.tab import Tab
+
+FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js").replace("__NO_AI__", NO_AI_JS)
+MAX_FRAME_DEPTH = 8
+
+
+async def refuse_focused_opted_out(tab: Tab) -> None:
+    """Raise PageOptedOut when the focused element is inside an opted-out subtree, frame or page."""
+    session: str | None = None
+    snapped = False
+    for _ in range(MAX_FRAME_DEPTH):
+        _, ctx = await isolated_world(tab.capture, session)
+        reply = await tab.session.cdp(
+            "Runtime.callFunctionOn",
+            {"functionDeclaration": FOCUS_GUARD_JS, "executionContextId": ctx, "returnByValue": True},
+            session_id=session,
+            result_type=CallFunctionOnResult,
+        )
+        found: dict[str, Any] = reply.result.value or {}
+        if found.get("optedOut"):
+            raise PageOptedOut(
+                "The focused element is in a part of the page that opted out of AI agents (data-no-ai); "
+                "browserx will not send keys to it. Give the key an element ID, or ask the user."
+            )
+        if found.get("closedHost") and not snapped:
+            # A snapshot finds the closed shadow roots (and hands them to this world): ask again.
+            snapped = True
+            await take_snapshot(tab)
+            continue
+        if "frameOwner" not in found:
+            return
+        child = await _child_session(tab, session, ctx, int(found["frameOwner"]))
+        if child is None:
+            return  # a frame no session of the tab reaches
+        session = child
+
+
+__all__ = ["refuse_focused_opted_out"]

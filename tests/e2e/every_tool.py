@@ -1,0 +1,184 @@
+"""Every agent tool, every format and mode: the calls a promise must hold for (the all-tools tests:
+test_opt_out_every_tool.py; the secrets test reuses them).
+
+``calls_for_every_tool`` walks ``AGENT_TOOLS`` (the list is iterated, not copied): a tool with no
+recipe here raises, so a tool is covered the day it is declared or its test fails. Each recipe's
+params are checked against the tool's own params model. ``run_calls`` sends them over the real
+control socket and answers each result or error as JSON text, ready to be searched.
+
+``tab``: calls of tools whose params take an optional ``tab`` carry none (``run_calls`` adds the
+tab under test); the tools that need one carry ``TAB`` (the tab under test) or ``NEW_TAB`` (the
+tab the ``new_tab`` call opened). Calls that leave or let go of the page come last
+(``LEAVES_PAGE``, in that order), so a caller can check the page's state before them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from browserx import Client
+from browserx.control.tools import AGENT_TOOLS
+from browserx.errors import BrowserxError
+
+TAB = "<the tab under test>"
+NEW_TAB = "<the tab new_tab opened>"
+# Run last, in this order: they leave the page, open or close tabs, or let the tab go.
+LEAVES_PAGE = ("navigate", "back", "forward", "reload", "new_tab", "close_tab", "activate_tab", "release_tab")
+
+Params = dict[str, Any]
+Recipe = Callable[[Sequence[int], tuple[float, float], str, str], list[Params]]
+
+
+def _snapshot(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    out: list[Params] = []
+    for fmt in ("text", "json", "semantic", "hybrid"):
+        out.append({"format": fmt})
+        out.append({"format": fmt, "include_values": True, "boxes": True, "stats": True, "max_tokens": 0})
+        out.append({"format": fmt, "since_last": True})
+    out += [
+        {"viewport_only": True, "include_values": True},
+        {"query": text, "include_values": True},
+        {"filter": "div", "include_values": True},
+        {"format": "semantic", "viewport_only": True, "max_elements": 5},
+        {"max_depth": 3, "network_idle": True},
+    ]
+    return out
+
+
+def _each(**extra: Any) -> Recipe:
+    return lambda ids, point, url, text: [{"id": i, **{k: v for k, v in extra.items()}} for i in ids]
+
+
+def _click(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    expect = {"any_of": [{"element_appears": {"text": text}}, {"element_appears": {"role": "alert"}}]}
+    return [{"id": i, "force": True} for i in ids] + [
+        {"id": i, "expect": {"element_appears": {"text": text}}} for i in ids
+    ] + [{"id": i, "expect": expect} for i in ids[:3]]  # fmt: skip
+
+
+def _type(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    return [{"id": i, "text": text, "include_values": True} for i in ids] + [
+        {"id": i, "text": text, "clear": True, "per_char": True, "expect": {"value_changes": True}}
+        for i in ids[:3]
+    ]
+
+
+def _key(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    # Without an ID the key goes to whatever has focus: the first call, before anything moves it.
+    return [{"key": "a"}, {"key": "Tab"}] + [{"key": "Enter", "id": i} for i in ids]
+
+
+def _scroll(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    return (
+        [{"direction": "down", "amount": 40}, {"direction": "up", "amount": "page"}]
+        + [{"id": i, "amount": 20} for i in ids]
+        + [{"to_id": i} for i in ids]
+        + [{"direction": "up", "amount": "page"}]  # back where the points were measured
+    )
+
+
+def _point(extra: Params) -> Recipe:
+    return lambda ids, point, url, text: [
+        {"x": point[0], "y": point[1], **extra},
+        {"x": point[0], "y": point[1], "expect": {"element_appears": {"text": text}}, **extra},
+    ]
+
+
+def _screenshot(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    return [
+        {},
+        {"marks": True},
+        {"mode": "full_page"},
+        {"mode": "full_page", "marks": True, "format": "jpeg"},
+        {"format": "jpeg", "max_width": 320},
+    ] + [{"mode": "element", "id": i} for i in ids]
+
+
+RECIPES: dict[str, Recipe] = {
+    "tabs": lambda ids, point, url, text: [{}],
+    "snapshot": _snapshot,
+    "click": _click,
+    "type": _type,
+    "key": _key,
+    "scroll": _scroll,
+    "select": lambda ids, point, url, text: [{"id": i, "value": text, "include_values": True} for i in ids],
+    "check": _each(),
+    "hover": _each(force=True),
+    "click_at": _point({}),
+    "hover_at": _point({}),
+    "wait": lambda ids, point, url, text: [{"text": text, "timeout": 0.3}, {"gone": text, "timeout": 0.3}],
+    "screenshot": _screenshot,
+    "html": lambda ids, point, url, text: [
+        {"mode": m, "include_values": v} for m in ("skeleton", "full") for v in (False, True)
+    ],
+    "navigate": lambda ids, point, url, text: [{"url": url}],
+    "back": lambda ids, point, url, text: [{}],
+    "forward": lambda ids, point, url, text: [{}],
+    "reload": lambda ids, point, url, text: [{}],
+    "new_tab": lambda ids, point, url, text: [{"url": url}],
+    "close_tab": lambda ids, point, url, text: [{"tab": NEW_TAB}],
+    "activate_tab": lambda ids, point, url, text: [{"tab": TAB}],
+    "release_tab": lambda ids, point, url, text: [{"tab": TAB}],
+}
+
+
+def calls_for_every_tool(
+    ids: Sequence[int], point: tuple[float, float], url: str, text: str = "x"
+) -> list[tuple[str, dict[str, Any]]]:
+    """(tool name, params) for every agent tool in every format and mode: each action on each of
+    ``ids``, the point tools at ``point``, navigation to ``url``, ``text`` as typed text, query,
+    option and expected text. Raises KeyError for a tool without a recipe."""
+    staying: list[tuple[str, Params]] = []
+    leaving: dict[str, list[tuple[str, Params]]] = {name: [] for name in LEAVES_PAGE}
+    for tool in AGENT_TOOLS:
+        recipe = RECIPES.get(tool.name)
+        if recipe is None:
+            raise KeyError(f"no recipe for the agent tool {tool.name!r}: add one to tests/e2e/every_tool.py")
+        for params in recipe(ids, point, url, text):
+            _check_params(tool.params, tool.name, params)
+            leaving.get(tool.name, staying).append((tool.name, params))
+    return staying + [call for name in LEAVES_PAGE for call in leaving[name]]
+
+
+def _check_params(model: Any, name: str, params: Params) -> None:
+    """A recipe speaks its tool's params (the sentinels standing for tab ids)."""
+    probe = {k: (1 if v in (TAB, NEW_TAB) else v) for k, v in params.items()}
+    if "tab" in model.model_fields and "tab" not in probe and model.model_fields["tab"].is_required():
+        raise AssertionError(f"{name} needs a tab: its recipe must give TAB or NEW_TAB")
+    model.model_validate(probe)
+
+
+def run_calls(client: Client, calls: Sequence[tuple[str, Params]], tab: int) -> list[tuple[str, Params, str]]:
+    """Send each call for ``tab``; answer (name, params as sent, the result or error as JSON)."""
+    by_name = {t.name: t for t in AGENT_TOOLS}
+    new_tab: int | None = None
+    out: list[tuple[str, Params, str]] = []
+    for name, params in calls:
+        sent = dict(params)
+        for key, value in sent.items():
+            if value == TAB:
+                sent[key] = tab
+            elif value == NEW_TAB:
+                sent[key] = new_tab
+        if "tab" in by_name[name].params.model_fields and "tab" not in sent:
+            sent["tab"] = tab
+        if sent.get("tab", 0) is None:
+            continue  # new_tab failed: nothing to close
+        try:
+            result: Any = client.call(name, **sent)
+            answer = json.dumps(result, default=str, ensure_ascii=False)
+            if name == "new_tab" and isinstance(result, dict):
+                new_tab = result.get("tab", result.get("tabId"))
+        except BrowserxError as exc:
+            answer = json.dumps(
+                {"error": exc.code, "message": exc.message, "details": exc.details},
+                default=str,
+                ensure_ascii=False,
+            )
+        out.append((name, sent, answer))
+    return out
+
+
+__all__ = ["LEAVES_PAGE", "NEW_TAB", "RECIPES", "TAB", "calls_for_every_tool", "run_calls"]

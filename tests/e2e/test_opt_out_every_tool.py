@@ -1,0 +1,213 @@
+"""One opt-out rule for every tool (issue 20, items 2 and 3): on hostile pages whose opted-out parts
+(``data-no-ai`` on an element in the light DOM, in an open and a closed shadow root, on a shadow
+host, on a toast that appears after a click; a same-origin and a cross-origin frame that opted out;
+a frame whose <iframe> sits in an opted-out element) hold NOAI- marker texts, every call of every
+agent tool (tests/e2e/every_tool.py) answers without a marker, screenshots show those parts filled,
+and nothing reaches them (the page's own counters of clicks, input, keys, focus inside them stay 0).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import time
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from browserx import Client
+from browserx.errors import BrowserxError
+from tests.e2e.every_tool import LEAVES_PAGE, calls_for_every_tool, run_calls
+from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import open_page
+
+MARK = "NOAI-"  # every text inside an opted-out part has it; nothing else on these pages does
+ONLY_INSIDE = "Zebra"  # a word only the opted-out parts hold: typed, queried, waited and expected
+GREY = (128, 128, 128)
+
+
+def _ids(bx: Client, tab: int) -> list[int]:
+    found: list[int] = []
+
+    def walk(node: dict[str, Any]) -> None:
+        if isinstance(node.get("id"), int):
+            found.append(node["id"])
+        for child in node.get("children", []):
+            walk(child)
+
+    walk(bx.snapshot(tab=tab, format="json")["json"]["page"]["body"])
+    return found
+
+
+def _counters(browser: Browser, frames: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
+    """The page's own counts of what reached its opted-out parts (and each frame's, by element id)."""
+    d = browser.driver
+    out = {"page": d.execute_script("return window.__noai || null")}
+    for fid in frames:
+        d.switch_to.frame(d.find_element("id", fid))
+        try:
+            out[fid] = d.execute_script("return window.__noai || null")
+        finally:
+            d.switch_to.default_content()
+    return out
+
+
+def _reset(browser: Browser, frames: tuple[str, ...] = ()) -> None:
+    d = browser.driver
+    zero = "for (const k in window.__noai) window.__noai[k] = 0;"
+    d.execute_script(zero)
+    for fid in frames:
+        d.switch_to.frame(d.find_element("id", fid))
+        try:
+            d.execute_script(zero)
+        finally:
+            d.switch_to.default_content()
+
+
+def _boxes(browser: Browser, selectors: list[str]) -> list[tuple[float, float, float, float]]:
+    """Viewport boxes (x, y, w, h) of elements, light DOM or an open shadow root (host>>inner)."""
+    return [
+        tuple(
+            browser.driver.execute_script(
+                "const [h, s] = arguments[0].split('>>'); let e = document.querySelector(h);"
+                "if (s) e = e.shadowRoot.querySelector(s); const r = e.getBoundingClientRect();"
+                "return [r.left, r.top, r.width, r.height];",
+                sel,
+            )
+        )
+        for sel in selectors
+    ]
+
+
+def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (round(box[0] + box[2] / 2, 1), round(box[1] + box[3] / 2, 1))
+
+
+def _filled(
+    answer: dict[str, Any], boxes: list[tuple[float, float, float, float]], origin: tuple[float, float]
+) -> None:
+    """The picture shows each box filled grey (sampled at its centre and near its corners)."""
+    image = Image.open(io.BytesIO(base64.b64decode(answer["data"]))).convert("RGB")
+    for x, y, w, h in boxes:
+        for fx, fy in ((0.5, 0.5), (0.1, 0.15), (0.9, 0.85)):
+            px, py = int(x + w * fx - origin[0]), int(y + h * fy - origin[1])
+            if 0 <= px < image.width and 0 <= py < image.height:
+                got = image.getpixel((px, py))  # (JPEG: within its rounding)
+                assert all(abs(c - g) <= 12 for c, g in zip(got, GREY, strict=True)), (
+                    (x, y, w, h),
+                    (px, py),
+                    got,
+                )
+
+
+def _run_everything(
+    browser: Browser,
+    bx: Client,
+    tab: int,
+    url: str,
+    points: list[tuple[float, float]],
+    blank: list[tuple[float, float, float, float]],
+    frames: tuple[str, ...] = (),
+) -> None:
+    """Every call of every tool (the point tools at each point): no marker in any answer, the
+    opted-out boxes (``blank``, viewport at scroll 0) filled in every picture, nothing counted."""
+    ids = _ids(bx, tab)
+    guessed = sorted(set(ids) | set(range(1, max(ids, default=0) + 8)))  # what an attacker would try
+    _reset(browser, frames)
+    calls = calls_for_every_tool(guessed, points[0], url, text=ONLY_INSIDE)
+    for point in points[1:]:
+        calls[:0] = [
+            c for c in calls_for_every_tool([], point, url, ONLY_INSIDE) if c[0] in ("click_at", "hover_at")
+        ]
+    staying = [c for c in calls if c[0] not in LEAVES_PAGE]
+    leaving = [c for c in calls if c[0] in LEAVES_PAGE]
+    answers = []
+    pictures = 0
+    for name, params in staying:
+        (answer,) = run_calls(bx, [(name, params)], tab)
+        answers.append(answer)
+        if name == "screenshot" and params.get("mode") in (None, "full_page") and "max_width" not in params:
+            shot = json.loads(answer[2])
+            if "data" in shot and browser.driver.execute_script("return scrollX + scrollY") == 0:
+                _filled(shot, blank, (0.0, 0.0))
+                pictures += 1
+    assert not blank or pictures >= 2  # the pixel check ran
+    assert [(n, p, a[:300]) for n, p, a in answers if MARK in a] == []
+    # Nothing reached the opted-out parts.
+    counts = _counters(browser, frames)
+    assert all(v == 0 for c in counts.values() if c for v in c.values()), counts
+    # The opted-out word tells nothing: a wait for it times out, no expectation of it holds.
+    for n, p, a in answers:
+        if n == "wait" and p.get("text") == ONLY_INSIDE:
+            assert '"action_timeout"' in a or '"success": false' in a, a
+        if "element_appears" in json.dumps(p.get("expect")) and ONLY_INSIDE in json.dumps(p.get("expect")):
+            assert '"passed": true' not in a, (n, p, a[:400])
+    # Then the calls that leave the page (or let the tab go).
+    left = run_calls(bx, leaving, tab)
+    assert [(n, p, a[:300]) for n, p, a in left if MARK in a] == []
+    assert {n for n, _, _ in answers + left} == {t for t, _ in calls}  # every tool was called
+
+
+def test_opted_out_elements_and_shadow_roots_stay_out_of_every_tool(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    url = servers.url("noai-elements.html")
+    tab = open_page(browser, bx, url)
+    boxes = [*_boxes(browser, ["#light", "#openhost>>[data-no-ai]", "#noaihost"]), _closed_inner_box(browser)]
+    points = [_centre(b) for b in boxes]
+    # Keys into a focused opted-out field are refused: light DOM, open and closed shadow roots.
+    for focus in ("document.querySelector('#light input')", "window.__openInput", "window.__closedInput"):
+        browser.driver.execute_script(f"{focus}.focus()")
+        _reset(browser)
+        with pytest.raises(BrowserxError) as refused:
+            bx.call("key", key="a", tab=tab)
+        assert refused.value.code == "page_opted_out" and MARK not in refused.value.message
+        assert _counters(browser)["page"]["key"] == 0
+    browser.driver.execute_script("document.activeElement.blur()")
+    # The toast appears after a click of the public button: its text stays out of the events.
+    shown = _ids(bx, tab)
+    toast = bx.call("click", id=shown[0], tab=tab, expect={"element_appears": {"role": "alert"}})
+    assert MARK not in str(toast)
+    _run_everything(browser, bx, tab, url, points, boxes)
+
+
+def _closed_inner_box(browser: Browser) -> tuple[float, float, float, float]:
+    r = browser.driver.execute_script(
+        "const r = window.__closedInput.parentElement.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
+    )
+    return (r[0], r[1], r[2], r[3])
+
+
+@pytest.mark.parametrize("where", ["same", "cross"])
+def test_opted_out_frames_stay_out_of_every_tool(
+    browser: Browser, bx: Client, servers: Servers, where: str
+) -> None:
+    url = servers.url(f"noai-frames.html?{where}")
+    tab = open_page(browser, bx, url)
+    time.sleep(0.6)  # both frames load (and their beacons start)
+    boxes = _boxes(browser, ["#f", "#g"])
+    # Keys into a focused field of an opted-out frame are refused.
+    d = browser.driver
+    d.switch_to.frame(d.find_element("id", "f"))
+    d.execute_script("document.querySelector('input').focus()")
+    d.switch_to.default_content()
+    _reset(browser, ("f", "g"))
+    with pytest.raises(BrowserxError) as refused:
+        bx.call("key", key="a", tab=tab)
+    assert refused.value.code == "page_opted_out"
+    assert _counters(browser, ("f",))["f"]["key"] == 0
+    # #f's document opted out: pictures are refused (no blanking needed); the points go to both.
+    _run_everything(browser, bx, tab, url, [_centre(b) for b in boxes], [], ("f", "g"))
+
+
+def test_a_page_that_opted_out_keeps_its_title_out_of_tabs(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("noai-page.html"))
+    with pytest.raises(BrowserxError) as refused:
+        bx.snapshot(tab=tab)
+    assert refused.value.code == "page_opted_out"
+    listed = [t for t in bx.tabs() if t["tabId"] == tab]
+    assert listed and MARK not in str(listed), listed
