@@ -10,6 +10,7 @@ import socket
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -554,3 +555,58 @@ def test_requests_in_flight_on_one_connection_are_bounded(server: ServerThread) 
         # The gates time out after 2 s (internal errors of the fake method), then `open` runs.
         assert [r["id"] for r in responses][-1] == 99
         assert sorted(r["id"] for r in responses[:-1]) == list(range(n))
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closed this connection, found without reading from it: an empty line
+    (which the server skips) cannot be written to a closed connection."""
+    try:
+        sock.send(b"\n", socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        return False
+    except OSError:  # EPIPE, ECONNRESET
+        return True
+    return False
+
+
+def test_a_client_that_never_reads_is_dropped_and_others_stay_served(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "WRITE_STALL_S", 0.5)
+    staller = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    staller.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    staller.connect(server.path)
+    try:
+        big = {"method": "echo", "params": {"text": "x" * 1000, "times": 8000}}  # 8 MB answers
+        staller.sendall(b"".join(json.dumps({"id": i, **big}).encode() + b"\n" for i in range(2)))
+        # Its other requests wait behind it: they are cancelled with the connection.
+        staller.sendall(b'{"id": 5, "method": "wait", "params": {"name": "never"}}\n')
+        with Raw(server.path, timeout=2) as other:
+            started = time.monotonic()
+            while not _closed_by_server(staller):
+                assert time.monotonic() - started < 5, "a client that never reads was not dropped"
+                assert_still_serving(other)
+                time.sleep(0.05)
+            assert time.monotonic() - started >= 0.5 - 0.1  # not before the bound
+            assert_still_serving(other)
+    finally:
+        staller.close()
+
+
+def test_a_slow_reader_that_keeps_reading_gets_its_whole_answer(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound is on a client not reading, not on how long a whole answer takes."""
+    monkeypatch.setattr(server_module, "WRITE_STALL_S", 0.5)
+    with Raw(server.path, timeout=5) as conn:
+        conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        conn.request({"id": 1, "method": "echo", "params": {"text": "y" * 1000, "times": 2000}})
+        started = time.monotonic()
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = conn.sock.recv(64 * 1024)
+            assert chunk, "the server dropped a client that was reading"
+            data += chunk
+            time.sleep(0.02)
+        assert time.monotonic() - started > 0.5  # longer than the bound, in all
+        assert json.loads(data) == {"id": 1, "ok": True, "result": {"text": "y" * 2_000_000}}

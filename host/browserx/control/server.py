@@ -6,6 +6,12 @@ Work per connection is bounded: a request line is at most MAX_REQUEST_BYTES, and
 MAX_INFLIGHT requests of one connection run at once; while they do, the server reads no further
 line from that connection (the client's writes block), so a client flooding requests holds at
 most that many in memory. Every request line gets exactly one response line.
+
+Output per connection is bounded too: an answer is written in WRITE_CHUNK pieces, each of which
+must drain to the client within WRITE_STALL_S. A client that does not read is dropped then: its
+unsent bytes are thrown away, its requests still running are cancelled (releasing any tab lock
+they wait for), and the freed memory goes back to the OS. A slow reader never holds a tab's lock
+(an answer is written after its handler returned) nor the event loop (writes only await).
 """
 
 from __future__ import annotations
@@ -23,13 +29,20 @@ import structlog
 
 from browserx.control.schemas import MAX_REQUEST_BYTES, ControlRequest, Params
 from browserx.errors import BadRequest, BrowserxError, UnknownMethod, clip, raised_at
+from browserx.heap import return_freed_memory
 
 log = structlog.get_logger("browserx.control")
 
 Handler = Callable[[Any], Awaitable[Any]]
 
 # Requests of one connection that may run at once; the next line is read when one finishes.
-MAX_INFLIGHT = 16
+MAX_INFLIGHT = 4
+# Seconds a chunk of an answer may wait for its client to read it; then the client is dropped
+# and its buffers and in-flight work freed (a reader slower than WRITE_CHUNK per this is dropped).
+WRITE_STALL_S = 10.0
+# An answer goes to the transport this much at a time: a stalled client's unsent bytes in the
+# transport stay under this (plus the transport's high-water mark), not a second copy of the answer.
+WRITE_CHUNK = 256 * 1024
 # What of a client's input is quoted back in an error message (a method name, a field name).
 MAX_QUOTE = 100
 
@@ -41,6 +54,25 @@ def _enc_hook(obj: Any) -> Any:
 
 
 _encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
+
+
+class ClientStalled(ConnectionError):
+    """A client left an answer unread for WRITE_STALL_S: its connection is dropped."""
+
+
+async def write_bounded(writer: asyncio.StreamWriter, data: bytes) -> None:
+    """Write ``data`` a chunk at a time; raise ClientStalled when a chunk does not drain within
+    WRITE_STALL_S (the client is not reading)."""
+    view = memoryview(data)
+    try:
+        for start in range(0, len(view), WRITE_CHUNK):
+            writer.write(view[start : start + WRITE_CHUNK])
+            try:
+                await asyncio.wait_for(writer.drain(), WRITE_STALL_S)
+            except TimeoutError:
+                raise ClientStalled(f"answer not read for {WRITE_STALL_S:g} s") from None
+    finally:
+        view.release()
 
 
 class Method:
@@ -86,11 +118,31 @@ class ControlServer:
         write_lock = asyncio.Lock()
         inflight: set[asyncio.Task[None]] = set()
         slots = asyncio.Semaphore(MAX_INFLIGHT)
+        dropped = False
+
+        def drop() -> None:
+            """The client does not read: throw its unsent bytes away, end the connection and its
+            work (the serving task's cleanup cancels its requests)."""
+            nonlocal dropped
+            if dropped:
+                return
+            dropped = True
+            log.warning(
+                "client_dropped",
+                reason="not reading",
+                unsent=writer.transport.get_write_buffer_size(),
+                inflight=len(inflight),
+            )
+            writer.transport.abort()
+            task.cancel()
 
         async def send(data: bytes) -> None:
             async with write_lock:
-                writer.write(data)
-                await writer.drain()
+                try:
+                    await write_bounded(writer, data)
+                except ClientStalled:
+                    drop()
+                    raise
 
         async def respond(response: dict[str, Any]) -> None:
             await send(_encoder.encode(response) + b"\n")
@@ -138,6 +190,11 @@ class ControlServer:
                 job.cancel()
             self._clients.discard(task)
             writer.close()
+            if dropped:
+                # Its requests let go of their results (and of any tab lock) once they end.
+                if inflight:
+                    await asyncio.wait(list(inflight), timeout=WRITE_STALL_S)
+                return_freed_memory()
 
     @staticmethod
     async def _discard_line(reader: asyncio.StreamReader) -> None:
@@ -152,6 +209,7 @@ class ControlServer:
 
     async def _handle_line(self, line: bytes, send: Callable[[bytes], Awaitable[None]]) -> None:
         request_id, response = await self._dispatch(line)
+        del line
         try:
             data = _encoder.encode(response) + b"\n"
         except Exception as exc:
@@ -161,6 +219,7 @@ class ControlServer:
                     request_id, BrowserxError(f"internal error: result not encodable: {clip(repr(exc), 300)}")
                 )
             ) + b"\n"  # fmt: skip
+        del response  # while the answer is written, only its bytes stay
         with contextlib.suppress(ConnectionError):
             await send(data)
 
