@@ -18,7 +18,7 @@ import pytest
 from browserx import Client
 from browserx.errors import BrowserxError
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of
+from tests.e2e.helpers import id_of, open_page
 
 
 def _descendants(root: int) -> list[int]:
@@ -115,3 +115,36 @@ def test_a_renderer_that_dies_during_a_click_fails_it_with_page_crashed_within_2
     assert outcome["at"] - killed < 2.0, f"answered {outcome['at'] - killed:.1f} s after the renderer died"
     assert bx.reload(tab=tab)["success"]  # and the tab comes back
     assert "Busy work" in bx.snapshot(tab=tab)["text"]
+
+
+@pytest.mark.parametrize("per_char", [True, False])
+def test_a_page_that_navigates_while_typing_ends_it_saying_so_and_how_much_went_in(
+    browser: Browser, bx: Client, servers: Servers, per_char: bool
+) -> None:
+    """Per character, the page leaves after 5 of 10: page_navigated, typed 5 (or 6: the key sent
+    before the news arrived, into the page still there). All at once, the whole text goes in, then
+    the page leaves: a success that says it navigated."""
+    after = 5 if per_char else 10
+    tab = open_page(browser, bx, servers.url(f"fault-crash.html?navigate_after={after}"))
+    field = id_of(bx, tab, "Search")
+    text = "abcdefghij"
+    try:
+        got: Any = bx.type_text(field, text, tab=tab, per_char=per_char)
+    except BrowserxError as exc:
+        got = exc
+    if per_char:
+        assert isinstance(got, BrowserxError), f"typing into a page that left reported {got}"
+        assert got.code == "page_navigated", got.to_dict()
+        assert "Cannot find context" not in got.message and "navigated" in got.message
+        typed = got.details["typed"]
+        assert got.details["of"] == len(text) and after <= typed <= after + 1, got.to_dict()
+        assert f"{typed} of {len(text)} characters went in" in got.message
+    else:
+        assert not isinstance(got, BrowserxError), got.to_dict()
+        assert got["success"] and got["changes"]["navigated"], got
+    # the new page is there, and nothing more was typed anywhere
+    deadline = time.monotonic() + 10
+    while not browser.driver.current_url.endswith(f"typed={after}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert browser.driver.title == "Hello fixture"
+    assert "Hello" in bx.snapshot(tab=tab)["text"]

@@ -26,7 +26,7 @@ from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import BadRequest, CdpError, NotInteractable
+from browserx.errors import PAGE_CALL_ERRORS, BadRequest, CdpError, NotInteractable, PageNavigated
 from browserx.expectations import Expect
 from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret, shown_value
 from browserx.tabs.tab import Tab
@@ -165,24 +165,36 @@ async def type_text(
         await focus(ctx, target)
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
             await clear_field(ctx, target)
-        if per_char:
-            for ch in text:
-                p = char_press(ch)
-                if p.vk or p.text:
-                    await press(tab, p)
-                else:
-                    await tab.session.cdp("Input.insertText", {"text": ch})
-        elif text:
-            await tab.session.cdp("Input.insertText", {"text": text})
-            # insertText sends no key events; search boxes and editors that listen for keyup
-            # (MkDocs Material's search) would not notice. A person's typing ends with one.
-            last = char_press(text[-1])
-            await tab.session.cdp(
-                "Input.dispatchKeyEvent",
-                {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
-                 "modifiers": last.modifiers},
-            )  # fmt: skip
-        after = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        typed = 0  # characters sent while the page we type into was still there
+        try:
+            if per_char:
+                for ch in text:
+                    if ctx.watch.started:  # the page is leaving: the rest would land on the next one
+                        raise _navigated(typed, text, submit)
+                    p = char_press(ch)
+                    if p.vk or p.text:
+                        await press(tab, p)
+                    else:
+                        await tab.session.cdp("Input.insertText", {"text": ch})
+                    typed += 1
+            elif text:
+                await tab.session.cdp("Input.insertText", {"text": text})
+                typed = len(text)
+                # insertText sends no key events; search boxes and editors that listen for keyup
+                # (MkDocs Material's search) would not notice. A person's typing ends with one.
+                last = char_press(text[-1])
+                await tab.session.cdp(
+                    "Input.dispatchKeyEvent",
+                    {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
+                     "modifiers": last.modifiers},
+                )  # fmt: skip
+            after = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        except PAGE_CALL_ERRORS as exc:  # the field's document went away: a navigation, if it started
+            if not ctx.watch.started:
+                raise
+            if typed < len(text) or submit:
+                raise _navigated(typed, text, submit) from exc
+            return  # all of it went in, then the page moved on (the result says where)
         value = after.get("value") if isinstance(after, dict) else None
         changes = ctx.result.changes
         changes.value_changed = value != before
@@ -222,6 +234,17 @@ async def _pick(
         changes.new_value = (
             shown_value(value, field_of(probe.get("attrs") or {}, probe)) if include_values else None
         )
+
+
+def _navigated(typed: int, text: str, submit: bool) -> PageNavigated:
+    """Typing stopped because the page navigated away: how far it got, never the text."""
+    rest = "; Enter was not pressed" if submit else ""
+    return PageNavigated(
+        f"The page navigated away while typing: {typed} of {len(text)} characters went in{rest}. "
+        "Nothing more was typed (it would have gone into the next page). Take a new snapshot.",
+        typed=typed,
+        of=len(text),
+    )
 
 
 async def key(
