@@ -109,8 +109,8 @@ def test_contexts_name_the_dialog_form_landmark_heading_row_and_rank() -> None:
     assert [line(fp).split("] ", 1)[1] for fp in prints] == [
         'button "Save" under heading "Settings" after "Settings"',
         'button "Confirm" in form "Newsletter"',
-        'button "Delete" in listitem "Alice Delete" after "Alice"',
-        'button "Delete" in listitem "Bob Delete" after "Bob"',
+        'button "Delete" in listitem "Alice" after "Alice"',
+        'button "Delete" in listitem "Bob" after "Bob"',
         'button "Delete" in navigation "Main"',
         'button "Delete" in navigation "Main" after "Delete"',
         'button "Confirm" in dialog "Delete account" under heading "Really?" after "Really?"',

@@ -4,12 +4,13 @@ under the heading Settings, after the text Alice, the second of its kind there".
 Two elements with the same role and name are the same control only when this context is equal
 too (the ID allocator's re-use of an old ID, actions/matching.py's heal): a lookalike in another
 dialog, form, landmark or row is another control. Computed once per snapshot for the nodes that get
-IDs, in one pass over the tree; the chains are interned (one tuple per container, shared by every
-control in it), so tens of thousands of IDs cost little.
+IDs, visiting the controls only (and the headings once); the chains are interned (one tuple per
+container, shared by every control in it), so tens of thousands of IDs cost little.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -24,7 +25,8 @@ CONTEXT_ROLES = frozenset(
 )  # fmt: skip
 # Repeated items, often unnamed: their leading text stands in for a name ("Alice … Delete").
 ITEM_ROLES = frozenset({"listitem", "row", "article", "treeitem"})
-NEAR_TEXT = 60  # characters of the preceding text kept (enough to tell rows apart)
+NEAR_TEXT = 60
+NEAR_NODES = 24  # how far back the preceding text is looked for (nodes)  # characters of the preceding text kept (enough to tell rows apart)
 
 Chain = tuple[tuple[str, str], ...]  # (role, name) of each context ancestor, outermost first
 
@@ -61,49 +63,52 @@ def _container_of(node: Node, memo: dict[int, tuple[Node | None, Chain]]) -> tup
     return found
 
 
-def _leading_text(node: Node, limit: int = NEAR_TEXT) -> str:
-    """The first ``limit`` characters of the visible text in ``node``'s subtree (stops early)."""
-    parts: list[str] = []
-    size = 0
+def _leading_text(node: Node, limit: int = NEAR_TEXT, budget: int = NEAR_NODES) -> str:
+    """The first visible text in ``node``'s subtree (a row's label), looking at ``budget`` nodes."""
     stack = [node]
-    while stack and size < limit:
+    while stack and budget > 0:
+        budget -= 1
         n = stack.pop()
         if n.tag == "#text":
             if n.text and n.visible:
-                parts.append(n.text)
-                size += len(n.text) + 1
+                return n.text[:limit]
         elif n.children:
             stack.extend(reversed(n.children))
-    return " ".join(parts)[:limit]
+    return ""
 
 
 def control_contexts(nodes: Sequence[Node], controls: Sequence[Node]) -> dict[int, ControlContext]:
-    """``ControlContext`` of each of ``controls`` (nodes of ``nodes``, the whole tree in document
-    order), by node index."""
-    wanted = {n.index for n in controls}
+    """``ControlContext`` of each of ``controls`` (in document order), by node index. ``nodes``:
+    the whole tree in document order (``nodes[n.index] is n``). Only the controls are visited,
+    with one tight pass for the headings: a tree has several nodes per control."""
     memo: dict[int, tuple[Node | None, Chain]] = {}
     interned: dict[ControlContext, ControlContext] = {}
     ranks: dict[tuple[str, str | None, str, Chain], int] = {}
     out: dict[int, ControlContext] = {}
-    heading_at, heading = -1, ""
-    text_at, text = -1, ""
-    for node in nodes:
+    headings = [n.index for n in nodes if n.role == "heading"]
+    for node in controls:
         index = node.index
-        if index in wanted:
-            container, chain = _container_of(node, memo)
-            start = container.index if container is not None else -1
-            key = (node.ref.frame, node.role, node.name, chain)
-            rank = ranks.get(key, 0)
-            ranks[key] = rank + 1
-            ctx = ControlContext(
-                chain, heading if heading_at > start else "", text if text_at > start else "", rank
-            )
-            out[index] = interned.setdefault(ctx, ctx)
-        if node.tag == "#text":
-            if node.text and node.visible:
-                text_at, text = index, node.text[:NEAR_TEXT]
-        elif node.role == "heading":
-            heading_at, heading = index, " ".join(node.name.split())
+        parent = node.parent
+        known = memo.get(id(parent)) if parent is not None else None
+        container, chain = known if known is not None else _container_of(node, memo)
+        start = container.index if container is not None else -1
+        key = (node.ref.frame, node.role, node.name, chain)
+        rank = ranks.get(key, 0)
+        ranks[key] = rank + 1
+        heading = ""
+        k = bisect_left(headings, index) - 1
+        if k >= 0 and headings[k] > start:
+            heading = " ".join(nodes[headings[k]].name.split())
+        near = ""
+        i, stop = index - 1, max(start, index - NEAR_NODES)
+        while i > stop:  # the nearest visible text before it, inside its container
+            n = nodes[i]
+            if n.tag == "#text" and n.text and n.visible:
+                near = n.text[:NEAR_TEXT]
+                break
+            i -= 1
+        ctx = ControlContext(chain, heading, near, rank)
+        out[index] = interned.setdefault(ctx, ctx)
     return out
 
 
