@@ -104,6 +104,15 @@ def test_clients_that_never_read_are_dropped_others_stay_served_and_memory_comes
         print(report)
         assert max(latencies) < 5, report
         assert rss_end - rss_start < 100, report
+        # Each drop is logged, with what it threw away.
+        drops = [
+            json.loads(line)
+            for log in b.runtime_dir.glob("host-*.log")
+            for line in log.read_text().splitlines()
+            if '"client_dropped"' in line
+        ]
+        assert len(drops) == STALLERS and all(d["reason"] == "not reading" for d in drops), drops
+        print("drops:", [(d["unsent"], d["inflight"]) for d in drops])
         # The host still serves, the big page included.
         assert bx.status()["extension_connected"]
         assert "Top button" in bx.snapshot(tab=big, max_tokens=500)["text"]
