@@ -290,7 +290,7 @@ def test_page_lists_every_expected_control_and_nothing_hidden(
             assert " → " in line, line
         else:
             assert f"[{control['id']}] {role}" in line, line
-        name = control.get("name", "").replace('"', "'")
+        name = control.get("name", "")  # quoted names read back exact (views/grammar.py)
         assert listed[control["id"]] == (role, name), (control, line)
     for line in lines[2:]:
         if line.lstrip().startswith("#"):
