@@ -38,8 +38,10 @@ says it was cut.
 
 Privacy: password values never appear (neither the live value nor a ``value`` attribute written in
 the page). Other form values only when the snapshot was taken with ``include_values``, masked as
-the other views mask them (``outline.redact``): the live value as ``value`` (a ``<textarea>``'s as
-its content, a ``<select>``'s as ``selected``). A ``value`` attribute is otherwise kept only where
+the other views mask them (``snapshot/redaction.py``: a secret field by its kind, card and SSN
+numbers in any value): the live value as ``value`` (a ``<textarea>``'s as its content, a
+``<select>``'s as ``selected``, never for a secret list). URLs (``href``, ``src``) as
+``redact_url`` leaves them. A ``value`` attribute is otherwise kept only where
 it is a button's label (``<input type=submit|button|reset>``). Content of a frame or element that
 says ``data-no-ai`` is left out (a comment says so in full mode); a page that says it is refused
 before any snapshot (control/api.py).
