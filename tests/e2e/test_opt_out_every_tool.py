@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import time
 from typing import Any
 
@@ -81,6 +82,12 @@ def _boxes(browser: Browser, selectors: list[str]) -> list[tuple[float, float, f
     ]
 
 
+def _around(answer: str) -> str:
+    """Where the marker is in an answer (for the failure message)."""
+    at = answer.index(MARK)
+    return answer[max(0, at - 160) : at + 60]
+
+
 def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
     return (round(box[0] + box[2] / 2, 1), round(box[1] + box[3] / 2, 1))
 
@@ -128,16 +135,27 @@ def _run_everything(
     for name, params in staying:
         (answer,) = run_calls(bx, [(name, params)], tab)
         answers.append(answer)
+        if os.environ.get("NOAI_DEBUG"):
+            print(name, params, _counters(browser, frames))
         if name == "screenshot" and params.get("mode") in (None, "full_page") and "max_width" not in params:
             shot = json.loads(answer[2])
             if "data" in shot and browser.driver.execute_script("return scrollX + scrollY") == 0:
                 _filled(shot, blank, (0.0, 0.0))
                 pictures += 1
     assert not blank or pictures >= 2  # the pixel check ran
-    assert [(n, p, a[:300]) for n, p, a in answers if MARK in a] == []
+    assert [(n, p, _around(a)) for n, p, a in answers if MARK in a] == []
     # Nothing reached the opted-out parts.
+    # (A Tab may move focus into an opted-out part: the key answers page_opted_out and takes it out
+    # again, but the part saw a focus event; that one count is allowed, nothing else.)
     counts = _counters(browser, frames)
-    assert all(v == 0 for c in counts.values() if c for v in c.values()), counts
+    assert all(v == 0 for c in counts.values() if c for k, v in c.items() if k != "focus"), counts
+    tabbed = [a for n, p, a in answers if n == "key" and p.get("key") == "Tab"]
+    if any(c and c["focus"] for c in counts.values()):
+        assert all('"page_opted_out"' in a for a in tabbed), tabbed
+    assert not browser.driver.execute_script(
+        "let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
+        "return !!a && !!a.closest('[data-no-ai]')"
+    )  # focus was not left in an opted-out part
     # The opted-out word tells nothing: a wait for it times out, no expectation of it holds.
     for n, p, a in answers:
         if n == "wait" and p.get("text") == ONLY_INSIDE:
@@ -146,7 +164,7 @@ def _run_everything(
             assert '"passed": true' not in a, (n, p, a[:400])
     # Then the calls that leave the page (or let the tab go).
     left = run_calls(bx, leaving, tab)
-    assert [(n, p, a[:300]) for n, p, a in left if MARK in a] == []
+    assert [(n, p, _around(a)) for n, p, a in left if MARK in a] == []
     assert {n for n, _, _ in answers + left} == {t for t, _ in calls}  # every tool was called
 
 

@@ -2,12 +2,14 @@
 // document: where the keys would go — the focused element, through open shadow roots, closed ones
 // the host handed in (__browserx.closed) and same-origin frames. Answers {optedOut} (read by
 // __NO_AI__), {frameOwner: key} when focus is in an out-of-process frame (the host asks there), or
-// {closedHost: true} when focus is in a shadow root this world cannot see yet.
-function() {
+// {closedHost: true} when focus is in a shadow root this world cannot see yet. With `blur`, focus
+// found in an opted-out part is taken out of it (after a key moved it there: Tab).
+function(blur) {
   const noAi = __NO_AI__, B = globalThis.__browserx;
   let a = document.activeElement;
+  const out = () => { if (blur && document.activeElement) document.activeElement.blur(); return {optedOut: true}; };
   for (let i = 0; a && i < 40; i++) {
-    if (noAi(a)) return {optedOut: true};
+    if (noAi(a)) return out();
     const root = a.shadowRoot || (B && B.closed && B.closed.get(a));
     if (root) { if (!root.activeElement) break; a = root.activeElement; continue; }
     if (a.localName === 'iframe' || a.localName === 'frame') {
@@ -21,5 +23,5 @@ function() {
     if (a.localName.includes('-') && !a.matches('input,textarea,select,button,[contenteditable]')) return {closedHost: true};
     break;
   }
-  return {optedOut: !!a && noAi(a)};
+  return !!a && noAi(a) ? out() : {optedOut: false};
 }

@@ -19,19 +19,30 @@ FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js").replace("__N
 MAX_FRAME_DEPTH = 8
 
 
-async def refuse_focused_opted_out(tab: Tab) -> None:
-    """Raise PageOptedOut when the focused element is inside an opted-out subtree, frame or page."""
+async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
+    """Raise PageOptedOut when the focused element is inside an opted-out subtree, frame or page.
+    ``after`` a key was sent (Tab moves focus): focus found there is taken out of it first."""
     session: str | None = None
     snapped = False
     for _ in range(MAX_FRAME_DEPTH):
         _, ctx = await isolated_world(tab.capture, session)
         reply = await tab.session.cdp(
             "Runtime.callFunctionOn",
-            {"functionDeclaration": FOCUS_GUARD_JS, "executionContextId": ctx, "returnByValue": True},
+            {
+                "functionDeclaration": FOCUS_GUARD_JS,
+                "executionContextId": ctx,
+                "returnByValue": True,
+                "arguments": [{"value": after}],
+            },
             session_id=session,
             result_type=CallFunctionOnResult,
         )
         found: dict[str, Any] = reply.result.value or {}
+        if found.get("optedOut") and after:
+            raise PageOptedOut(
+                "The key moved focus into a part of the page that opted out of AI agents (data-no-ai); "
+                "browserx took focus out of it again. Focus another element by ID, or ask the user."
+            )
         if found.get("optedOut"):
             raise PageOptedOut(
                 "The focused element is in a part of the page that opted out of AI agents (data-no-ai); "

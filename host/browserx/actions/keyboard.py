@@ -271,5 +271,6 @@ async def key(
         if base.lower() == "enter":  # Enter follows a focused link: the URL allowlist first
             await refuse_link_focused(tab, target)
         await press_combo(tab, p, repeat)
+        await refuse_focused_opted_out(tab, after=True)  # a Tab may have moved focus into one
 
     return await perform(tab, "key", target_id, body, expect)

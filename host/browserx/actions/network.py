@@ -132,12 +132,13 @@ class NetworkWatch:
         return any(s.type in API_TYPES and not s.done for s in self._seen.values())
 
     async def finish_api_calls(self, grace: float = PENDING_GRACE_S) -> None:
-        """Give XHR/fetch calls still running a moment to answer, so their status can be told."""
+        """Give XHR/fetch calls still running a moment to answer, so their status can be told;
+        then forget the requests of opted-out frames."""
         deadline = time.monotonic() + grace
         while self._api_pending():
             left = deadline - time.monotonic()
             if left <= 0:
-                return
+                break
             self._changed.clear()
             try:
                 await asyncio.wait_for(self._changed.wait(), left)

@@ -27,6 +27,7 @@ from browserx.control.schemas import (
 )
 from browserx.control.server import Method
 from browserx.control.snapshot_tool import observe
+from browserx.control.tab_titles import OPTED_OUT_TITLE, opted_out_tabs
 from browserx.control.tools import TOOLS
 from browserx.errors import BadRequest, MethodNotAllowed, TabClosed
 from browserx.heap import paused_gc
@@ -68,7 +69,16 @@ def build_methods(
         }
 
     async def tabs(_: TabsParams) -> dict[str, Any]:
-        return {"tabs": [structs.replace(t, url=redact_url(t.url)) for t in await registry.list_tabs()]}
+        listed = await registry.list_tabs()
+        hidden = await opted_out_tabs(registry, [t.tabId for t in listed])
+        return {
+            "tabs": [
+                structs.replace(
+                    t, url=redact_url(t.url), title=OPTED_OUT_TITLE if t.tabId in hidden else t.title
+                )
+                for t in listed
+            ]
+        }
 
     async def cdp(p: CdpParams) -> Any:
         if not settings.allow_raw_cdp:
