@@ -71,8 +71,9 @@ def _key(ids: Sequence[int], point: tuple[float, float], url: str, text: str) ->
 
 
 def _scroll(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    out: list[Params] = [{"direction": "down", "amount": 40}, {"direction": "up", "amount": "page"}]
     return (
-        [{"direction": "down", "amount": 40}, {"direction": "up", "amount": "page"}]
+        out
         + [{"id": i, "amount": 20} for i in ids]
         + [{"to_id": i} for i in ids]
         + [{"direction": "up", "amount": "page"}]  # back where the points were measured
@@ -87,13 +88,14 @@ def _point(extra: Params) -> Recipe:
 
 
 def _screenshot(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
-    return [
+    out: list[Params] = [
         {},
         {"marks": True},
         {"mode": "full_page"},
         {"mode": "full_page", "marks": True, "format": "jpeg"},
         {"format": "jpeg", "max_width": 320},
-    ] + [{"mode": "element", "id": i} for i in ids]
+    ]
+    return out + [{"mode": "element", "id": i} for i in ids]
 
 
 RECIPES: dict[str, Recipe] = {

@@ -102,6 +102,7 @@ def _filled(
             px, py = int(x + w * fx - origin[0]), int(y + h * fy - origin[1])
             if 0 <= px < image.width and 0 <= py < image.height:
                 got = image.getpixel((px, py))  # (JPEG: within its rounding)
+                assert isinstance(got, tuple)
                 assert all(abs(c - g) <= 12 for c, g in zip(got, GREY, strict=True)), (
                     (x, y, w, h),
                     (px, py),
