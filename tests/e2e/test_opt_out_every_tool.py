@@ -23,6 +23,7 @@ from browserx.errors import BrowserxError
 from tests.e2e.every_tool import LEAVES_PAGE, calls_for_every_tool, run_calls
 from tests.e2e.harness import Browser, Servers
 from tests.e2e.helpers import open_page
+from tests.e2e.test_agent import agent, fake_backend
 
 MARK = "NOAI-"  # every text inside an opted-out part has it; nothing else on these pages does
 ONLY_INSIDE = "Zebra"  # a word only the opted-out parts hold: typed, queried, waited and expected
@@ -230,3 +231,35 @@ def test_a_page_that_opted_out_keeps_its_title_out_of_tabs(
     assert refused.value.code == "page_opted_out"
     listed = [t for t in bx.tabs() if t["tabId"] == tab]
     assert listed and MARK not in str(listed), listed
+
+
+def test_the_backend_loop_sends_nothing_of_an_opted_out_part(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """`browserx agent`: every request body (the semantic tree, recent events, and the full DOM,
+    skeleton and screenshot a backend can ask for) holds no marker, and the actions a backend
+    aims at guessed IDs reach nothing."""
+    tab = open_page(browser, bx, servers.url("noai-elements.html"))
+    guessed = list(range(1, max(_ids(bx, tab), default=0) + 8))
+    actions = [f"click({i})" for i in guessed] + ['type(1, "Zebra")', 'press("Enter")', "finish()"]
+    context = {
+        "status": "needs_context",
+        "requestedDomMode": "full",
+        "needsScreenshot": True,
+        "needsSkeletonDom": True,
+    }
+
+    def script(bodies: list[dict[str, Any]]) -> dict[str, Any]:
+        if len(bodies) == 1:
+            return context  # the first step asks for everything a backend can ask for
+        return {"thought": "try", "action": actions[min(len(bodies) - 2, len(actions) - 1)]}
+
+    _reset(browser)
+    with fake_backend(script) as backend:
+        done = agent(backend, tab, "Read everything", "--max-steps", str(len(actions) + 2))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert any("dom" in b and "skeletonDom" in b for b in backend.bodies)  # the context was sent
+    leaks = [json.dumps(b)[:300] for b in backend.bodies if MARK in json.dumps(b)]
+    assert leaks == [] and MARK not in done.stdout + done.stderr
+    counts = _counters(browser)["page"]
+    assert all(v == 0 for k, v in counts.items() if k != "focus"), counts
