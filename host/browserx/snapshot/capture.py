@@ -302,7 +302,7 @@ async def capture_tab(
     main = frames[0]
     if main.raw.noAi:
         raise PageOptedOut(
-            f"The page {main.raw.url} opted out of AI agents (data-no-ai); browserx will not read it. "
+            "This page opted out of AI agents (data-no-ai); browserx will not read it. "
             "Ask the user to do this step themselves."
         )
     frames = [f for f in frames if not f.raw.noAi]
