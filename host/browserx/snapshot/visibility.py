@@ -12,9 +12,14 @@ whose containing block is it or inside it. An absolutely positioned element esca
 overflow boxes up to its nearest positioned ancestor; a fixed one escapes all of them up to the
 viewport, unless an ancestor with a transform, filter or containment holds it. The root's and the
 body's overflow belong to the viewport (CSS overflow propagation): they clip nothing themselves.
+A scroll container is a viewport of its own: what it scrolls through is reachable, whatever the
+boxes around it clip (an app shell with overflow: hidden around a scrolling main), unless the
+container itself is hidden; only boxes that do not scroll (overflow: hidden / clip) hide content.
 
 ``offscreen`` says where a visible node is when it is outside the viewport ("above", "below",
-"left", "right"), and ``scroller`` which scroll container (or iframe) it must be scrolled within.
+"left", "right"), and ``scroller`` which scroll container (or iframe) it must be scrolled within
+(the innermost it lies outside of; inside a container that is itself out of view, that
+container's place).
 The action layer clips by the same rules in the page (``CLIP_RULES_JS``), so an element the view
 lists is one a click can reach.
 """
@@ -189,13 +194,21 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
                 where = _direction(x, y, right, bottom, sb.x, sb.y, sb.x + sb.w, sb.y + sb.h)
             if where is not None:
                 placements.put(i, Placement(where, scroller))
+            elif scroller is not None and (held := placements.get(scroller.index)) is not None:
+                # In its container's box, and the container lies outside the view of its own
+                # (a list scrolling inside a scrolling main, below main's fold): where it is.
+                placements.put(i, held)
             elif not flags & F_FIXED_POS:
                 where = _direction(x, y, right, bottom, vx, vy, vr, vb)
                 if where is not None:
                     placements.put(i, _OUTSIDE_VIEWPORT[where])
-        # What the descendants inherit.
+        # What the descendants inherit. A scroll container that shows shows all it scrolls
+        # through: its content is clipped to its scroll range, not by the boxes around it (an
+        # app shell's overflow: hidden does not hide what its scrolling main scrolls to).
         if flags & (F_SCROLL_X | F_SCROLL_Y) and "scroll" in node.state and not viewports:
             scroller = node
+            if visible:
+                clip = _scroll_range(node, box)
         elif clips:
             own = (x, y, right, bottom)
             clip = own if clip is None else _meet(clip, own)
@@ -212,6 +225,25 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
         text_unrendered[i] = not rendered
         subtree_unseen[i] = unseen
     return placements
+
+
+def _scroll_range(node: Node, box: Box) -> Rect:
+    """The area a scroll container's content can be scrolled through, in today's coordinates:
+    along a scrolling axis its box moved back by the scroll offset and grown to the scroll size
+    (with as much room on the other side for content that starts there: right-to-left and
+    column-reverse containers scroll to negative offsets); along a clipped axis its box."""
+    scroll = node.state.get("scroll")
+    x, y, right, bottom = box.x, box.y, box.x + box.w, box.y + box.h
+    if not isinstance(scroll, list) or len(scroll) < 6:
+        return (x, y, right, bottom)
+    left, top, width, height, client_w, client_h = (float(v) for v in scroll[:6])
+    if node.flags & F_SCROLL_X:
+        extra = max(0.0, width - client_w)
+        x, right = x - left - extra, right - left + extra
+    if node.flags & F_SCROLL_Y:
+        extra = max(0.0, height - client_h)
+        y, bottom = y - top - extra, bottom - top + extra
+    return (x, y, right, bottom)
 
 
 def _meet(a: Rect, b: Rect) -> Rect:

@@ -67,17 +67,16 @@ class ViewportIndex:
         rect, scroller = self._clip(element.parent)
         if _fraction(box, rect, self.viewport) >= MIN_VISIBLE:
             return IN_VIEW
-        scroller_id = None
-        if (
-            scroller is not None
-            and scroller.box is not None
-            and _fraction(box, self._page_rect(scroller), self.viewport) < MIN_VISIBLE
-        ):
-            scroller_id = self.snap.id_of.get(scroller.ref)
-            rect = (scroller.box.x, scroller.box.y, scroller.box.right, scroller.box.bottom)
-        else:
-            return _OUTSIDE_PAGE[_direction(box, self.viewport)]
-        return Where(False, _direction(box, rect), scroller_id)
+        # The innermost scroll container it lies outside of is the one to scroll; one it lies in
+        # (a list inside a scrolling main, or a row wider than its container) is where that
+        # container is: below the fold of the main around it, or in view.
+        while scroller is not None and scroller.box is not None:
+            own = self._page_rect(scroller)
+            if _within(box, own) < MIN_VISIBLE:
+                return Where(False, _direction(box, own), self.snap.id_of.get(scroller.ref))
+            box = scroller.box
+            scroller = self._clip(scroller.parent)[1]
+        return _OUTSIDE_PAGE[_direction(box, self.viewport)]
 
     def _page_rect(self, scroller: Node) -> Rect:
         assert scroller.box is not None
@@ -103,6 +102,17 @@ def _fraction(box: Box, rect: Rect, viewport: Rect) -> float:
     vw, vh = viewport[2] - viewport[0], viewport[3] - viewport[1]
     whole = min(box.w, vw) * min(box.h, vh)
     return seen / whole if whole > 0 else 0.0
+
+
+def _within(box: Box, rect: Rect) -> float:
+    """Share of ``box`` inside ``rect``, a box bigger than ``rect`` counting as within it when
+    it fills 2/3 of it (a table row wider than the container it scrolls in)."""
+    x, y = max(box.x, rect[0]), max(box.y, rect[1])
+    r, b = min(box.right, rect[2]), min(box.bottom, rect[3])
+    if r <= x or b <= y:
+        return 0.0
+    whole = min(box.w, rect[2] - rect[0]) * min(box.h, rect[3] - rect[1])
+    return (r - x) * (b - y) / whole if whole > 0 else 0.0
 
 
 def _direction(box: Box, rect: Rect) -> str:
