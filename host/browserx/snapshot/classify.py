@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from browserx.snapshot.elements import tabindex
 from browserx.snapshot.merge import Tree
-from browserx.snapshot.model import F_CURSOR_POINTER, F_FRAMEWORK_CLICK, F_NO_POINTER_EVENTS, Node, NodeRef
+from browserx.snapshot.model import (
+    F_CLIPPED_AWAY,
+    F_CURSOR_POINTER,
+    F_FRAMEWORK_CLICK,
+    F_NO_POINTER_EVENTS,
+    F_TRANSPARENT,
+    Node,
+    NodeRef,
+)
 from browserx.snapshot.role_tables import INTERACTIVE_ROLES
 from browserx.snapshot.roles import role_of
 
@@ -192,6 +200,10 @@ def classify(tree: Tree) -> None:
     # Before the wrapper rules below: a shadow host forwarding clicks to the hidden toggle its
     # label stands in for is a wrapper of that control, not a second one.
     stand_in_for_hidden_toggles(tree)
+    # Transparent is not always hidden: a native toggle drawn over by the library (the input
+    # transparent on top of its box) is the control; a select's transparent focus input makes
+    # the field around it the combobox.
+    transparent_controls(tree, candidates)
 
     # Delegation: a listening list/table hands the click to its items; a listening widget that
     # holds a list (a file browser, a menu) hands it to that list's items.
@@ -272,6 +284,8 @@ def stand_in_for_hidden_toggles(tree: Tree) -> None:
     for node in tree.nodes:
         if node.visible or node.tag != "input" or node.role not in TOGGLE_ROLES:
             continue
+        if not node.rendered:
+            continue  # visibility: hidden: out of the accessibility tree, no control for a person
         label = labels.get(node.ref) or _visible_label_around(node)
         if label is None or label.role in INTERACTIVE_ROLES:
             continue
@@ -286,6 +300,102 @@ def _visible_label_around(node: Node) -> Node | None:
         if parent is None or not parent.is_element:
             return None
         if parent.tag == "label" and parent.visible:
+            # A label clicks its own control only (the first one inside it when it names none).
+            control = parent.state.get("control")
+            return parent if control is None or int(control) == node.ref.key else None
+        parent = parent.parent
+    return None
+
+
+# The smallest box a drawn checkbox or radio has: a transparent input this size or bigger, over
+# its library's box, takes the clicks.
+MIN_DRAWN_TOGGLE = 8
+# A field a select's focus input promotes: at least this big, a few levels up at most.
+MIN_FIELD_W, MIN_FIELD_H = 20.0, 16.0
+FIELD_SEARCH_DEPTH = 5
+FIELD_INPUT_ROLES = frozenset({"combobox"})
+FIELD_HINTS = frozenset({"listener", "onclick", "framework", "pointer"})
+
+
+def _only_transparent(node: Node) -> Node | None:
+    """The nearest visible ancestor when opacity 0 alone keeps ``node`` unseen (no visibility:
+    hidden, no clipping away on the way up): it is in the accessibility tree and takes clicks
+    (the hit test sees it) though nobody sees it. None otherwise."""
+    transparent = False
+    n: Node | None = node
+    while n is not None and n.is_element and not n.visible:
+        if not n.rendered or n.flags & F_CLIPPED_AWAY:
+            return None
+        transparent = transparent or bool(n.flags & F_TRANSPARENT)
+        n = n.parent
+    if n is None or not n.is_element or not transparent:
+        return None
+    return n
+
+
+def transparent_controls(tree: Tree, candidates: dict[int, tuple[str, ...]]) -> None:
+    """Controls that opacity 0 hides from the eye but not from the hand (DESIGN.md, "Transparent
+    is not always hidden"):
+
+    - a native checkbox or radio, transparent on top of the box its library draws (Material,
+      AG Grid's cell and header checkboxes), that no visible label stands in for: the input is
+      the control, listed as itself (its clicks land on it);
+    - a select's focus input (``<input role=combobox readonly>``, transparent or a pixel wide:
+      Element Plus, Vuetify) inside a larger field that takes the click: the field is the
+      combobox (``state["proxyOf"]``: the input's name and states; ``proxyField``).
+    """
+    for node in tree.nodes:
+        if node.visible or node.tag != "input" or node.role is None:
+            continue
+        box = node.box
+        if node.role in TOGGLE_ROLES:
+            if box is None or box.w < MIN_DRAWN_TOGGLE or box.h < MIN_DRAWN_TOGGLE:
+                continue
+            shown = _only_transparent(node)
+            if shown is None or _stood_in_for(node, tree) or shown.box is None:
+                continue
+            if shown.box.intersect(box) is None:
+                continue
+            node.visible = True
+        elif node.role in FIELD_INPUT_ROLES and node.rendered:
+            field = _field_around(node, candidates)
+            if field is None:
+                continue
+            field.state = {**field.state, "proxyOf": node, "proxyField": True}
+            field.role = node.role
+            field.tier = 1
+            candidates.pop(field.index, None)
+
+
+def _stood_in_for(node: Node, tree: Tree) -> bool:
+    """Whether a visible label already stands in for the toggle (stand_in_for_hidden_toggles)."""
+    return any(label.state.get("proxyOf") is node for label in _labels_of(node, tree))
+
+
+def _labels_of(node: Node, tree: Tree) -> list[Node]:
+    keys = node.state.get("labels") or ()
+    return [n for k in keys if (n := tree.by_ref.get(NodeRef(node.ref.frame, int(k)))) is not None]
+
+
+def _field_around(node: Node, candidates: dict[int, tuple[str, ...]]) -> Node | None:
+    """The visible field that takes the clicks for a select's unseen focus input: an ancestor a
+    few levels up, bigger than a pixel, with a click handler of its own (a listener, a
+    framework's, an onclick attribute, a pointer cursor) and no control between."""
+    tiny = node.box is not None and (node.box.w <= 1 or node.box.h <= 1)
+    if _only_transparent(node) is None and not tiny:
+        return None
+    parent = node.parent
+    for _ in range(FIELD_SEARCH_DEPTH):
+        if parent is None or not parent.is_element or parent.role in INTERACTIVE_ROLES:
+            return None
+        box = parent.box
+        if (
+            parent.visible
+            and box is not None
+            and box.w >= MIN_FIELD_W
+            and box.h >= MIN_FIELD_H
+            and not FIELD_HINTS.isdisjoint(candidates.get(parent.index, ()))
+        ):
             return parent
         parent = parent.parent
     return None

@@ -42,12 +42,35 @@ def _text_content(node: Node, limit: int = MAX_NAME) -> str:
     return " ".join(parts)
 
 
+def _shown_value(field: Node, name: str) -> str:
+    """The text a select's field shows (its chosen value): its visible text, its labels' and
+    its name's left out."""
+    parts: list[str] = []
+    stack = list(reversed(field.children))
+    while stack:
+        n = stack.pop()
+        if n.is_text:
+            if n.visible and n.text.strip():
+                parts.append(n.text)
+        elif n.tag != "label":
+            stack.extend(reversed(n.children))
+    shown = " ".join(parts).strip()
+    if name and shown.startswith(name):
+        shown = shown[len(name) :].strip()
+    return shown[:MAX_NAME]
+
+
 def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
     ctx = NameContext(tree.root, tree.ids, tree.by_ref, labels_complete=True)
     hunted: set[int] = set()
     for node in names_for:
         proxy = node.state.get("proxyOf")
-        if proxy is not None:
+        if proxy is not None and node.state.get("proxyField"):
+            # A field standing in for its select's transparent focus input (classify.py): named
+            # as the input is (its label), the text the field shows is its value.
+            name = accessible_name(proxy, ctx) or hunt_label(proxy, ctx)
+            node.state = {**node.state, "value": _shown_value(node, name)}
+        elif proxy is not None:
             # A label standing in for a hidden toggle: what the label itself says or shows
             # first (MkDocs' palette label says "Switch to dark mode" while its radio's own
             # aria-label describes the other state), else the toggle's name.

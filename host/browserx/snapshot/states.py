@@ -109,7 +109,11 @@ def states_of(node: Node) -> dict[str, object]:
         return {}
     proxy = node.state.get("proxyOf")
     if proxy is not None:  # a label standing in for a hidden native toggle (classify.py)
-        return states_of(proxy)
+        states = states_of(proxy)
+        if node.state.get("proxyField"):
+            # A select's field: its focus input is read-only to typing, not to choosing.
+            states.pop("readonly", None)
+        return states
     role = role_of(node)
     native_field = node.tag in ("input", "textarea", "select")
     candidates: dict[str, object] = {
