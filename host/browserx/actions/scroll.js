@@ -24,6 +24,18 @@ function(direction, amount, measureOnly) {
   }
   const s = el || page(doc);
   const pos = () => [s.scrollLeft, s.scrollTop];
+  if (el && !measureOnly) {
+    // A container out of view (below the fold of the main it scrolls in, or of the page) is
+    // brought in first, as a person scrolls to a carousel before scrolling it.
+    const apart = (a, b) => a.right <= b.left || a.bottom <= b.top || a.left >= b.right || a.top >= b.bottom;
+    const box = el.getBoundingClientRect();
+    let out = apart(box, {left: 0, top: 0, right: win.innerWidth, bottom: win.innerHeight});
+    for (let a = el.parentNode || el.host; a && !out && a.nodeType !== 9; a = a.parentNode || a.host) {
+      if (a.nodeType === 1 && a !== page(doc) && (canScroll(a, true) || canScroll(a, false)))
+        out = apart(box, a.getBoundingClientRect());
+    }
+    if (out) el.scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
+  }
   const before = pos();
   if (!measureOnly) {
     const size = vertical ? s.clientHeight || win.innerHeight : s.clientWidth || win.innerWidth;

@@ -1,6 +1,7 @@
 """Scrolling: the page, a scroll container, or an element into view. Reports positions before
 and after and how far is left in each direction — after a short settle, so an infinite list
-that loaded more items shows it is not at its end."""
+that loaded more items shows it is not at its end. A container out of view (a carousel below the
+fold of the main it scrolls in) is brought into view before it is scrolled."""
 
 from __future__ import annotations
 
