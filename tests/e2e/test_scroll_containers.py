@@ -46,7 +46,7 @@ HIDDEN = ["Clipped away button", "Clipped sideways button"]
 
 def _zones(text: str) -> dict[str, str]:
     """Control name → the marker zone its line is in ("in view", "below in scroll container 6")."""
-    zone, out = "in view", {}
+    zone, out = "in view", dict[str, str]()
     for line in text.splitlines():
         marker = re.fullmatch(r"\s*-- (.*) --", line)
         if marker:
