@@ -17,6 +17,7 @@ from browserx.snapshot.redaction import redact_url, value_of
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.states import heading_level, states_of
 from browserx.snapshot.visibility import is_scroll_container
+from browserx.views.scroll import sideways
 
 Kind = Literal["control", "heading", "image", "group", "row", "item", "text", "frame"]
 
@@ -302,6 +303,9 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
             "more_below": top + client_h < height - 1,
             "more_above": top > 0,
         }
+        across = sideways(scroll)
+        if across is not None:  # scrolls only sideways: a carousel, a wide table
+            facts["scroll"].update(x_percent=across[0], more_right=across[1], more_left=across[2])
     return facts
 
 

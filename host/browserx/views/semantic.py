@@ -37,10 +37,12 @@ LEGEND = """LEGEND for the browserx semantic view (interactive_tree):
 - xy: [x, y] centre in viewport CSS pixels (negative or beyond the viewport = scroll first)
 - f: frame (omitted in the main frame)
 - box: [x, y, width, height] (only when boxes were requested)
-- scr: {"depth": "10%", "h": true} scroll container: how far scrolled; h = more content below
+- scr: {"depth": "10%", "h": true} scroll container: how far scrolled; h = more content below;
+  r = more content to the right (a carousel, a wide table)
 - occ: true when another element (a modal, a banner) covers it: dismiss that first
 
-scroll_position: how far the page is scrolled; scrollable_containers: [{id, depth, hasMore}] —
+scroll_position: how far the page is scrolled; scrollable_containers: [{id, depth, hasMore}]
+(above / right / left: true when more lies that way) —
 if what you need is not listed and hasMore is true, scroll(id) and look again.
 recent_events: text that appeared or disappeared since the last view (toasts, errors), with
 has_errors / has_success: use them to check whether the last action worked.
@@ -102,6 +104,8 @@ def render_semantic(
         state = scr.get(element_id)
         if state is not None:
             item["scr"] = {"depth": f"{state.percent or 0}%", "h": state.more_below}
+            if state.more_right:  # (only a container that scrolls sideways says so)
+                item["scr"]["r"] = True
         tree.append(item)
     return {
         "mode": "semantic",

@@ -70,7 +70,8 @@ LEGEND = (
   [5] button Save, [6] textbox Email (required, type=email), [7] checkbox Gift wrap (checked).
   The name ends at " (", " →", " |", the next [N] or the line's end; it is "quoted" when it
   contains one of those or text follows it. [N] name → /path is a link (same-site links as a path).
-- clickable: no role but reacts to clicks; scrollable: a scroll container (scroll 0%, more below);
+- clickable: no role but reacts to clicks; scrollable: a scroll container (scroll 0%, more below;
+  one that scrolls only sideways: scroll 0% across, more right);
   summary: the toggle of a <details> section (expanded / collapsed).
 - facts: states (disabled, checked, checked=mixed, selected, pressed, required, readonly, invalid,
   focused, expanded / collapsed), level=N, type=…, value="…" (if values were asked for; never
@@ -157,10 +158,16 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
         scroll = facts["scroll"]
         if scroll.get("y_percent") is not None:
             bits.append(f"scroll {scroll['y_percent']}%")
+        elif scroll.get("x_percent") is not None:
+            bits.append(f"scroll {scroll['x_percent']}% across")
         if scroll.get("more_below"):
             bits.append("more below")
         if scroll.get("more_above"):
             bits.append("more above")
+        if scroll.get("more_right"):
+            bits.append("more right")
+        if scroll.get("more_left"):
+            bits.append("more left")
     if facts.get("name_from"):
         bits.append("name from nearby text")
     if "covered" in facts:
