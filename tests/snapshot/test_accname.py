@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from browserx.snapshot.accname import accessible_name, description, name_and_source
-from browserx.snapshot.model import F_INLINE, Node, NodeRef
+from browserx.snapshot.model import F_ATOMIC_INLINE, F_INLINE, Node, NodeRef
 from browserx.snapshot.name_context import NameContext
 
 # ---------------------------------------------------------------------------- tiny builder
@@ -369,6 +369,44 @@ def test_block_children_are_separated_inline_ones_are_not() -> None:
     )
     assert name(el("a", {"href": "/"}, [span({}, [text("Sub")]), span({}, [text("way")])])) == "Subway"
     assert name(el("button", {}, [text("Line"), el("br", flags=F_INLINE), text("break")])) == "Line break"
+
+
+def test_boxes_of_their_own_are_set_apart_as_chrome_does() -> None:
+    # A multi-select's button (Headless UI / Tailwind): the count and the chips are inline-block
+    # (or flex items, which are block-level): Chrome reads "2 selected Electronics Toys".
+    chip = F_INLINE | F_ATOMIC_INLINE
+    button = el(
+        "button",
+        {},
+        [span({}, [text("2 selected")]), el("span", {}, [text("Electronics")], flags=chip),
+         el("span", {}, [text("Toys")], flags=chip)],
+    )  # fmt: skip
+    assert name(button) == "2 selected Electronics Toys"
+    # Plain inline pieces stay glued (one layout box): "Subway".
+    assert name(el("button", {}, [span({}, [text("Sub")]), span({}, [text("way")])])) == "Subway"
+
+
+def test_generated_content_is_part_of_the_name() -> None:
+    # A chip's separator comes from CSS (`.chip:not(:last-child)::after { content: "," }`): Chrome
+    # reads "2 selected Electronics, Toys"; `.tag + .tag::before { content: ", " }` reads
+    # "Acme , Globex" (the ::before sits in the second chip's box, set apart from the first).
+    chip = F_INLINE | F_ATOMIC_INLINE
+    button = el(
+        "button",
+        {},
+        [el("span", {}, [text("2 selected")]),
+         el("span", {}, [text("Electronics")], flags=chip, state={"after": ","}),
+         el("span", {}, [text("Toys")], flags=chip)],
+    )  # fmt: skip
+    assert name(button) == "2 selected Electronics, Toys"
+    tags = el(
+        "button",
+        {},
+        [el("span", {}, [text("Acme")], flags=chip), el("span", {}, [text("Globex")], flags=chip, state={"before": ", "})],
+    )
+    assert name(tags) == "Acme , Globex"
+    # On the named element itself: a required marker after a link's text.
+    assert name(el("a", {"href": "/"}, [text("Docs")], state={"after": " ↗"})) == "Docs ↗"
 
 
 def test_controls_are_set_apart_in_content() -> None:

@@ -12,8 +12,11 @@ function(x, y) {
   const el = this, w = el.ownerDocument.defaultView;
   if (w.__bxGuard) w.__bxGuard.off();
   const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
+  // A label's own control is clicked by the browser as the label's activation (a custom
+  // checkbox's label standing in for its hidden input): that click is the target's.
   const ok = (t) => !t || t === el || inside(el, t) || inside(t, el) ||
-    (el.labels && Array.prototype.some.call(el.labels, l => inside(l, t)));
+    (el.labels && Array.prototype.some.call(el.labels, l => inside(l, t))) ||
+    (el.localName === 'label' && t === el.control);
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
   const g = {seen: 0, bad: null};
   const on = (e) => {

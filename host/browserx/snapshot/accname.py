@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .elements import input_type
-from .model import F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node
+from .model import F_ATOMIC_INLINE, F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node
 from .name_context import NameContext
 from .role_tables import INTERACTIVE_ROLES, word_set
 
@@ -145,6 +145,8 @@ def _text_only_content_name(node: Node, ctx: NameContext, role: str) -> str:
         or node.tag in _NATIVE_NAME_TAGS
         or not ctx.labels_complete
         or "labels" in node.state
+        or "before" in node.state
+        or "after" in node.state
         or role not in NAME_FROM_CONTENT_ROLES
         or role == "row"
     ):
@@ -342,9 +344,33 @@ def _placeholder(node: Node, role: str | None) -> str:
 
 
 def _content(node: Node, ctx: NameContext, walk: _Walk) -> str:
-    """Name from content: the children's text alternatives in flat-tree order; block-level
-    element children are set apart by spaces (Chrome inserts line breaks)."""
-    return _children_text(_flat_children(node), ctx, walk)
+    """Name from content: the children's text alternatives in flat-tree order, with the text
+    CSS generates before and after them (``::before`` / ``::after``); children in boxes of
+    their own (block-level, inline-block, flex items) are set apart by spaces, as Chrome does
+    between pieces whose layout boxes differ."""
+    children = _flat_children(node)
+    state = node.state
+    if "before" in state or "after" in state:
+        children = _with_generated(node, children)
+    return _children_text(children, ctx, walk)
+
+
+def _with_generated(node: Node, children: list[Node]) -> list[Node]:
+    """The children with the pseudo-elements' text as text nodes in the element's own box (an
+    ``::after`` of a chip is glued to its text: "Electronics,")."""
+    out = list(children)
+    for key, at_end in (("before", False), ("after", True)):
+        raw = str(node.state.get(key) or "")
+        text = collapse(raw)
+        if not text:
+            continue
+        flags = (F_SPACE_BEFORE if raw[:1].isspace() else 0) | (F_SPACE_AFTER if raw[-1:].isspace() else 0)
+        piece = Node(node.ref, "#text", parent=node, text=text, flags=flags, index=node.index)
+        if at_end:
+            out.append(piece)
+        else:
+            out.insert(0, piece)
+    return out
 
 
 def _children_text(children: list[Node], ctx: NameContext, walk: _Walk) -> str:
@@ -373,10 +399,12 @@ def _children_text(children: list[Node], ctx: NameContext, walk: _Walk) -> str:
 
 
 def _set_apart(node: Node, ctx: NameContext) -> bool:
-    """Block-level boxes and controls are separated from their neighbours by a space."""
+    """Boxes of their own (block-level, inline-block, a flex item) and controls are separated
+    from their neighbours by a space."""
     if not node.is_element or node.tag == "slot":
         return False
-    return not node.flags & F_INLINE or ctx.role(node) in SPACED_CONTROL_ROLES
+    flags = node.flags
+    return not flags & F_INLINE or bool(flags & F_ATOMIC_INLINE) or ctx.role(node) in SPACED_CONTROL_ROLES
 
 
 def _flat_children(node: Node) -> list[Node]:

@@ -19,6 +19,7 @@ from browserx.snapshot.model import (
 from browserx.snapshot.role_tables import INTERACTIVE_ROLES
 from browserx.snapshot.roles import role_of
 
+from browserx.snapshot.stand_ins import stand_in_for_unrendered
 STRUCTURAL_ROLES = frozenset({"generic", "StaticText", "RootWebArea", "LabelText", "none", "presentation"})
 CLICK_ATTRS = (
     "onclick",
@@ -201,6 +202,10 @@ def classify(tree: Tree) -> None:
     # label stands in for is a wrapper of that control, not a second one.
     stand_in_for_hidden_toggles(tree)
     # Transparent is not always hidden: a native toggle drawn over by the library (the input
+    # What the page does not render or clips away, used through what a person sees: the label
+    # of a display:none checkbox, a slider's thumb around its clipped input (stand_ins.py).
+    stand_in_for_unrendered(nodes, candidates)
+
     # transparent on top of its box) is the control; a select's transparent focus input makes
     # the field around it the combobox.
     transparent_controls(tree, candidates)

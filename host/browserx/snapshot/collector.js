@@ -266,6 +266,7 @@ function collect(root, opts) {
         const secret = type === "password" || secretFields.has(el);
         if (secret) { secretFields.add(el); if (type !== "password") set("wasPassword", true); }
         if (type === "checkbox" || type === "radio") set("checked", el.indeterminate ? "mixed" : el.checked);
+        else if (type === "range") set("valueNow", el.value); // a slider's position is a state, not typed data
         else if (withValues && !secret && el.value) set("value", el.value);
         else if (secret && el.value) set("hasValue", true);
       } else if (tag === "TEXTAREA") {
@@ -283,7 +284,16 @@ function collect(root, opts) {
     } else if (tag === "LABEL") {
       // label.control is cheap; el.labels scans the whole tree scope for every control (O(n²)).
       const control = el.control;
-      if (control) set("control", keyOf(control));
+      if (control) {
+        set("control", keyOf(control));
+        // A checkbox or radio that is not rendered at all (display: none, as Swagger UI hides its
+        // scope checkboxes): the walk never reaches it, yet clicking this label toggles it.
+        const kind = control.type;
+        if ((kind === "checkbox" || kind === "radio") && control.getClientRects().length === 0 &&
+            !control.closest("[data-no-ai]")) {
+          set("hiddenToggle", [kind, control.indeterminate ? "mixed" : control.checked, control.disabled]);
+        }
+      }
     } else if (tag === "OPTION") {
       if (el.selected) set("selected", true);
     }
@@ -306,6 +316,28 @@ function collect(root, opts) {
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
     return a;
   })();
+
+  // The text a pseudo-element's content property generates ("" for none, counters, images):
+  // its quoted strings, or its alternative text (after a "/") when it has one.
+  const NAME_TAGS = new Set(["a", "button", "label", "summary", "option", "legend"]);
+  const NAME_ROLES = new Set(["button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
+    "radio", "checkbox", "switch", "treeitem"]);
+  const QUOTED = /"((?:[^"\\]|\\.)*)"/g, ALT_NEXT = /^\s*\//;
+  function generated(el, which) {
+    const content = getComputedStyle(el, which).content;
+    if (!content || content.charCodeAt(0) !== 34) return "";
+    let out = "", alt = null;
+    for (const m of content.matchAll(QUOTED)) {
+      const piece = m[1].replace(/\\(.)/g, "$1");
+      if (alt !== null) alt += piece;
+      else {
+        out += piece;
+        if (ALT_NEXT.test(content.slice(m.index + m[0].length))) alt = "";
+      }
+    }
+    if (alt !== null) out = alt;
+    return out.length > 80 ? out.slice(0, 80) : out;
+  }
 
   // The layout flags of one element (bits 1-64; display's bits are set by the walk).
   function layoutFlags(cs) {
@@ -434,7 +466,8 @@ function collect(root, opts) {
       const b = bx4.length;
       bx4.push(0, 0, 0, 0);
       const skipsContent = cs.contentVisibility === "hidden";
-      fl.push((display === "contents" ? 128 : display.startsWith("inline") ? 256 : 0) |
+      // inline 256; an atomic inline (inline-block, inline-flex…) is a box of its own: 256 | 262144
+      fl.push((display === "contents" ? 128 : display.startsWith("inline") ? (display === "inline" ? 256 : 262400) : 0) |
         (cs.opacity === "0" ? 8192 : 0) | (skipsContent ? 32768 : 0) | (fw.size !== 0 && fw.has(node) ? 65536 : 0));
       const frame = tag === "IFRAME" || tag === "FRAME";
       if (!frame) {
@@ -596,6 +629,24 @@ function collect(root, opts) {
       if (s) st[i] = s;
     }
     if (f & 3072) (outOfFlow || (outOfFlow = [])).push(j);
+  }
+  // Generated content (::before / ::after) is part of names as text is (a chip's "," separator,
+  // Chrome reads it): read only inside what names are made of (controls, labels, elements with
+  // a role), a computed style per pseudo-element being too dear for every element.
+  const inNamed = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const pi = p[i];
+    if ((pi >= 0 && inNamed[pi]) || NAME_TAGS.has(t[i]) || (at[i] !== undefined && NAME_ROLES.has(at[i].role))) inNamed[i] = 1;
+  }
+  for (let j = 0; j < ne; j++) {
+    const i = eIdx[j];
+    if (!inNamed[i]) continue;
+    const before = generated(eNode[j], "::before"), after = generated(eNode[j], "::after");
+    if (before || after) {
+      const s = st[i] || (st[i] = {});
+      if (before) s.before = before;
+      if (after) s.after = after;
+    }
   }
   // Containing blocks that are not positioned (bit 4096): the host follows the containing-block
   // chain to know which overflow boxes clip what. Asked only above out-of-flow elements, up to

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from .accname import collapse, content_text, is_hidden
 from .elements import input_type
-from .model import Node
+from .model import F_ABSOLUTE, F_FIXED_POS, Node
 from .name_context import NameContext
 from .role_tables import INTERACTIVE_ROLES
 
 HUNT_MAX_CHARS = 80
 HUNT_CLIMB_LEVELS = 3
 HUNT_SCAN_LIMIT = 400  # nodes inspected when checking a container for other controls
+# Fields drawn with positioned tick labels along a track (a slider's marks: "0°C" … "100°C"):
+# those labels are the scale, not the field's label.
+SCALE_ROLES: frozenset[str] = frozenset({"slider", "scrollbar"})
 HUNT_BOUNDARY_TAGS: frozenset[str] = frozenset(
     {"form", "table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "body", "html", "dialog"}
 )
@@ -31,9 +34,10 @@ def hunt_label(node: Node, ctx: NameContext) -> str:
         text = _scan_siblings(node, ctx, forward=True)
         if text is not None:
             return text
+    scale = ctx.role(node) in SCALE_ROLES
     current = node
     for _ in range(HUNT_CLIMB_LEVELS + 1):
-        text = _scan_siblings(current, ctx, forward=False)
+        text = _scan_siblings(current, ctx, forward=False, scale=scale)
         if text is not None:
             return text
         parent = current.parent
@@ -57,8 +61,8 @@ def _has_other_control(container: Node, field_node: Node, ctx: NameContext) -> b
     for seen, node in enumerate(container.walk()):
         if seen > HUNT_SCAN_LIMIT:
             return True
-        if node is not field_node and _is_control(node, ctx):
-            return True
+        if node is not field_node and _is_control(node, ctx) and node.state.get("proxyOf") is not field_node:
+            return True  # (the field's stand-in, a slider's thumb around its input, is the field)
     return False
 
 
@@ -72,9 +76,10 @@ def _label_like(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
-def _scan_siblings(node: Node, ctx: NameContext, *, forward: bool) -> str | None:
+def _scan_siblings(node: Node, ctx: NameContext, *, forward: bool, scale: bool = False) -> str | None:
     """The nearest label-like sibling text: the text, "" when the nearest text is too long or a
-    control is in the way, None when the siblings hold no text at all."""
+    control is in the way, None when the siblings hold no text at all. ``scale``: positioned
+    siblings (a slider's tick labels) are passed over."""
     parent = node.parent
     if parent is None:
         return None
@@ -83,6 +88,8 @@ def _scan_siblings(node: Node, ctx: NameContext, *, forward: bool) -> str | None
     ordered = siblings[at + 1 :] if forward else reversed(siblings[:at])
     for sibling in ordered:
         if not (sibling.is_text or sibling.is_element) or is_hidden(sibling):
+            continue
+        if scale and sibling.flags & (F_ABSOLUTE | F_FIXED_POS) and sibling.is_element:
             continue
         if sibling.is_element and _has_other_control(sibling, node, ctx):
             return ""

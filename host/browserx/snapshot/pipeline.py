@@ -20,6 +20,7 @@ from browserx.snapshot.model import F_HIT_TESTED, Box, Node, NodeRef
 from browserx.snapshot.name_context import NameContext
 from browserx.snapshot.snapshot import Cover, DomSnapshot, SnapshotStats
 from browserx.snapshot.stability import Settled
+from browserx.snapshot.stand_ins import show_content_boxes
 from browserx.snapshot.visibility import Placements, compute_visibility, is_scroll_container
 
 # Roles whose names the views show even though they are not acted on.
@@ -68,7 +69,11 @@ def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
         if proxy is not None and node.state.get("proxyField"):
             # A field standing in for its select's transparent focus input (classify.py): named
             # as the input is (its label), the text the field shows is its value.
-            name = accessible_name(proxy, ctx) or hunt_label(proxy, ctx)
+            name = accessible_name(proxy, ctx)
+            if not name:
+                name = hunt_label(proxy, ctx)
+                if name:
+                    hunted.add(node.index)
             node.state = {**node.state, "value": _shown_value(node, name)}
         elif proxy is not None:
             # A label standing in for a hidden toggle: what the label itself says or shows
@@ -131,6 +136,7 @@ def prepare(frames: list[FrameCapture]) -> Prepared:
     tree = merge(frames)
     viewport = Box(0, 0, main.viewport[0], main.viewport[1])
     placements = compute_visibility(tree.nodes, viewport, (main.scroll[0], main.scroll[1]))
+    show_content_boxes(tree.nodes, placements)
     classify_tree(tree)
     actionable: list[Node] = []
     named: list[Node] = []

@@ -211,6 +211,20 @@ def _own_text(node: Node) -> str:
 
 # -- facts shown for a control ------------------------------------------------------------
 
+RANGE_ROLES = frozenset({"slider", "scrollbar"})
+
+
+def _range_value(node: Node) -> str:
+    """A slider's value as Chrome gives it: aria-valuetext, else aria-valuenow, else the native
+    range input's value (of the input a thumb stands in for)."""
+    source = node.state.get("proxyOf") or node
+    attrs = source.attrs
+    for key in ("aria-valuetext", "aria-valuenow"):
+        text = " ".join((attrs.get(key) or "").split())
+        if text:
+            return text
+    return str(source.state.get("valueNow") or "")
+
 
 def control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     """Role, name and the non-default states of a node with an ID, for every view. Computed once
@@ -268,6 +282,13 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
         value = value_of(node.attrs, node.state, node.name or "")
         if value is not None:
             facts["value"] = value
+    if role in RANGE_ROLES:
+        # A slider's position is its state, as checked is a checkbox's: always shown.
+        now = _range_value(node)
+        if now:
+            facts["value"] = now
+        elif facts.get("value") == "":
+            del facts["value"]
     options = node.state.get("options")
     if options and not node.state.get("listbox"):  # a list box's options are listed themselves
         facts["options"] = [label for label, _ in options[:12]]
