@@ -28,6 +28,7 @@ from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
 from browserx.relay.cdp_types import CallFunctionOnResult, GetContentQuadsResult, ResolveNodeResult
+from browserx.snapshot.visibility import shows_on_hover
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
@@ -225,6 +226,10 @@ async def click_target(
     for attempt in (1, 2):
         local, point = await _locate(tab, target, force, skip_hit=True)
         await refuse_link_at(tab, target, point)  # a link outside the URL allowlist: no click at all
+        if attempt == 1 and _shows_on_hover(tab, target):
+            # Transparent until its row is hovered (a grid's row actions): a person moves the
+            # mouse there first and sees it appear; so do we, before the hit test.
+            await mouse_move(tab, point, modifiers)
         if not force:
             cover = await _on_target(tab, target, GUARD_JS, local[0], local[1])
             if isinstance(cover, dict):
@@ -243,6 +248,13 @@ async def click_target(
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
         return point
     raise AssertionError("unreachable")  # the second attempt returns or raises
+
+
+def _shows_on_hover(tab: Tab, target: Target) -> bool:
+    """Whether the snapshot the ID comes from saw the target hidden until hovered."""
+    snap = tab.snapshot
+    node = snap.by_id.get(target.element_id) if snap is not None else None
+    return node is not None and node.ref == target.ref and shows_on_hover(node)
 
 
 async def _verdict(tab: Tab, target: Target) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from browserx.snapshot.model import (
     F_CLIPPED_AWAY,
     F_CURSOR_POINTER,
     F_FRAMEWORK_CLICK,
+    F_INLINE,
     F_NO_POINTER_EVENTS,
     F_TRANSPARENT,
     Node,
@@ -54,6 +55,9 @@ GRID_ATTRS = ("tabindex", "aria-selected", "aria-expanded", "aria-sort")
 # radio group.)
 HANDLER_HINTS = frozenset({"listener", "onclick", "framework"})
 OWN_HANDLER_HINTS = frozenset({"onclick", "framework"})
+# Handlers nothing on the page shows a person (no cursor, focus, role or attribute says click).
+WEAK_HANDLER_HINTS = frozenset({"listener", "framework"})
+PROSE_TAGS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"})
 MAX_OWN_TEXT = 120  # more text of its own than a header row has: a panel, not a target
 # DOMSnapshot's isClickable (capture.py, small documents) marks listeners of any click-like kind
 # and also what the browser itself makes clickable: that part says nothing new.
@@ -210,6 +214,14 @@ def classify(tree: Tree) -> None:
     # the field around it the combobox.
     transparent_controls(tree, candidates)
 
+    # A handler on a block of content (a Markdown pane, a title block, a row of stat boxes) that
+    # nothing about it offers to a person (no pointer cursor, focus, role or click attribute) is
+    # the page's plumbing (a framework's forwarded events, a copy-button delegation): its text
+    # is text, not a control, and not a list of targets either.
+    for index in list(candidates):
+        if WEAK_HANDLER_HINTS.issuperset(candidates[index]) and _is_content_block(nodes[index]):
+            del candidates[index]
+
     # Delegation: a listening list/table hands the click to its items; a listening widget that
     # holds a list (a file browser, a menu) hands it to that list's items.
     for index, hints in list(candidates.items()):
@@ -255,6 +267,23 @@ def classify(tree: Tree) -> None:
         if node.tier == 1 and node.role not in INTERACTIVE_ROLES:
             node.tier = 2  # e.g. a clickable listitem or heading: semantic role, acted on as a control
         node.hints = hints
+
+
+def _is_content_block(node: Node) -> bool:
+    """Whether a plain container lays out content rather than items: prose (a heading,
+    paragraph, code block or quote of its own), or two or more blocks that show text with no
+    list among them (stat boxes). A widget holding a list (a file browser) is not one."""
+    if not (node.role is None or node.role in STRUCTURAL_ROLES) or node.tag in LIST_CONTAINERS:
+        return False
+    blocks = 0
+    for child in node.children:
+        if not child.is_element or not child.visible:
+            continue
+        if child.role == "heading" or child.tag in PROSE_TAGS:
+            return True
+        if not child.flags & F_INLINE and _shows_text(child):
+            blocks += 1
+    return blocks >= 2 and not _lists_inside(node)
 
 
 def _text_of_its_own(node: Node, candidates: dict[int, tuple[str, ...]]) -> bool:

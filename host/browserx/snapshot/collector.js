@@ -311,6 +311,50 @@ function collect(root, opts) {
     }
   }
 
+  // Hover-revealed content: the selectors of the page's :hover rules that make something opaque
+  // again (`tr:hover .actions { opacity: 1 }`), with :hover taken out (`tr .actions`), so the
+  // walk can tell a row's transparent actions (a person sees them on hover) from content that is
+  // simply transparent. Per tree scope (document or shadow root), kept until its stylesheets
+  // change; cross-origin sheets cannot be read and are passed over.
+  const hoverMemo = bx.hover || (bx.hover = new WeakMap());
+  const hoverNow = new Map(); // this walk's answers: the sheets are looked at once per scope
+  function hoverSelector(scope) {
+    let v = hoverNow.get(scope);
+    if (v === undefined) { v = hoverSelectorOf(scope); hoverNow.set(scope, v); }
+    return v;
+  }
+  function hoverSelectorOf(scope) {
+    const sheets = scope.styleSheets;
+    if (!sheets) return null;
+    let size = sheets.length;
+    for (let j = 0; j < sheets.length; j++) { try { size += sheets[j].cssRules.length * 1024; } catch (e) {} }
+    const known = hoverMemo.get(scope);
+    if (known && known.size === size) return known.selector;
+    const found = [];
+    const scan = (rules, depth) => {
+      for (let j = 0; j < rules.length; j++) {
+        const r = rules[j], sel = r.selectorText;
+        if (sel === undefined) { if (r.cssRules && depth < 4) scan(r.cssRules, depth + 1); continue; }
+        if (sel.indexOf(":hover") < 0 || !r.style) continue;
+        const op = r.style.opacity;
+        if (!op || !(parseFloat(op) > 0)) continue;
+        for (const part of sel.split(",")) {
+          if (part.indexOf(":hover") < 0 || part.indexOf(":not(") >= 0) continue;
+          const bare = part.replace(/:hover/g, "").trim();
+          try { if (bare) { scope.querySelector(bare); found.push(bare); } } catch (e) {}
+        }
+      }
+    };
+    for (let j = 0; j < sheets.length; j++) {
+      let rules = null;
+      try { rules = sheets[j].cssRules; } catch (e) { rules = null; }
+      if (rules) scan(rules, 0);
+    }
+    const selector = found.length ? found.join(",") : null;
+    hoverMemo.set(scope, { size, selector });
+    return selector;
+  }
+
   const deepActive = (() => {
     let a = document.activeElement;
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
@@ -466,9 +510,16 @@ function collect(root, opts) {
       const b = bx4.length;
       bx4.push(0, 0, 0, 0);
       const skipsContent = cs.contentVisibility === "hidden";
+      let seeThrough = 0;
+      if (cs.opacity === "0") {
+        // Transparent; bit 1048576 when a :hover rule of the page makes it opaque again.
+        seeThrough = 8192;
+        const hover = hoverSelector(scope);
+        if (hover !== null) { try { if (node.matches(hover)) seeThrough |= 1048576; } catch (e) {} }
+      }
       // inline 256; an atomic inline (inline-block, inline-flex…) is a box of its own: 256 | 262144
       fl.push((display === "contents" ? 128 : display.startsWith("inline") ? (display === "inline" ? 256 : 262400) : 0) |
-        (cs.opacity === "0" ? 8192 : 0) | (skipsContent ? 32768 : 0) | (fw.size !== 0 && fw.has(node) ? 65536 : 0));
+        seeThrough | (skipsContent ? 32768 : 0) | (fw.size !== 0 && fw.has(node) ? 65536 : 0));
       const frame = tag === "IFRAME" || tag === "FRAME";
       if (!frame) {
         eNode.push(node); eIdx.push(i); eBox.push(b); eCs.push(cs); eX.push(ox); eY.push(oy);

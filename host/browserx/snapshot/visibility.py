@@ -35,6 +35,7 @@ from browserx.snapshot.model import (
     F_DISPLAY_CONTENTS,
     F_FIXED_POS,
     F_HOLDS_FIXED,
+    F_HOVER_REVEALS,
     F_POSITIONED,
     F_SCROLL_X,
     F_SCROLL_Y,
@@ -168,7 +169,10 @@ def compute_visibility(nodes: list[Node], viewport: Box, scroll: tuple[float, fl
         x, y, w, h = box
         right, bottom = x + w, y + h
         rendered = not flags & F_VIS_HIDDEN
-        unseen = inherited_unseen or bool(flags & _UNSEEN)
+        own_unseen = flags & _UNSEEN
+        if flags & F_HOVER_REVEALS:
+            own_unseen &= ~F_TRANSPARENT  # shows when a person hovers its row (shows_on_hover)
+        unseen = inherited_unseen or bool(own_unseen)
         viewports = overflow_is_the_viewports(node)
         clips = bool(flags & F_CLIPS) and not viewports
         visible = rendered and not unseen
@@ -244,6 +248,17 @@ def _scroll_range(node: Node, box: Box) -> Rect:
         extra = max(0.0, height - client_h)
         y, bottom = y - top - extra, bottom - top + extra
     return (x, y, right, bottom)
+
+
+def shows_on_hover(node: Node) -> bool:
+    """Whether the node (or an ancestor) is transparent until the pointer is over it or its row
+    (a :hover rule of the page reveals it: collector.js): listed, and hovered before a click."""
+    n: Node | None = node
+    while n is not None:
+        if n.flags & F_HOVER_REVEALS and n.tag[0] != "#":
+            return True
+        n = n.parent
+    return False
 
 
 def _meet(a: Rect, b: Rect) -> Rect:

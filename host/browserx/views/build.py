@@ -65,7 +65,7 @@ def build_view(
     items = outline(snap)
     units = units_of(items, snap)
     by_item = {id(u.item): u for u in units}
-    eligible = [u for u in units if _eligible(u, opts, matched)]
+    eligible = [u for u in units if _eligible(u, opts, matched, snap)]
     plan = _Plan(eligible)
     if matched is not None:
         plan.notes.append(f"filter {quote(filter_text or '')}: {len(eligible)} of {len(units)} lines match")
@@ -121,12 +121,16 @@ def _replace(opts: ViewOptions, **changes: Any) -> ViewOptions:
     return replace(opts, **changes)
 
 
-def _eligible(unit: Unit, opts: ViewOptions, matched: frozenset[NodeRef] | None) -> bool:
+def _eligible(unit: Unit, opts: ViewOptions, matched: frozenset[NodeRef] | None, snap: DomSnapshot) -> bool:
     if opts.max_depth is not None and unit.depth > opts.max_depth:
         return False
     if matched is not None:
         node = unit.item.node
-        return node is not None and node.ref in matched
+        if node is not None and node.ref in matched:
+            return True
+        # A row (or list item) printed as one line holds controls of its own: a filter that
+        # matches one of them (a row's checkbox) keeps the line it is on.
+        return any((inner := snap.by_id.get(i)) is not None and inner.ref in matched for i in unit.ids)
     return True
 
 

@@ -16,7 +16,7 @@ from browserx.snapshot.model import F_INLINE, Node
 from browserx.snapshot.redaction import redact_url, value_of
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.states import heading_level, states_of
-from browserx.snapshot.visibility import is_scroll_container
+from browserx.snapshot.visibility import is_scroll_container, shows_on_hover
 from browserx.views.scroll import sideways
 
 Kind = Literal["control", "heading", "image", "group", "row", "item", "text", "frame"]
@@ -308,6 +308,8 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
             if scroller_id is not None:
                 where["scroll_container"] = scroller_id
         facts["position"] = where
+    if shows_on_hover(node):
+        facts["on_hover"] = True  # transparent until hovered: a click hovers first (actions/pointer.py)
     cover = snap.covered.get(node.index)
     if cover is not None:
         covered: dict[str, Any] = {"by": cover.description}

@@ -56,7 +56,7 @@ TEXT_ROLES = {
 # Facts shown in parentheses (a line without any of them takes the short way).
 _SHOWN_FACTS = frozenset(
     {*BOOLEAN_STATES, "expanded", "level", "type", "value", "options", "chosen", "sort", "scroll", "name_from",
-     "covered"}
+     "covered", "on_hover"}
 )  # fmt: skip
 
 LEGEND = (
@@ -170,6 +170,8 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
             bits.append("more left")
     if facts.get("name_from"):
         bits.append("name from nearby text")
+    if facts.get("on_hover"):
+        bits.append("shows on hover")
     if "covered" in facts:
         bits.append(f"covered by {_cover(facts['covered']['by'])}")
     return bits
