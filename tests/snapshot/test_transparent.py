@@ -1,0 +1,148 @@
+"""Transparent is not always hidden (issue 21): native toggles transparent on top of their drawn
+box, select fields promoted by their transparent focus input, hover-revealed content, and
+containers whose handlers do nothing for a person (snapshot/classify.py, visibility.py). Trees
+built by hand (tests/builders.py); the derived visibility is given or computed."""
+
+from __future__ import annotations
+
+from tests.builders import doc, el, text
+
+from browserx.snapshot.classify import classify, is_interactive
+from browserx.snapshot.merge import Tree
+from browserx.snapshot.model import F_CURSOR_POINTER, F_HOVER_REVEALS, F_TRANSPARENT, Box, Node
+from browserx.snapshot.visibility import compute_visibility, shows_on_hover
+
+CLICK = frozenset({"click"})
+TOGGLE_BOX = Box(0, 0, 16, 16)
+PIXEL_INPUT = Box(10, 10, 1, 24)
+
+
+def classified(*body: Node) -> Tree:
+    tree = Tree(doc(el("html", el("body", *body))))
+    tree.finish()
+    classify(tree)
+    return tree
+
+
+def transparent(node: Node, box: Box = TOGGLE_BOX) -> Node:
+    node.flags |= F_TRANSPARENT
+    node.visible = False
+    node.box = box
+    return node
+
+
+def listening(node: Node) -> Node:
+    node.listeners = CLICK
+    return node
+
+
+# -- native toggles under a drawn box ---------------------------------------------------------
+
+
+def test_a_transparent_checkbox_on_top_of_its_drawn_box_is_the_control() -> None:
+    box = transparent(el("input", attrs={"type": "checkbox", "aria-label": "Select all runs"}))
+    wrapper = el("div", box, attrs={"class": "ag-checkbox-input-wrapper"})
+    header = el("div", wrapper, text("Run"), attrs={"role": "columnheader", "tabindex": "-1"})
+    classified(header)
+    assert box.visible and box.role == "checkbox" and is_interactive(box)
+    assert header.role == "columnheader"  # a target of its own still, beside its checkbox
+
+
+def test_a_transparent_toggle_too_small_to_click_or_not_rendered_stays_hidden() -> None:
+    tiny = transparent(el("input", attrs={"type": "checkbox"}), Box(0, 0, 1, 1))
+    unrendered = el("input", attrs={"type": "checkbox"}, visible=False)
+    unrendered.rendered = False
+    classified(el("div", tiny), el("div", unrendered))
+    assert not tiny.visible and not unrendered.visible
+
+
+def test_a_label_stands_in_for_its_own_control_never_for_a_visibility_hidden_one() -> None:
+    pin = el("input", attrs={"type": "checkbox", "aria-label": "Pin run"}, visible=False)
+    pin.rendered = False  # visibility: hidden: out of the accessibility tree
+    select = transparent(el("input", attrs={"type": "checkbox", "aria-label": "Select run-41"}))
+    label = el("label", pin, el("span", select), el("span", text("run-41")))
+    label.state = {"control": pin.ref.key}  # the first input inside: the hidden pin
+    classified(label)
+    assert "proxyOf" not in label.state and label.role != "checkbox"
+    assert select.visible and select.role == "checkbox"
+    assert not pin.visible
+
+
+# -- select fields ------------------------------------------------------------------------------
+
+
+def _select(field_listens: bool = True, input_box: Box = PIXEL_INPUT) -> tuple[Node, Node]:
+    focus = el(
+        "input", attrs={"type": "text", "role": "combobox", "readonly": "", "aria-label": "Quiet from"}
+    )
+    focus.box = input_box
+    hidden_wrapper = transparent(el("div", focus), Box(10, 10, 1, 24))
+    shown = el("div", el("span", text("22:00")))
+    field = el("div", el("div", hidden_wrapper, shown), attrs={"class": "el-select__wrapper"})
+    field.box = Box(0, 0, 180, 32)
+    focus.visible = False
+    if field_listens:
+        listening(field)
+    return field, focus
+
+
+def test_a_select_field_with_a_transparent_focus_input_is_the_combobox() -> None:
+    field, focus = _select()
+    classified(el("div", field))
+    assert (field.role, field.tier) == ("combobox", 1) and is_interactive(field)
+    assert field.state["proxyOf"] is focus and field.state["proxyField"]
+
+
+def test_a_transparent_focus_input_in_a_field_that_takes_no_click_promotes_nothing() -> None:
+    field, _ = _select(field_listens=False)
+    classified(el("div", field))
+    assert field.role != "combobox" and not is_interactive(field)
+
+
+# -- hover-revealed content ---------------------------------------------------------------------
+
+
+def _visibility(*body: Node) -> list[Node]:
+    root = doc(el("html", el("body", *body)))
+    for n in root.walk():
+        if n.is_element and n.tag != "#document":
+            n.box = Box(0, 0, 100, 20)
+    nodes = list(root.walk())
+    for i, n in enumerate(nodes):
+        n.index = i
+    compute_visibility(nodes, Box(0, 0, 1280, 720), (0, 0))
+    return nodes
+
+
+def test_transparent_content_a_hover_rule_reveals_is_visible_and_says_so() -> None:
+    button = el("button", text("Rerun"))
+    actions = el("span", button)
+    actions.flags |= F_TRANSPARENT | F_HOVER_REVEALS
+    ghost = el("button", text("Archive everything"))
+    ghost.flags |= F_TRANSPARENT
+    _visibility(el("table", el("tr", el("td", actions))), el("p", ghost))
+    assert button.visible and shows_on_hover(button)
+    assert not ghost.visible and not shows_on_hover(ghost)
+
+
+# -- handlers that do nothing for a person ---------------------------------------------------------
+
+
+def test_a_listener_on_a_block_of_content_makes_no_control() -> None:
+    markdown = listening(el("div", el("h2", text("About quiet hours")), el("p", text("During quiet hours…")),
+                            el("ul", el("li", text("Push")), el("li", text("E-mail")))))  # fmt: skip
+    summary = listening(el("div", el("div", text("3 channels")), el("div", text("12 rules")),
+                           el("div", text("2 muted"))))  # fmt: skip
+    tree = classified(markdown, summary)
+    assert not [n.tag for n in tree.nodes if n.is_element and is_interactive(n)]
+
+
+def test_a_listener_with_a_cursor_or_on_a_short_label_or_a_file_list_is_still_a_target() -> None:
+    card = listening(el("div", el("h3", text("Apollo")), el("p", text("Deploys"))))
+    card.flags |= F_CURSOR_POINTER
+    short = listening(el("div", text("Open gallery")))
+    files = [el("li", text(name)) for name in ("data", "analysis.ipynb", "README.md")]
+    listing = listening(el("div", el("div", text("Name")), el("ul", *files)))
+    classified(card, short, listing)
+    assert is_interactive(card) and is_interactive(short)
+    assert all(is_interactive(f) for f in files)
