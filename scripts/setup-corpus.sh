@@ -23,3 +23,19 @@ if [ "$(cat "$APPS/node_modules/.installed" 2>/dev/null)" != "$want" ]; then
   (cd "$APPS" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
   echo "$want" > "$APPS/node_modules/.installed"
 fi
+
+# The oracle corpus (tests/e2e/apps/oracle.py): UI libraries from npm into oracle/node_modules, the
+# Python data apps into their own venv .venv-oracle (oracle/requirements.txt).
+ORACLE=$APPS/oracle
+OVENV=.venv-oracle
+want=$(digest "$ORACLE/requirements.txt")
+if [ "$(cat "$OVENV/.installed" 2>/dev/null)" != "$want" ]; then
+  [ -x "$OVENV/bin/python" ] || "$PYTHON" -m venv "$OVENV"
+  "$OVENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ORACLE/requirements.txt"
+  echo "$want" > "$OVENV/.installed"
+fi
+want=$(digest "$ORACLE/package.json" "$ORACLE/package-lock.json")
+if [ "$(cat "$ORACLE/node_modules/.installed" 2>/dev/null)" != "$want" ]; then
+  (cd "$ORACLE" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+  echo "$want" > "$ORACLE/node_modules/.installed"
+fi

@@ -1,0 +1,268 @@
+"""The oracle corpus: pages built with third-party UI libraries from npm and PyPI, the way their users
+build them, served on 127.0.0.1 with no network. Chrome's accessibility tree is the oracle on each
+(tests/e2e/test_oracle_corpus.py, scoring in oracle_join.py); nothing here is written by hand about
+what a page should contain — only how to open it and when it is ready.
+
+Static pages live in oracle/pages/*.html and load the libraries' own browser builds from
+oracle/node_modules (`npm ci` of oracle/package-lock.json: UMD/IIFE bundles, or ES modules through
+an import map). Svelte components (oracle/svelte/*.svelte) are compiled with the pinned
+``svelte/compiler`` by node when the server starts. The Python data apps (oracle/py/*.py: Shiny,
+NiceGUI, Dash) run from their own venv ``.venv-oracle`` (oracle/requirements.txt). All of it is
+installed by scripts/setup-corpus.sh (`make corpus`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.e2e.apps.corpus import ROOT, Step, free_port, process, static_server, temp_dir
+
+HERE = Path(__file__).resolve().parent / "oracle"
+PAGES_DIR = HERE / "pages"
+NODE_MODULES = HERE / "node_modules"
+VENV = ROOT / ".venv-oracle"
+
+# A page is ready when the library rendered: no element still waiting to be upgraded, and the
+# page's own readiness mark when it sets one (window.__ready, for pages that mount asynchronously).
+READY = "document.readyState === 'complete' && window.__ready !== false"
+
+
+@dataclass(frozen=True)
+class OraclePage:
+    library: str  # the component library / framework under test
+    ecosystem: str  # React, Vue, Svelte, web components, jQuery, vanilla, Python
+    name: str
+    path: str
+    widgets: str  # what the page holds (for the report)
+    server: str = "static"
+    ready: str = READY
+    after: tuple[Step, ...] = ()  # run once ready: open a menu, a dialog, a listbox
+    settle: float = 0.3  # seconds to let animations end after `after`
+
+    @property
+    def key(self) -> str:
+        return f"{self.library}/{self.name}"
+
+
+def click(selector: str, wait: str = "", timeout: float = 10.0) -> Step:
+    """Click the first element matching ``selector`` (a real click event), then wait for ``wait``."""
+    js = f"const el = document.querySelector({selector!r}); if (!el) throw new Error('no ' + {selector!r}); el.click();"
+    return Step(js=js, wait=wait or None, timeout=timeout)
+
+
+def js_step(body: str, wait: str = "", timeout: float = 10.0) -> Step:
+    return Step(js=body, wait=wait or None, timeout=timeout)
+
+
+P = OraclePage
+
+
+def shown(selector: str) -> str:
+    """An expression: some element matching ``selector`` is rendered (has a box)."""
+    return f"[...document.querySelectorAll({selector!r})].some(e => e.getClientRects().length > 0)"
+
+
+def press(selector: str, text: str = "") -> str:
+    """JS: a real-looking press (pointer + mouse events, then click) on the first element matching
+    ``selector`` (whose text includes ``text``), for widgets that open on mousedown/pointerdown."""
+    pick = f"[...document.querySelectorAll({selector!r})].find(e => e.textContent.includes({text!r}))"
+    return (
+        f"const el = {pick}; if (!el) throw new Error('no ' + {selector!r});"
+        "const r = el.getBoundingClientRect(); const o = {bubbles: true, cancelable: true, composed: true, "
+        "clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, button: 0};"
+        "for (const t of ['pointerdown', 'mousedown', 'pointerup', 'mouseup']) "
+        "el.dispatchEvent(new (t.startsWith('pointer') ? PointerEvent : MouseEvent)(t, o)); el.click();"
+    )
+
+
+PAGES: tuple[OraclePage, ...] = (
+    # vanilla / CSS frameworks
+    P("bootstrap", "vanilla", "form", "/pages/bootstrap-form.html",
+      "navbar, dropdown toggle, tabs, form controls, switch, radio button group, accordion, pagination, toast"),
+    P("bootstrap", "vanilla", "modal", "/pages/bootstrap-form.html", "the same page with its modal open",
+      after=(click("[data-bs-target='#confirm']", "!!document.querySelector('#confirm.show')"),), settle=0.6),
+    P("bootstrap", "vanilla", "dropdown", "/pages/bootstrap-form.html", "the navbar dropdown open",
+      after=(click(".dropdown-toggle", "!!document.querySelector('.dropdown-menu.show')"),)),
+    P("uikit", "vanilla", "editor", "/pages/uikit.html",
+      "navbar with hover dropdown, tabs/switcher, form, accordion, table with icon links, pagination, slider carousel"),
+    P("uikit", "vanilla", "modal", "/pages/uikit.html", "the publish modal open",
+      after=(js_step("UIkit.modal('#publish').show();", shown("#publish.uk-open .uk-modal-dialog")),), settle=0.6),
+    P("uikit", "vanilla", "dropdown", "/pages/uikit.html", "the click dropdown open",
+      after=(js_step("UIkit.dropdown(document.querySelector('[uk-dropdown]')).show();", shown(".uk-dropdown.uk-open")),)),
+    P("splide", "vanilla", "carousels", "/pages/splide.html",
+      "carousels: image links, arrows, pagination dots, thumbnail navigation, a looping autoplay slider",
+      ready=f"{READY} && !!document.querySelector('.splide.is-initialized .splide__arrow')"),
+    P("flatpickr", "vanilla", "pickers", "/pages/flatpickr.html", "date, range, time and alt-input pickers; an inline calendar",
+      ready=f"{READY} && !!document.querySelector('.flatpickr-calendar.inline')"),
+    P("flatpickr", "vanilla", "open", "/pages/flatpickr.html", "the departure calendar open",
+      ready=f"{READY} && !!document.querySelector('.flatpickr-calendar.inline')",
+      after=(js_step("document.querySelector('#dep')._flatpickr.open();", shown(".flatpickr-calendar.open")),)),
+    P("choices", "vanilla", "selects", "/pages/choices.html", "single and multiple selects, a tag input, with remove buttons",
+      ready=f"{READY} && document.querySelectorAll('.choices').length === 4"),
+    P("choices", "vanilla", "open", "/pages/choices.html", "the city dropdown open with its search box",
+      ready=f"{READY} && document.querySelectorAll('.choices').length === 4",
+      after=(js_step("window.cityChoices.showDropdown();", shown(".choices.is-open .choices__list--dropdown")),)),
+    P("tom-select", "vanilla", "selects", "/pages/tom-select.html", "single, multiple (remove buttons), creatable tags, grouped",
+      ready=f"{READY} && document.querySelectorAll('.ts-wrapper').length === 4"),
+    P("tom-select", "vanilla", "open", "/pages/tom-select.html", "the grouped destination dropdown open",
+      ready=f"{READY} && document.querySelectorAll('.ts-wrapper').length === 4",
+      after=(js_step("window.dest.open();", shown(".ts-dropdown .option")),)),
+    P("nouislider", "vanilla", "sliders", "/pages/nouislider.html", "range slider with two handles and tooltips, stepped, vertical, disabled",
+      ready=f"{READY} && document.querySelectorAll('.noUi-target').length === 4"),
+    # jQuery
+    P("jquery-ui", "jQuery", "booking", "/pages/jquery-ui.html",
+      "tabs, autocomplete, datepickers (one inline), selectmenu, spinner, range slider, checkboxradio, buttons, accordion, menu",
+      ready=f"{READY} && !!document.querySelector('.ui-tabs-nav') && !!document.querySelector('#inline .ui-datepicker-calendar')"),
+    P("jquery-ui", "jQuery", "dialog", "/pages/jquery-ui.html", "the modal dialog open (button pane)",
+      ready=f"{READY} && !!document.querySelector('.ui-tabs-nav')",
+      after=(js_step("$('#dlg').dialog('open');", shown(".ui-dialog")),)),
+    P("jquery-ui", "jQuery", "selectmenu", "/pages/jquery-ui.html", "the room type selectmenu open",
+      ready=f"{READY} && !!document.querySelector('.ui-tabs-nav')",
+      after=(js_step("$('#roomtype').selectmenu('open');", shown(".ui-selectmenu-menu.ui-selectmenu-open li")),)),
+    # Alpine.js
+    P("alpine", "Alpine.js", "inbox", "/pages/alpine.html",
+      "app shell (html/body overflow hidden, inner-scrolling main), 40 rows with hover-revealed actions, tabs, folder links",
+      ready=f"{READY} && document.querySelectorAll('.msg').length === 40"),
+    P("alpine", "Alpine.js", "compose", "/pages/alpine.html", "the compose dialog and the profile menu open",
+      ready=f"{READY} && document.querySelectorAll('.msg').length === 40",
+      after=(click("nav button", shown("[role=dialog]")), click("header button[aria-haspopup]", shown("[role=menu]")))),
+    # Vue 3
+    P("element-plus", "Vue", "orders", "/pages/element-plus.html",
+      "side menu, tabs, form (select, multi-select, date picker, switch, input number, slider, radios, checkboxes), table with selection and row buttons, pagination"),
+    P("element-plus", "Vue", "select-open", "/pages/element-plus.html", "the region select open",
+      after=(click(".region-select .el-select__wrapper", shown(".el-select-dropdown__item")),), settle=0.5),
+    P("element-plus", "Vue", "dialog", "/pages/element-plus.html", "the preview dialog open",
+      after=(js_step(press("button", "Preview"), shown(".el-dialog")),), settle=0.5),
+    P("naive-ui", "Vue", "settings", "/pages/naive-ui.html",
+      "sider menu, tabs, multi-select, page-size select, time picker, date picker, slider with marks, input number, switch, data table with selection, dropdown, collapse"),
+    P("naive-ui", "Vue", "select-open", "/pages/naive-ui.html", "the category multi-select open",
+      after=(click(".n-base-selection", shown(".n-base-select-option")),), settle=0.5),
+    P("vuetify", "Vue", "inventory", "/pages/vuetify.html",
+      "app bar, navigation drawer, inner-scrolling main, tabs, text fields, select, autocomplete, checkbox, switch, slider, radios, data table with selection, expansion panels, menu, pagination"),
+    P("vuetify", "Vue", "menu-open", "/pages/vuetify.html", "the options menu open",
+      after=(js_step(press("button", "Options"), shown(".v-overlay--active .v-list-item")),), settle=0.6),
+    P("quasar", "Vue", "helpdesk", "/pages/quasar.html",
+      "layout (header, drawer, page container scrolling inside), tabs, selects, date popup button, toggle, checkbox, option group, slider, table with selection, expansion item"),
+    P("quasar", "Vue", "select-open", "/pages/quasar.html", "the priority select open",
+      after=(js_step(press(".q-select", "Priority"), shown(".q-menu .q-item")),), settle=0.6),
+    # React 18
+    P("antd", "React", "projects", "/pages/antd.html",
+      "sider menu, breadcrumb, tabs, form (multi-select, searchable select, cascader, date and time pickers, input number, slider, switch, radios, rate, checkbox), dropdown, table with selection, sort and filter, pagination, collapse"),
+    P("antd", "React", "select-open", "/pages/antd.html", "the team multi-select open",
+      after=(js_step(press(".ant-select-selector", ""), shown(".ant-select-item-option")),), settle=0.6),
+    P("antd", "React", "modal", "/pages/antd.html", "the preview modal open",
+      after=(js_step(press("button", "Preview"), shown(".ant-modal")),), settle=0.8),
+    P("mui", "React", "checkout", "/pages/mui.html",
+      "app bar, tabs, text fields, select, autocompletes, radio group, checkboxes, switch, slider with marks, button group, toggle buttons, rating, accordion, list with secondary actions, chips, pagination"),
+    P("mui", "React", "select-open", "/pages/mui.html", "the country select open (a menu listbox in a portal)",
+      after=(js_step(press("[role=combobox]", "France"), shown("[role=listbox] [role=option]")),), settle=0.6),
+    P("mui", "React", "dialog", "/pages/mui.html", "the confirm dialog open",
+      after=(js_step(press("button", "Place order"), shown("[role=dialog]")),), settle=0.6),
+    P("react-bootstrap", "React", "team", "/pages/react-bootstrap.html",
+      "navbar with dropdown, tabs, input group, table with row checkboxes and hover-revealed row actions, pagination, accordion, dropdown, toggle buttons"),
+    P("react-bootstrap", "React", "offcanvas", "/pages/react-bootstrap.html", "the filters offcanvas open",
+      after=(js_step(press("button", "Filters"), shown(".offcanvas.show")),), settle=0.6),
+    # web components
+    P("ionic", "web components", "trips", "/pages/ionic.html",
+      "ion-app shell (inner-scrolling ion-content), menu button, segment, searchbar, inputs, select, toggle, checkbox, range, radios, textarea, datetime button, accordions, sliding items, tab bar",
+      ready=f"{READY} && !!document.querySelector('ion-range.hydrated')"),
+    P("fluent", "web components", "meeting", "/pages/fluent.html",
+      "fluent-tabs, text and number fields, select, combobox, checkbox, switch, radio group, slider, buttons, anchor, accordion, menu, data grid, tree view"),
+    P("fluent", "web components", "dialog", "/pages/fluent.html", "the modal dialog open",
+      after=(js_step("document.getElementById('dlg').hidden = false;", "!document.getElementById('dlg').hidden"),), settle=0.5),
+    P("material-web", "web components", "preferences", "/pages/material-web.html",
+      "md tabs, text fields, selects, checkboxes, switches, radios, sliders (one range), buttons, chips, list items (closed shadow-free lit components)"),
+    P("material-web", "web components", "menu-open", "/pages/material-web.html", "the menu open",
+      after=(js_step("document.getElementById('menu').open = true;", "document.getElementById('menu').open"),), settle=0.6),
+    P("material-web", "web components", "dialog", "/pages/material-web.html", "the dialog open",
+      after=(js_step("document.getElementById('dlg').show();", "document.getElementById('dlg').open"),), settle=0.8),
+    # data grids
+    P("ag-grid", "vanilla", "fleet", "/pages/ag-grid.html",
+      "500 rows, virtualised; sortable headers with filter menus, row selection checkboxes, a button per row, pagination with page size select"),
+    P("tabulator", "vanilla", "staff", "/pages/tabulator.html",
+      "row selection, header filters (input, list), editors, star and progress formatters, delete buttons, pagination with size select; a virtual-DOM table of 2000 rows"),
+    P("handsontable", "vanilla", "budget", "/pages/handsontable.html",
+      "spreadsheet with dropdown, numeric, checkbox and date columns, column dropdown menus, sorting",
+      ready=f"{READY} && !!document.querySelector('.handsontable td')"),
+    P("gridjs", "vanilla", "customers", "/pages/gridjs.html", "search, sortable headers, pagination, a button per row",
+      ready=f"{READY} && !!document.querySelector('.gridjs-tbody td')"),
+    # Svelte 4 (compiled at start)
+    P("svelte", "Svelte", "board", "/pages/svelte.html?c=Board",
+      "kanban board: cards clickable as a whole, hover-revealed card tools, tabs", server="svelte"),
+    P("svelte", "Svelte", "virtual-list", "/pages/svelte.html?c=Board",
+      "a hand-made virtualised list of 1000 rows in a scroll box", server="svelte",
+      after=(js_step("[...document.querySelectorAll('[role=tab]')][1].click();", "!!document.querySelector('.viewport .row')"),)),
+    P("svelte", "Svelte", "settings", "/pages/svelte.html?c=Settings",
+      "app shell (body overflow hidden, inner-scrolling main), custom listbox select, hidden-input checkboxes, ARIA slider, disclosure", server="svelte"),
+    P("svelte", "Svelte", "listbox-open", "/pages/svelte.html?c=Settings", "the custom plan listbox open", server="svelte",
+      after=(click("button.select", shown("[role=listbox]")),)),
+    # Python data apps
+    P("shiny", "Python", "dashboard", "/", "page_sidebar: selects, selectize, slider, date, checkbox, switch, radios, action button, nav tabs with a menu, table of action links, accordion",
+      server="shiny", ready=f"{READY} && !!document.querySelector('#grid table') && !!document.querySelector('.irs')"),
+    P("nicegui", "Python", "lab", "/", "header, drawer links, menu, tabs, inputs, selects, number, slider, checkbox, switch, radio, date, table with selection, expansion",
+      server="nicegui", ready=f"{READY} && !!document.querySelector('.q-table tbody tr')"),
+    P("nicegui", "Python", "dialog", "/", "the start dialog open", server="nicegui",
+      ready=f"{READY} && !!document.querySelector('.q-table tbody tr')",
+      after=(js_step(press("button", "Start run"), shown(".q-dialog")),), settle=0.6),
+    P("dash", "Python", "explorer", "/", "dropdowns (single, multi), range slider, slider, date picker, checklist, radio items, input, tabs, DataTable with selection, sort and filter",
+      server="dash", ready=f"{READY} && !!document.querySelector('.dash-spreadsheet td')"),
+)  # fmt: skip
+
+
+# -- servers ------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def serve_static() -> Iterator[str]:
+    if not NODE_MODULES.exists():
+        raise RuntimeError(f"{NODE_MODULES} is missing: run `make corpus` (scripts/setup-corpus.sh)")
+    with static_server({"/pages": PAGES_DIR, "/node_modules": NODE_MODULES}) as base:
+        yield base
+
+
+def venv_bin(name: str) -> str:
+    path = VENV / "bin" / name
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: run `make corpus` (scripts/setup-corpus.sh)")
+    return str(path)
+
+
+@contextlib.contextmanager
+def serve_python(script: str, probe: str = "/") -> Iterator[str]:
+    """oracle/py/<script> with the port as its argument."""
+    with temp_dir(script.removesuffix(".py")) as tmp:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        # Not PYTEST_CURRENT_TEST: NiceGUI switches to its test mode under pytest.
+        cmd = ["env", "-u", "PYTEST_CURRENT_TEST", venv_bin("python"), str(HERE / "py" / script), str(port)]
+        with process(cmd, base + probe, cwd=tmp, env={"MPLBACKEND": "Agg"}, timeout=90):
+            yield base
+
+
+@contextlib.contextmanager
+def serve_svelte() -> Iterator[str]:
+    """The Svelte components compiled by node with the pinned compiler, beside the static pages."""
+    with temp_dir("svelte") as tmp:
+        subprocess.run(
+            ["node", str(HERE / "svelte" / "build.cjs"), str(tmp)],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        with static_server(
+            {"/pages": PAGES_DIR, "/node_modules": NODE_MODULES, "/svelte-build": tmp}
+        ) as base:
+            yield base
+
+
+SERVERS: dict[str, Callable[[], contextlib.AbstractContextManager[str]]] = {
+    "static": serve_static,
+    "svelte": serve_svelte,
+    "shiny": lambda: serve_python("shiny_app.py"),
+    "nicegui": lambda: serve_python("nicegui_app.py"),
+    "dash": lambda: serve_python("dash_app.py"),
+}
