@@ -4,11 +4,13 @@ something that opted out of AI agents (data-no-ai) is refused: no key reaches it
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from browserx import page_js
 from browserx.actions.at_point import _child_session
-from browserx.errors import PageOptedOut
+from browserx.errors import ActionError, PageOptedOut
 from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.worlds import isolated_world
@@ -17,6 +19,7 @@ from browserx.tabs.tab import Tab
 
 FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js").replace("__NO_AI__", NO_AI_JS)
 MAX_FRAME_DEPTH = 8
+FRAME_ATTACH_WAIT_S = 1.5
 
 
 async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
@@ -55,10 +58,26 @@ async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
             continue
         if "frameOwner" not in found:
             return
-        child = await _child_session(tab, session, ctx, int(found["frameOwner"]))
+        child = await _frame_session(tab, session, ctx, int(found["frameOwner"]))
         if child is None:
-            return  # a frame no session of the tab reaches
+            # Its opt-out cannot be read, so no key goes there (fail closed).
+            raise ActionError(
+                "Focus is in a frame of another site that browserx cannot reach, so it cannot tell "
+                "whether that frame allows AI agents; no key was sent. Take a snapshot and give the key "
+                "an element ID."
+            )
         session = child
+
+
+async def _frame_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) -> str | None:
+    """The session of the out-of-process frame focus is in; one that is just starting (its session
+    not attached yet, as on a busy machine) gets FRAME_ATTACH_WAIT_S to announce itself."""
+    deadline = time.monotonic() + FRAME_ATTACH_WAIT_S
+    while True:
+        child = await _child_session(tab, parent, ctx, owner_key)
+        if child is not None or time.monotonic() >= deadline:
+            return child
+        await asyncio.sleep(0.1)
 
 
 __all__ = ["refuse_focused_opted_out"]
