@@ -56,7 +56,9 @@ def test_slider_thumbs_are_sliders_named_by_their_label_with_their_value(bx: Cli
     assert line(obs, "Volume", "slider").endswith('slider Volume (value="40")')
 
 
-def test_swagger_scope_checkboxes_are_named_by_their_paragraphs(browser: Browser, bx: Client, go: Any) -> None:
+def test_swagger_scope_checkboxes_are_named_by_their_paragraphs(
+    browser: Browser, bx: Client, go: Any
+) -> None:
     obs = observe(bx, go(PAGE), PAGE)
     write = obs.one("write:pets", "checkbox")
     assert "checked" not in write and line(obs, "write:pets").endswith("checkbox write:pets")
@@ -85,3 +87,18 @@ def test_carousel_image_link_is_a_link_named_by_its_image(browser: Browser, bx: 
     result = bx.click(link["id"], tab=tab)
     assert result["success"], result
     assert browser.driver.current_url.endswith("#cornwall")
+
+
+def test_format_hint_placeholder_is_a_fact_in_every_view(bx: Client, go: Any) -> None:
+    tab = go(PAGE)
+    obs = observe(bx, tab, PAGE)
+    dob = obs.one("Date of birth", "textbox")
+    assert dob.get("placeholder") == "YYYY-MM-DD", dob
+    assert line(obs, "Date of birth").endswith('textbox Date of birth (placeholder="YYYY-MM-DD")')
+    # A placeholder that is the name already says nothing more: no fact.
+    phone = obs.one("Phone", "textbox")
+    assert "placeholder" not in phone and "placeholder" not in line(obs, "Phone")
+    semantic = bx.snapshot(tab=tab, format="semantic")["semantic"]
+    by_id = {e["i"]: e for e in semantic["interactive_tree"]}
+    assert by_id[dob["id"]].get("ph") == "YYYY-MM-DD" and "ph" not in by_id[phone["id"]]
+    assert by_id[obs.one("Volume", "slider")["id"]].get("v") == "40"

@@ -152,3 +152,25 @@ def test_stability_wait_reports_the_time_waited(browser: Browser, bx: Client, se
     assert again["waited_ms"] < 100, again
     off = bx.snapshot(tab=tab, stats=True, wait_stable=False)["stats"]["stability"]
     assert off == {"waited_ms": 0.0, "stable": True, "enabled": False}
+
+
+def test_events_of_the_previous_page_say_so_in_the_next_pages_first_view(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("view-toast.html"))
+    text = bx.snapshot(tab=tab)["text"]
+    # The click shows "Invalid ZIP code"; checking for it reads the page's events into the tab's log.
+    expect = {"element_appears": {"text": "Invalid ZIP code"}}
+    result = bx.click(_id_of(text, "Submit", "button"), tab=tab, expect=expect)
+    assert result["success"], result
+    browser.driver.get(servers.url("hello.html"))
+    after = bx.snapshot(tab=tab)["text"]
+    assert 'error appeared on the previous page: "Invalid ZIP code"' in after, after
+    semantic = bx.snapshot(tab=tab, format="semantic")["semantic"]
+    assert semantic["recent_events"] == []  # shown once
+    # Events of the page itself are not marked.
+    browser.driver.get(servers.url("view-toast.html"))
+    bx.snapshot(tab=tab)
+    browser.driver.find_element(By.ID, "save").click()
+    same = bx.snapshot(tab=tab)["text"]
+    assert 'success appeared: "Saved successfully"' in same and "previous page" not in same, same

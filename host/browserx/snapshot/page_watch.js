@@ -7,6 +7,9 @@
   if (globalThis.__bxWatch) return globalThis.__bxWatch;
   const SEL = __SELECTOR__, MAX = __MAX__;
   const w = {last: performance.now(), events: [], mutations: 0, seen: new WeakMap()};
+  // The page an event happened on (the top document's URL without its fragment; "" in a frame):
+  // the host tells events of a page left since from the current page's.
+  const page = () => (window === window.top ? location.href.split("#")[0] : "");
   const vis = el => !el.checkVisibility || el.checkVisibility({visibilityProperty: true});
   // data-no-ai: nothing inside an opted-out subtree (or document, or frame around it) is an event,
   // and an event's text leaves out the opted-out parts inside its region.
@@ -27,7 +30,7 @@
     if (last && last.op === op && last.text === text) return;
     w.events.push({t: Date.now(), op, text,
       role: el.getAttribute("role") || (el.hasAttribute("aria-live") ? "aria-live" : ""),
-      cls: typeof el.className === "string" ? el.className.slice(0, 80) : ""});
+      cls: typeof el.className === "string" ? el.className.slice(0, 80) : "", u: page()});
     if (w.events.length > MAX) w.events.splice(0, w.events.length - MAX);
   };
   const observer = new MutationObserver(records => {

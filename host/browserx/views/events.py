@@ -8,7 +8,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
 
@@ -65,14 +65,20 @@ class PageEvent:
     text: str
     kind: str  # error | warning | loading | success | info
     source: str  # alert, status, aria-live, toast, …
+    page: str = ""  # the URL (no fragment) of the page it happened on; "" when unknown (a frame's)
+    previous: bool = False  # on a page the tab has left since (set for a view: summarise)
 
     def line(self, now: float) -> str:
         ago = max(0, round(now - self.at))
-        return f"[{ago}s ago] {self.kind} {self.op}: {quote(self.text)}"  # page text: JSON-quoted
+        where = " on the previous page" if self.previous else ""
+        return f"[{ago}s ago] {self.kind} {self.op}{where}: {quote(self.text)}"  # page text: JSON-quoted
 
     def to_dict(self, now: float) -> dict[str, Any]:
-        return {"ago_s": round(now - self.at, 1), "op": self.op, "kind": self.kind, "text": self.text,
-                "source": self.source}  # fmt: skip
+        out = {"ago_s": round(now - self.at, 1), "op": self.op, "kind": self.kind, "text": self.text,
+               "source": self.source}  # fmt: skip
+        if self.previous:
+            out["previous_page"] = True
+        return out
 
 
 OPS = {"added": "appeared", "shown": "appeared", "changed": "appeared", "removed": "disappeared",
@@ -89,7 +95,12 @@ def from_raw(raw: dict[str, Any], page_now: float, host_now: float) -> PageEvent
     role, cls = str(raw.get("role") or ""), str(raw.get("cls") or "")
     at = host_now - max(0.0, (page_now - float(raw.get("t") or page_now)) / 1000)
     return PageEvent(
-        at, OPS.get(str(raw.get("op")), "appeared"), text, classify(text, role, cls), role or "toast"
+        at,
+        OPS.get(str(raw.get("op")), "appeared"),
+        text,
+        classify(text, role, cls),
+        role or "toast",
+        str(raw.get("u") or ""),
     )
 
 
@@ -130,9 +141,17 @@ class EventSummary:
         return [e.line(self.now) for e in self.events]
 
 
+def _page(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
 def summarise(events: list[PageEvent], snap: DomSnapshot, now: float | None = None) -> EventSummary:
-    """Events since the last view, plus what visible alerts/status regions say right now."""
+    """Events since the last view, plus what visible alerts/status regions say right now. An
+    event of a page the tab has left since (a toast before a navigation) says so: "on the
+    previous page"."""
     now = time.time() if now is None else now
+    here = _page(snap.url)
+    events = [replace(e, previous=True) if e.page and _page(e.page) != here else e for e in events]
     kinds = {e.kind for e in events if e.op == "appeared"}
     for node in snap.nodes:
         if node.role in ("alert", "status") and node.visible:

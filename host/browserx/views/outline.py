@@ -212,6 +212,14 @@ def _own_text(node: Node) -> str:
 # -- facts shown for a control ------------------------------------------------------------
 
 RANGE_ROLES = frozenset({"slider", "scrollbar"})
+MAX_PLACEHOLDER = 80
+
+
+def _placeholder(node: Node) -> str:
+    """The hint a text field shows while empty (of the input a field stands in for)."""
+    source = node.state.get("proxyOf") or node
+    text = source.attrs.get("placeholder") or source.attrs.get("aria-placeholder") or ""
+    return " ".join(text.split())[:MAX_PLACEHOLDER]
 
 
 def _range_value(node: Node) -> str:
@@ -282,6 +290,9 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
         value = value_of(node.attrs, node.state, node.name or "")
         if value is not None:
             facts["value"] = value
+    placeholder = _placeholder(node)
+    if placeholder and placeholder != facts.get("name"):
+        facts["placeholder"] = placeholder  # a format hint (YYYY-MM-DD) the label does not say
     if role in RANGE_ROLES:
         # A slider's position is its state, as checked is a checkbox's: always shown.
         now = _range_value(node)

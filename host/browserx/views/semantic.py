@@ -11,7 +11,7 @@ from typing import Any
 from browserx.snapshot.model import Node
 from browserx.snapshot.redaction import value_of
 from browserx.snapshot.snapshot import DomSnapshot
-from browserx.views.outline import control_facts
+from browserx.views.outline import RANGE_ROLES, control_facts
 from browserx.views.scroll import container_dicts, containers, scroll_position
 
 ROLE_MAP: dict[str, str] = {
@@ -20,7 +20,7 @@ ROLE_MAP: dict[str, str] = {
     "switch": "sw", "slider": "sld", "tab": "tab", "menuitem": "menu", "menuitemcheckbox": "mchk",
     "menuitemradio": "mrad", "treeitem": "ti", "gridcell": "cell", "row": "row", "columnheader": "colh",
     "scrollable": "scr", "clickable": "clk", "generic": "clk", "heading": "h", "img": "img",
-    "textarea": "inp", "summary": "sum", "dialog": "dlg", "progressbar": "prog", "menubar": "mbar",
+    "textarea": "inp", "summary": "sum", "DisclosureTriangle": "sum", "dialog": "dlg", "progressbar": "prog", "menubar": "mbar",
 }  # fmt: skip
 MAX_NAME = 50
 STATE_KEYS = ("disabled", "checked", "selected", "pressed", "required", "readonly", "invalid", "focused")
@@ -31,7 +31,8 @@ LEGEND = """LEGEND for the browserx semantic view (interactive_tree):
   lst=listbox, opt=option, tab=tab, menu=menu item, sw=switch, sld=slider, num=number input,
   scr=scroll container, clk=clickable element without a role (other roles are spelled out)
 - n: name/label a person sees (cut to 50 characters)
-- v: current value (only when values were requested; passwords never shown)
+- v: current value (only when values were requested; passwords never shown; a slider's always)
+- ph: placeholder, the hint a field shows (a format such as YYYY-MM-DD) when it is not its name
 - s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed,
   required, readonly, invalid, focused)
 - xy: [x, y] centre in viewport CSS pixels (negative or beyond the viewport = scroll first)
@@ -64,6 +65,10 @@ def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[s
         value = value_of(node.attrs, node.state, node.name or "")
         if value is not None:
             out["v"] = value[:200]
+    elif facts["role"] in RANGE_ROLES and "value" in facts:  # a slider's position: always
+        out["v"] = str(facts["value"])[:200]
+    if "placeholder" in facts:
+        out["ph"] = facts["placeholder"]
     states = [key for key in STATE_KEYS if facts.get(key) is True]
     if facts.get("checked") == "mixed":
         states.append("mixed")

@@ -55,7 +55,8 @@ TEXT_ROLES = {
 }  # fmt: skip
 # Facts shown in parentheses (a line without any of them takes the short way).
 _SHOWN_FACTS = frozenset(
-    {*BOOLEAN_STATES, "expanded", "level", "type", "value", "options", "chosen", "sort", "scroll", "name_from",
+    {*BOOLEAN_STATES, "expanded", "level", "type", "value", "placeholder", "options", "chosen", "sort", "scroll",
+     "name_from",
      "covered", "on_hover"}
 )  # fmt: skip
 
@@ -75,7 +76,8 @@ LEGEND = (
   summary: the toggle of a <details> section (expanded / collapsed).
 - facts: states (disabled, checked, checked=mixed, selected, pressed, required, readonly, invalid,
   focused, expanded / collapsed), level=N, type=…, value="…" (if values were asked for; never
-  passwords), options=[…, …] ("…" = more), name from nearby text (a label-less field),
+  passwords), placeholder="…" (the hint a field shows, e.g. a format, when it is not its name),
+  options=[…, …] ("…" = more), name from nearby text (a label-less field),
   covered by X (X sits on top of it: dismiss X first).
 - Table rows are one line, cells separated by " | ". "- " starts a list item with more than one
   part (a list item holding just one control is that control's line).
@@ -147,6 +149,8 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
         bits.append(f"type={facts['type']}")
     if "value" in facts:
         bits.append(f"value={grammar.quote(str(facts['value']))}")
+    if "placeholder" in facts:
+        bits.append(f"placeholder={grammar.quote(str(facts['placeholder']))}")
     if "sort" in facts:
         bits.append(f"sorted {facts['sort']}")
     if "options" in facts:
