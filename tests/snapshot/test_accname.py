@@ -402,7 +402,10 @@ def test_generated_content_is_part_of_the_name() -> None:
     tags = el(
         "button",
         {},
-        [el("span", {}, [text("Acme")], flags=chip), el("span", {}, [text("Globex")], flags=chip, state={"before": ", "})],
+        [
+            el("span", {}, [text("Acme")], flags=chip),
+            el("span", {}, [text("Globex")], flags=chip, state={"before": ", "}),
+        ],
     )
     assert name(tags) == "Acme , Globex"
     # On the named element itself: a required marker after a link's text.
