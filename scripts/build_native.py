@@ -41,6 +41,7 @@ MODULES = [
     "snapshot/name_context.py",
     "snapshot/accname.py",
     "snapshot/label_hunt.py",
+    "snapshot/stand_ins.py",
     "snapshot/context.py",
     "snapshot/ids.py",
     "snapshot/snapshot.py",
