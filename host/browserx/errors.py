@@ -22,6 +22,9 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ CdpError                   cdp_error
     │  └─ CdpTimeout                 timeout
     ├─ PageOptedOut                  page_opted_out
+    ├─ StoppedByUser                 stopped_by_user
+    ├─ SiteBlocked                   site_blocked
+    ├─ TabNotShared                  tab_not_shared
     ├─ ActionError                   action_failed
     │  ├─ ActionTimeout              action_timeout
     │  ├─ NavigationFailed           navigation_failed
@@ -149,6 +152,24 @@ PAGE_CALL_ERRORS: tuple[type[BrowserxError], ...] = (CdpError, CdpTimeout, Frame
 
 class PageOptedOut(BrowserxError):
     code = "page_opted_out"
+
+
+class StoppedByUser(BrowserxError):
+    code = "stopped_by_user"
+    """The person pressed "Stop agent" in browserx's popup: every tab was let go, requests that were
+    running failed, and every request fails until they press "Resume"."""
+
+
+class SiteBlocked(BrowserxError):
+    code = "site_blocked"
+    """The person's site rules (the options page, or the config file's ``site_rules``) keep browserx
+    off this site: nothing of it is read, acted on or navigated to."""
+
+
+class TabNotShared(BrowserxError):
+    code = "tab_not_shared"
+    """Tab sharing is on: browserx may use only the tabs it opened itself and those the person
+    shared from the popup ("Share this tab")."""
 
 
 class ElementError(BrowserxError):
