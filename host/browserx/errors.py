@@ -28,7 +28,9 @@ written for an LLM: it says what went wrong and what to do next.
     ├─ ActionError                   action_failed
     │  ├─ ActionTimeout              action_timeout
     │  ├─ NavigationFailed           navigation_failed
-    │  └─ PageNavigated              page_navigated
+    │  ├─ PageNavigated              page_navigated
+    │  ├─ DeniedByUser               denied_by_user
+    │  └─ NoAnswer                   no_answer
     └─ ElementError                  element_error
        ├─ UnknownElement             unknown_id
        ├─ StaleElement               stale_id
@@ -216,6 +218,18 @@ class PageNavigated(ActionError):
     code = "page_navigated"
     """The page left for another while the action ran (its handler navigated mid-typing): the
     action stopped there; details say how far it got."""
+
+
+class DeniedByUser(ActionError):
+    code = "denied_by_user"
+    """The person pressed "Deny" in browserx's popup when asked to confirm a sensitive action (a
+    payment, a deletion, a password form): nothing was done."""
+
+
+class NoAnswer(ActionError):
+    code = "no_answer"
+    """Nobody answered in browserx's popup in time (``ask_user``'s question, or the confirmation a
+    sensitive action waits for, which then does nothing)."""
 
 
 def all_error_classes() -> list[type[BrowserxError]]:
