@@ -42,8 +42,39 @@ REPORT_PATH = Path("/tmp/oracle-corpus-report.txt")
 VIEWS_DIR = Path("/tmp/oracle-corpus")
 TARGET = 0.995
 # library → (found, precision) floors: what browserx achieves now, rounded down (a ratchet).
-FLOORS: dict[str, tuple[float, float]] = {}
-MIN_PAGES, MIN_LIBRARIES = 1, 1
+# Measured 2026-11-27 (tests/e2e/apps/oracle.py, Chromium 156); the gap to TARGET is in the report.
+FLOORS: dict[str, tuple[float, float]] = {
+    "ag-grid": (1.0, 1.0),
+    "alpine": (1.0, 1.0),
+    "antd": (0.985, 0.815),
+    "bootstrap": (1.0, 1.0),
+    "choices": (1.0, 1.0),
+    "dash": (1.0, 1.0),
+    "element-plus": (1.0, 0.745),
+    "flatpickr": (1.0, 0.92),
+    "fluent": (1.0, 1.0),
+    "gridjs": (1.0, 1.0),
+    "handsontable": (1.0, 1.0),
+    "ionic": (0.965, 1.0),
+    "jquery-ui": (1.0, 1.0),
+    "material-web": (0.84, 0.875),
+    "mui": (0.98, 1.0),
+    "naive-ui": (1.0, 0.915),
+    "nicegui": (1.0, 1.0),
+    "nouislider": (1.0, 1.0),
+    "quasar": (1.0, 1.0),
+    "react-bootstrap": (1.0, 1.0),
+    "shiny": (1.0, 1.0),
+    "splide": (1.0, 1.0),
+    "svelte": (1.0, 1.0),
+    "tabulator": (1.0, 0.99),
+    "tom-select": (1.0, 1.0),
+    "uikit": (0.97, 1.0),
+    "vuetify": (0.96, 1.0),
+}
+# Over all libraries: role, name and states agreement of the found nodes (same ratchet).
+AGREEMENT_FLOORS = {"role": 0.99, "name": 0.995, "states": 0.99}
+MIN_PAGES, MIN_LIBRARIES = 40, 20
 
 
 class Driver:
@@ -110,6 +141,15 @@ def measure(page: OraclePage, browser: Browser, bx: Client, base: str) -> tuple[
             lines.append(f"  NAME {where} {t.role}: Chrome {short(t.name)!r}, browserx {short(p.bx.name)!r}")
         if diff:
             lines.append(f"  STATE {where} {t.role} {short(t.name)!r}: {'; '.join(diff)}")
+    (VIEWS_DIR / f"{page.library}-{page.name}.pairs.txt").write_text(
+        "".join(
+            f"{t.role:<12} {short(t.name, 50)!r:<54} {t.states} <{dom.describe(t.index)}> -> "
+            + (f"[{b.id}] {b.role} {short(b.name, 50)!r} ({how})" if b else "MISSING")
+            + "\n"
+            for t, b, how in ((p.target, p.bx, p.how) for p in pairs)
+        ),
+        encoding="utf-8",
+    )
     legit, imprecise, unplaced = precision(nodes, pairs, dom, ax_by_backend, cdp)
     with contextlib.suppress(Exception):
         cdp("Runtime.releaseObjectGroup", {"objectGroup": "oracle"})
@@ -190,4 +230,8 @@ def test_oracle_corpus(browser: Browser, bx: Client) -> None:
             below.append(f"{lib}: found {s.found_ratio:.4f} < floor {found_floor}")
         if s.precision < precision_floor:
             below.append(f"{lib}: precision {s.precision:.4f} < floor {precision_floor}")
+    for what, floor in AGREEMENT_FLOORS.items():
+        ratio = Score.ratio(getattr(total, what), total.found)
+        if ratio < floor:
+            below.append(f"all libraries: {what} agreement {ratio:.4f} < floor {floor}")
     assert not below, "\n".join(below) + f"\n(see {REPORT_PATH})"

@@ -9,12 +9,13 @@ attributes, backendNodeId, layout box, a few computed styles, ``isClickable``).
 **Interactive, for the oracle** (``chrome_targets``): a non-ignored AX node whose role is one of
 ``WIDGET_ROLES`` (option only inside a ``listbox``, not a closed native select's popup; grid cells
 and headers only when they are in the tab order, hold a click listener themselves or, for headers,
-carry ``aria-sort``), backed by a DOM element of the main frame that is *reachable*: it has a layout
+carry ``aria-sort``, and are not named after a control they hold — the control stands for them), backed by a DOM element of the main frame that is *reachable*: it has a layout
 box of at least 1×1 px (or a zero-size control whose ``<label>`` has one), is not entirely clipped
 away by an ancestor that clips without scrolling (``overflow: hidden/clip``; an ``auto``/``scroll``
 container brings it in by scrolling, so its content counts), and is not placed entirely left of or
 above the document. Ancestors are followed through the containing-block chain approximately:
-``position: fixed`` escapes all, ``position: absolute`` skips static ancestors. Transparent
+``position: fixed`` escapes all, ``position: absolute`` skips static ancestors; past a scroll container
+the test goes on with the container's box (scrolling it brings the element there). Transparent
 (opacity 0) controls count — Chrome exposes them and a person uses them (hover-revealed row actions,
 native inputs over a drawn box) — and are marked so in the misses.
 
@@ -248,10 +249,15 @@ def reach(dom: Dom, i: int) -> str:
             and s.get("transform") in ("", "none")
         ):
             continue  # not its containing block
-        if dom.clips(a) and not dom.scrolls(a):
-            ab = dom.bounds.get(a)
-            if ab and (x >= ab[0] + ab[2] or x + w <= ab[0] or y >= ab[1] + ab[3] or y + h <= ab[1]):
-                return f"clipped by {dom.describe(a)}"
+        ab = dom.bounds.get(a)
+        if dom.scrolls(a) and ab:
+            x, y, w, h = ab  # scrolling it brings the element into its box: test that box further up
+        elif (
+            dom.clips(a)
+            and ab
+            and not (x < ab[0] + ab[2] and x + w > ab[0] and y < ab[1] + ab[3] and y + h > ab[1])
+        ):
+            return f"clipped by {dom.describe(a)}"
         position = s.get("position", "static")
     return ""
 
@@ -345,7 +351,24 @@ def chrome_targets(ax: dict[str, Any], dom: Dom) -> tuple[list[Target], list[str
             Target(role, name, ax_states(n), int(n["backendDOMNodeId"]), i, dom.opacity_zero(i),
                    bool(_prop(n, "focusable")))
         )  # fmt: skip
-    return targets, unreachable, by_backend
+    # A cell or header named after a control it holds (or unnamed, holding one) is represented by
+    # that control: Grid.js' clickable <td> around its Edit button, a header cell around the
+    # select-all checkbox. A sortable header holding a filter button stays.
+    holders: dict[int, set[str]] = {}  # element → names of the controls it holds
+    for t in targets:
+        if t.role not in GRID_ROLES:
+            for a in dom.ancestors(t.index):
+                holders.setdefault(a, set()).add(norm_name(t.name))
+    kept = [
+        t
+        for t in targets
+        if t.role not in GRID_ROLES or not (norm_name(t.name) in holders.get(t.index, set()) or
+                                             (not t.name and t.index in holders))
+    ]  # fmt: skip
+    unreachable += [
+        f"{t.role} {t.name!r} ({dom.describe(t.index)}): holds a control" for t in targets if t not in kept
+    ]
+    return kept, unreachable, by_backend
 
 
 # -- browserx's side --------------------------------------------------------------------------------
