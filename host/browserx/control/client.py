@@ -19,6 +19,10 @@ from browserx.control.client_tools import ToolMethods
 from browserx.errors import BrowserxError, HostDisconnected, error_from_dict
 from browserx.runtime import discover_socket
 
+# Params that say how long a call may wait on the host's side (seconds), and what is added to one.
+WAIT_PARAMS = frozenset({"timeout_s", "timeout"})
+WAIT_MARGIN_S = 30.0
+
 
 class Client(ToolMethods):
     """A connection to the host. Its tool methods (``click``, ``snapshot``, …) are generated from
@@ -28,6 +32,7 @@ class Client(ToolMethods):
         self.socket_path = discover_socket(socket_path)
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(timeout)
+        self.timeout = timeout
         try:
             self._sock.connect(self.socket_path)
         except OSError as exc:
@@ -47,11 +52,19 @@ class Client(ToolMethods):
             "method": method,
             "params": {k: v for k, v in params.items() if v is not None},
         }
+        # A call that waits longer than the socket's timeout by design (``ask_user``'s
+        # ``timeout_s``, ``wait``'s ``timeout``) gets that long, and a little more, for its answer.
+        waits = max(
+            (v for k, v in params.items() if k in WAIT_PARAMS and isinstance(v, int | float)), default=0
+        )
+        self._sock.settimeout(max(self.timeout, waits + WAIT_MARGIN_S))
         try:
             self._sock.sendall(msgspec.json.encode(payload) + b"\n")
             line = self._file.readline()
         except OSError as exc:
             raise HostDisconnected(f"The browserx host connection failed: {exc}") from exc
+        finally:
+            self._sock.settimeout(self.timeout)
         if not line:
             raise HostDisconnected("The browserx host closed the connection; is it still running?")
         response = msgspec.json.decode(line)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from browserx.expectations import Expect
 
@@ -273,3 +273,32 @@ class HtmlParams(TabParams):
     include_values: bool = Field(
         default=False, description="Include form values (never passwords; card numbers and SSNs masked)."
     )
+
+
+# -- the person ---------------------------------------------------------------------------
+
+MAX_ASK_TIMEOUT_S = 900.0
+
+
+class AskUserParams(Params):
+    question: str = Field(
+        min_length=1, max_length=1000, description="The question, as the person will read it in the popup."
+    )
+    choices: list[str] | None = Field(
+        default=None,
+        max_length=10,
+        description="Answers to offer as buttons (the person may still type another).",
+    )
+    timeout_s: float = Field(
+        default=300.0,
+        gt=0,
+        le=MAX_ASK_TIMEOUT_S,
+        description="Seconds to wait for the answer (then no_answer).",
+    )
+
+    @field_validator("choices")
+    @classmethod
+    def _short_choices(cls, choices: list[str] | None) -> list[str] | None:
+        if choices is not None and any(not c.strip() or len(c) > 100 for c in choices):
+            raise ValueError("each choice is 1 to 100 characters")
+        return choices

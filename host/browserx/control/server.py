@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import os
 import traceback
 from collections.abc import Awaitable, Callable
@@ -45,6 +46,9 @@ WRITE_STALL_S = 10.0
 WRITE_CHUNK = 256 * 1024
 # What of a client's input is quoted back in an error message (a method name, a field name).
 MAX_QUOTE = 100
+# The socket of the client whose request is being handled (its requests run in tasks that copy
+# this): a handler that waits on a person (control/ask.py) ends when that client has hung up.
+CLIENT_SOCKET: contextvars.ContextVar[Any] = contextvars.ContextVar("browserx_client_socket", default=None)
 
 
 def _enc_hook(obj: Any) -> Any:
@@ -115,6 +119,7 @@ class ControlServer:
         task = asyncio.current_task()
         assert task is not None
         self._clients.add(task)
+        CLIENT_SOCKET.set(writer.get_extra_info("socket"))
         write_lock = asyncio.Lock()
         inflight: set[asyncio.Task[None]] = set()
         slots = asyncio.Semaphore(MAX_INFLIGHT)

@@ -217,7 +217,13 @@ def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
     print(describe_action(result))
 
 
+def print_answer(_: argparse.Namespace, answer: str) -> None:
+    """The person's answer, as they wrote it."""
+    print(answer)
+
+
 PRINTERS: dict[str, Printer] = {
+    "ask_user": print_answer,
     "status": print_status,
     "tabs": print_tabs,
     "snapshot": print_snapshot,

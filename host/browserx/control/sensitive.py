@@ -1,0 +1,183 @@
+"""Confirm before sensitive actions (the person's option ``confirmSensitive``, the config file's
+``confirm_sensitive``; off by default): an action that would pay, buy, delete or send a password
+form waits for "Allow" or "Deny" in browserx's popup (control/ask.py). "Deny" answers
+``denied_by_user``, no answer in time ``no_answer``; either way nothing is done.
+
+Sensitive is (``sensitive_reason``, pure, unit-tested):
+- a click on a control whose name says it pays, buys, orders, deletes or moves money (the words of
+  ``SENSITIVE_WORDS``, whole words, in the role and name the snapshot gave the ID); text fields
+  are never named sensitive (typing into "Order number" is not ordering);
+- a click, or Enter (``key`` Enter, ``type`` with ``submit``), that submits a form holding a
+  password or payment field (what the fields say they hold, read as redaction.field_secret reads
+  them: type=password, ever a password, autocomplete cc-*, names like card number or CVC).
+
+The page's part (``sensitive_facts.js``) runs in browserx's isolated world on the target; it reads
+no value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from browserx import page_js
+from browserx.actions.resolve import call_on, resolve
+from browserx.control.ask import CONFIRM_TIMEOUT_S, asks_for
+from browserx.control.policy import refuse_opted_out
+from browserx.control.schemas import ClickParams, KeyParams, TypeParams
+from browserx.errors import DeniedByUser, NoAnswer, clip
+from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
+from browserx.snapshot.worlds import isolated_world
+from browserx.tabs.tab import Tab
+
+FACTS_JS = page_js.load("browserx.control", "sensitive_facts.js")
+
+# The one list of what a control's name must say to need the person's "Allow": whole words or
+# phrases, any case. A word here costs a question each time an agent clicks such a control.
+SENSITIVE_WORDS: tuple[str, ...] = (
+    "pay", "pay now", "buy", "buy now", "order", "place order", "purchase", "checkout", "check out",
+    "delete", "remove account", "close account", "transfer", "send money", "confirm payment",
+)  # fmt: skip
+_WORDS = re.compile(
+    r"(?<![\w])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in SENSITIVE_WORDS) + r")(?![\w])",
+    re.IGNORECASE,
+)
+# Roles whose name describes what is typed, not what a click does.
+TEXT_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
+# What field_secret names a password or payment field.
+FORM_SECRETS = {PASSWORD_MASK: "a password", "[card number]": "a card number", "[card code]": "a card code",
+                "[card expiry]": "a card expiry"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FormFacts:
+    """What the page says about the target's form (sensitive_facts.js)."""
+
+    submits: bool = False  # the action submits the target's form
+    secrets: tuple[str, ...] = ()  # what its password/payment fields hold ("a password", ...)
+    host: str = ""
+
+
+def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
+    """The facts of sensitive_facts.js's answer (anything else: nothing sensitive known)."""
+    if not isinstance(raw, Mapping):
+        return FormFacts()
+    secrets: list[str] = []
+    fields = raw.get("fields")
+    for f in fields if isinstance(fields, list) else []:
+        if not isinstance(f, Mapping):
+            continue
+        attrs = f.get("attrs") if isinstance(f.get("attrs"), Mapping) else {}
+        kind = field_secret(field_of(attrs, f, str(f.get("label") or "")))  # type: ignore[arg-type]
+        what = FORM_SECRETS.get(kind or "")
+        if what is not None and what not in secrets:
+            secrets.append(what)
+    return FormFacts(bool(raw.get("submits")), tuple(secrets), str(raw.get("host") or "")[:253])
+
+
+def sensitive_words(name: str) -> list[str]:
+    """The sensitive words a control's name says, as written there (lower case)."""
+    return [" ".join(m.group(0).lower().split()) for m in _WORDS.finditer(name or "")]
+
+
+def sensitive_reason(role: str | None, name: str, facts: FormFacts, *, clicks: bool = True) -> str | None:
+    """Why the action needs the person's "Allow" (None: it does not). ``clicks``: a click on the
+    control (its name counts); else Enter (only a form it submits counts)."""
+    if facts.submits and facts.secrets:
+        return f"it sends a form with {' and '.join(facts.secrets)}"
+    if clicks and (role or "") not in TEXT_ROLES:
+        words = sensitive_words(name)
+        if words:
+            return f'the control says "{words[0]}"'
+    return None
+
+
+def question(action: str, role: str | None, name: str, why: str, host: str) -> str:
+    """The popup's question: what the agent wants to do, where, and why it asks."""
+    target = (
+        f'{role or "element"} "{clip(" ".join(name.split()), 80)}"'
+        if name.strip()
+        else (role or "an element")
+    )
+    where = f" on {host}" if host else ""
+    return f"The agent wants to {action} {target}{where} ({why}). Allow?"
+
+
+async def confirm_if_sensitive(tab: Tab, params: Any, timeout_s: float = CONFIRM_TIMEOUT_S) -> None:
+    """Ask the person before ``params`` (a click, Enter, typing with submit) runs when it is
+    sensitive; raise DeniedByUser or NoAnswer unless they allow it. Takes the tab's lock to look
+    at the target, not while the person decides."""
+    action, clicks, element_id = _what(params)
+    if action is None:
+        return
+    async with tab.lock:  # the look only: the person is asked with the tab free
+        role, name, raw = await _look(tab, element_id, clicks)
+    facts = form_facts(raw if isinstance(raw, Mapping) else None)
+    why = sensitive_reason(role, name, facts, clicks=clicks)
+    if why is None:
+        return
+    text = question(action, role, name, why, facts.host)
+    try:
+        answer = await asks_for(tab.session.conn).ask("confirm", text, timeout_s=timeout_s, tab_id=tab.tab_id)
+    except NoAnswer:
+        raise NoAnswer(
+            f"The person did not answer within {timeout_s:g} s whether you may {action} this ({why}); "
+            "nothing was done. Ask them (ask_user) or leave this step to them.",
+            id=element_id,
+        ) from None
+    if answer.allowed is not True:
+        raise DeniedByUser(
+            f"The person denied this action in browserx's popup ({action}: {why}); nothing was done. "
+            "Do not try it another way: ask them (ask_user) what to do instead.",
+            id=element_id,
+        )
+
+
+async def _look(tab: Tab, element_id: int | None, clicks: bool) -> tuple[str | None, str, Any]:
+    """(role, name, sensitive_facts.js's answer) of the action's target."""
+    await refuse_opted_out(tab)  # as the action itself would: nothing of such a page is read
+    if element_id is not None:
+        target = await resolve(tab, element_id)
+        raw = await call_on(tab, target, FACTS_JS, not clicks)
+        fp = target.fingerprint
+        return (fp.role, fp.name, raw) if fp is not None else (None, "", raw)
+    # Enter to whatever has focus (the top document's, through shadow roots and frames)
+    _, context = await isolated_world(tab.capture, None)
+    reply = await tab.session.cdp(
+        "Runtime.callFunctionOn",
+        {"functionDeclaration": FACTS_JS, "executionContextId": context, "returnByValue": True,
+         "arguments": [{"value": True}]},
+        result_type=CallFunctionOnResult,
+    )  # fmt: skip
+    return None, "", reply.result.value
+
+
+def _what(params: Any) -> tuple[str | None, bool, int | None]:
+    """(what the action does in words, whether it is a click, its element ID) for the actions that
+    can be sensitive; (None, …) for any other."""
+    if isinstance(params, ClickParams):
+        return "click", True, params.id
+    if isinstance(params, TypeParams) and params.submit:
+        return "press Enter in", False, params.id
+    if isinstance(params, KeyParams) and _is_enter(params.key, params.modifiers):
+        return "press Enter in" if params.id is not None else "press Enter", False, params.id
+    return None, False, None
+
+
+def _is_enter(key: str, modifiers: Sequence[str] | None) -> bool:
+    parts = [p.strip().lower() for p in key.replace("+", " ").split()]
+    return bool(parts) and parts[-1] in ("enter", "return", "numpadenter")
+
+
+__all__ = [
+    "SENSITIVE_WORDS",
+    "FormFacts",
+    "confirm_if_sensitive",
+    "form_facts",
+    "question",
+    "sensitive_reason",
+    "sensitive_words",
+]

@@ -1,0 +1,50 @@
+// control/sensitive.py, called in browserx's isolated world on the element an action targets
+// (``this``; none for a key press without an ID: the focused element, through shadow roots and
+// same-origin frames): whether the action would submit the element's form (a click on a submit
+// button; Enter in a field, when ``enter``), what that form's fields say they hold (the host's
+// redaction.field_secret reads them: a password or payment field), and the page's host. Reads
+// no value.
+function(enter) {
+  let el = this;
+  if (!el || el.nodeType !== 1) {
+    el = document.activeElement;
+    for (let i = 0; el && i < 50; i++) {
+      const inner = el.shadowRoot ? el.shadowRoot.activeElement
+        : (el.localName === 'iframe' || el.localName === 'frame') ? (() => { try { return el.contentDocument && el.contentDocument.activeElement; } catch (e) { return null; } })()
+        : null;
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+  }
+  const host = (() => { try { return (el && el.ownerDocument || document).location.hostname; } catch (e) { return ''; } })();
+  if (!el || el.nodeType !== 1) return {submits: false, fields: [], host};
+  const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
+  let form = null, submits = false;
+  if (tag === 'button' || tag === 'input') form = el.form || null;
+  if (!form && el.closest) form = el.closest('form');
+  if (!enter) {
+    const button = el.closest ? el.closest('button, input[type=submit i], input[type=image i]') : null;
+    if (button) {
+      const bt = (button.getAttribute('type') || 'submit').toLowerCase();
+      const isSubmit = button.localName === 'input' ? true : !['button', 'reset', 'menu'].includes(bt);
+      if (isSubmit && button.form) { form = button.form; submits = true; }
+    }
+  } else if (tag === 'input' && form && !['button', 'checkbox', 'radio', 'reset', 'file', 'color', 'range', 'hidden'].includes(type)) {
+    submits = true;  // implicit submission: Enter in a form's field
+  } else if ((tag === 'button' || (tag === 'input' && ['submit', 'image'].includes(type))) && form) {
+    submits = type !== 'button' && type !== 'reset';  // Enter on a focused submit button
+  }
+  const secrets = globalThis.__browserxSecret || (globalThis.__browserxSecret = new WeakSet());
+  const fields = [];
+  for (const f of form && submits ? Array.from(form.elements).slice(0, 300) : []) {
+    if (!['input', 'select', 'textarea'].includes(f.localName)) continue;
+    if (f.localName === 'input' && f.type === 'password') secrets.add(f);
+    const attrs = {};
+    for (const n of ['type', 'autocomplete', 'name', 'id', 'placeholder', 'aria-label']) {
+      const v = f.getAttribute(n); if (v) attrs[n] = v.slice(0, 200);
+    }
+    const label = f.labels && f.labels[0] ? (f.labels[0].textContent || '').trim().slice(0, 200) : '';
+    fields.push({attrs, inputType: f.localName === 'input' ? f.type : '', wasPassword: secrets.has(f), label});
+  }
+  return {submits, fields, host};
+}
