@@ -24,18 +24,7 @@ from typing import Any
 from browserx import Client
 from tests.e2e.apps.corpus import run_steps
 from tests.e2e.apps.oracle import PAGES, SERVERS, OraclePage
-from tests.e2e.apps.oracle_join import (
-    ROW_HEADER,
-    Dom,
-    Score,
-    bx_nodes,
-    chrome_targets,
-    join,
-    miss_hint,
-    place,
-    precision,
-    short,
-)
+from tests.e2e.apps.oracle_join import ROW_HEADER, Score, score_view, short
 from tests.e2e.harness import Browser
 
 REPORT_PATH = Path("/tmp/oracle-corpus-report.txt")
@@ -106,58 +95,13 @@ def measure(page: OraclePage, browser: Browser, bx: Client, base: str) -> tuple[
         return browser.driver.execute_cdp_cmd(method, params)
 
     view = bx.snapshot(tab=tab, format="json", max_tokens=0, boxes=True)["json"]
-    dom = Dom.capture(cdp)
-    ax = cdp("Accessibility.getFullAXTree", {})
     scroll = driver.run("return [window.scrollX, window.scrollY];")
+    result = score_view(cdp, view, (float(scroll[0]), float(scroll[1])))
     VIEWS_DIR.mkdir(exist_ok=True)
     text = bx.snapshot(tab=tab, max_tokens=0)["text"]
     (VIEWS_DIR / f"{page.library}-{page.name}.txt").write_text(text, encoding="utf-8")
-
-    targets, unreachable, ax_by_backend = chrome_targets(ax, dom)
-    nodes = bx_nodes(view)
-    place(nodes, dom, (float(scroll[0]), float(scroll[1])), {t.index for t in targets})
-    pairs = join(targets, nodes, dom)
-    score = Score(targets=len(targets))
-    lines: list[str] = []
-    for p in pairs:
-        t = p.target
-        if p.bx is None:
-            lines.append(
-                f"  MISS {t.role} {short(t.name)!r} <{dom.describe(t.index)}>: {miss_hint(t, nodes, pairs, dom)}"
-            )
-            continue
-        score.found += 1
-        score.by_name += p.how == "by name"
-        score.role += p.role_ok
-        score.name += p.name_ok
-        diff = p.state_diff()
-        score.states += not diff
-        where = f"[{p.bx.id}] <{dom.describe(t.index)}>" + (f" ({p.how})" if p.how != "element" else "")
-        if not p.role_ok:
-            lines.append(
-                f"  ROLE {where}: Chrome {t.role} {short(t.name)!r}, browserx {p.bx.role} {short(p.bx.name)!r}"
-            )
-        if not p.name_ok:
-            lines.append(f"  NAME {where} {t.role}: Chrome {short(t.name)!r}, browserx {short(p.bx.name)!r}")
-        if diff:
-            lines.append(f"  STATE {where} {t.role} {short(t.name)!r}: {'; '.join(diff)}")
-    (VIEWS_DIR / f"{page.library}-{page.name}.pairs.txt").write_text(
-        "".join(
-            f"{t.role:<12} {short(t.name, 50)!r:<54} {t.states} <{dom.describe(t.index)}> -> "
-            + (f"[{b.id}] {b.role} {short(b.name, 50)!r} ({how})" if b else "MISSING")
-            + "\n"
-            for t, b, how in ((p.target, p.bx, p.how) for p in pairs)
-        ),
-        encoding="utf-8",
-    )
-    legit, imprecise, unplaced = precision(nodes, pairs, dom, ax_by_backend, cdp)
-    with contextlib.suppress(Exception):
-        cdp("Runtime.releaseObjectGroup", {"objectGroup": "oracle"})
-    score.ids = sum(1 for n in nodes if n.id is not None)
-    score.legit, score.imprecise, score.unplaced = legit, len(imprecise), len(unplaced)
-    lines += [f"  IMPRECISE {x}" for x in imprecise]
-    lines += [f"  UNPLACED {x}" for x in unplaced]
-    lines += [f"  (not reachable, not counted) {x}" for x in unreachable]
+    (VIEWS_DIR / f"{page.library}-{page.name}.pairs.txt").write_text(result.pairs_text(), encoding="utf-8")
+    score, lines = result.score, result.lines
     return score, lines
 
 

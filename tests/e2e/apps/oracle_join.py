@@ -40,6 +40,7 @@ Chrome nor a handler makes interactive). IDs that could not be placed on any ele
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -661,3 +662,68 @@ def precision(
                 f"cursor {dom.style.get(i, {}).get('cursor', '?')})"
             )
     return legit, imprecise, unplaced
+
+
+@dataclass
+class Result:
+    """One page scored: the counts, the report lines (misses, disagreements, imprecise IDs, what was
+    left out), and the pairs."""
+
+    score: Score
+    lines: list[str]
+    pairs: list[Pair]
+    dom: Dom
+
+    def pairs_text(self) -> str:
+        return "".join(
+            f"{p.target.role:<12} {short(p.target.name, 50)!r:<54} {p.target.states} "
+            f"<{self.dom.describe(p.target.index)}> -> "
+            + (f"[{p.bx.id}] {p.bx.role} {short(p.bx.name, 50)!r} ({p.how})" if p.bx else "MISSING")
+            + "\n"
+            for p in self.pairs
+        )
+
+
+def score_view(cdp: Cdp, view: dict[str, Any], scroll: tuple[float, float]) -> Result:
+    """Score browserx's json view (``max_tokens=0, boxes=True``) of the page ``cdp`` reaches,
+    captured right after it (``scroll``: the window's scroll offsets)."""
+    dom = Dom.capture(cdp)
+    ax = cdp("Accessibility.getFullAXTree", {})
+
+    targets, unreachable, ax_by_backend = chrome_targets(ax, dom)
+    nodes = bx_nodes(view)
+    place(nodes, dom, scroll, {t.index for t in targets})
+    pairs = join(targets, nodes, dom)
+    score = Score(targets=len(targets))
+    lines: list[str] = []
+    for p in pairs:
+        t = p.target
+        if p.bx is None:
+            lines.append(
+                f"  MISS {t.role} {short(t.name)!r} <{dom.describe(t.index)}>: {miss_hint(t, nodes, pairs, dom)}"
+            )
+            continue
+        score.found += 1
+        score.by_name += p.how == "by name"
+        score.role += p.role_ok
+        score.name += p.name_ok
+        diff = p.state_diff()
+        score.states += not diff
+        where = f"[{p.bx.id}] <{dom.describe(t.index)}>" + (f" ({p.how})" if p.how != "element" else "")
+        if not p.role_ok:
+            lines.append(
+                f"  ROLE {where}: Chrome {t.role} {short(t.name)!r}, browserx {p.bx.role} {short(p.bx.name)!r}"
+            )
+        if not p.name_ok:
+            lines.append(f"  NAME {where} {t.role}: Chrome {short(t.name)!r}, browserx {short(p.bx.name)!r}")
+        if diff:
+            lines.append(f"  STATE {where} {t.role} {short(t.name)!r}: {'; '.join(diff)}")
+    legit, imprecise, unplaced = precision(nodes, pairs, dom, ax_by_backend, cdp)
+    with contextlib.suppress(Exception):
+        cdp("Runtime.releaseObjectGroup", {"objectGroup": "oracle"})
+    score.ids = sum(1 for n in nodes if n.id is not None)
+    score.legit, score.imprecise, score.unplaced = legit, len(imprecise), len(unplaced)
+    lines += [f"  IMPRECISE {x}" for x in imprecise]
+    lines += [f"  UNPLACED {x}" for x in unplaced]
+    lines += [f"  (not reachable, not counted) {x}" for x in unreachable]
+    return Result(score, lines, pairs, dom)
