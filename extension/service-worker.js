@@ -1,8 +1,10 @@
 // browserx relay: a thin pipe between the native host and chrome.debugger.
 // The host owns all the logic. This worker forwards messages, remembers what it
 // attached, and cleans up when the host goes away.
-/* global CDP_ALLOWLIST, CDP_TEST_ALLOWLIST */
+/* global CDP_ALLOWLIST, CDP_TEST_ALLOWLIST, askHandlers, askBadge, controlsSnapshot, controlsGate, controlHandlers, controlsHostStatus, controlsTabOpened */
 importScripts("allowlist.js");
+importScripts("controls.js"); // the person's controls: Stop, site rules, tab sharing, Activity
+importScripts("asks.js"); // the questions the agent waits on: ask_user, confirmations, sites
 // Only the test suite's copy of the extension has this file (tests/e2e/harness.py writes it).
 try {
   importScripts("allowlist-test.js");
@@ -61,7 +63,7 @@ function connect() {
   }
   // The hello carries each tab's ID watermark, so a restarted host never numbers from [1] again.
   const connected = port;
-  loadWatermarks().then((watermarks) => {
+  Promise.all([loadWatermarks(), controlsSnapshot()]).then(([watermarks, controls]) => {
     if (port !== connected) return; // that host is gone already: the next connect says hello
     post({
       type: "hello",
@@ -69,6 +71,7 @@ function connect() {
       userAgent: navigator.userAgent,
       extensionId: chrome.runtime.id,
       watermarks,
+      controls,
     });
   });
   updateBadge();
@@ -99,9 +102,10 @@ function forgetWatermark(tabId) {
 }
 
 function onDisconnect(p) {
-  void chrome.runtime.lastError; // read it so Chrome doesn't log it as unchecked
+  const why = chrome.runtime.lastError?.message ?? ""; // read it so Chrome doesn't log it as unchecked
   if (port !== p) return;
   port = null;
+  controlsHostStatus(false, why);
   updateBadge();
   if (Date.now() - connectedAt >= STABLE_MS) backoff = BACKOFF_MIN_MS;
   // No tab should stay under debugging without a host; reconnect only after the
@@ -189,6 +193,7 @@ async function handle(msg, id) {
   if (id === null) throw badRequest("missing numeric id");
   const handler = Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : null;
   if (!handler) throw badRequest(`unknown type ${JSON.stringify(msg.type) ?? "undefined"}`);
+  await controlsGate(msg); // refused while stopped, on a blocked site, in a tab not shared
   return handler(msg);
 }
 
@@ -286,6 +291,7 @@ const handlers = {
   // Tab tools: a new tab always starts blank (the host navigates it, under its URL policy).
   async newTab() {
     const tab = await chrome.tabs.create({ url: "about:blank", active: true });
+    await controlsTabOpened(tab.id); // the agent's own tab is shared with it
     return { tabId: tab.id, windowId: tab.windowId };
   },
 
@@ -324,6 +330,9 @@ const handlers = {
   ping() {
     return { pong: true, version: VERSION };
   },
+
+  ...controlHandlers,
+  ...askHandlers,
 };
 
 // A declarative projection of a large result, to spare the pipe: of the list at `keep.list`,
@@ -485,6 +494,7 @@ chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
 function updateBadge() {
   const on = port !== null;
   const n = attached.size;
+  quietly(() => controlsHostStatus(on));
   quietly(() => chrome.action.setBadgeText({ text: on ? "on" : "off" }));
   quietly(() => chrome.action.setBadgeBackgroundColor({ color: on ? "#1a7f37" : "#6e7781" }));
   quietly(() =>
@@ -492,6 +502,7 @@ function updateBadge() {
       title: `browserx: ${on ? "connected" : "disconnected"}, ${n} tab${n === 1 ? "" : "s"} attached`,
     }),
   );
+  quietly(() => askBadge()); // "?" while the agent waits for an answer (asks.js)
 }
 
 // The badge is cosmetic; never let it break the relay.

@@ -3,7 +3,12 @@
 Read once when the host starts, from ``$BROWSERX_CONFIG`` or else
 ``$XDG_CONFIG_HOME/browserx/config.json`` (``~/.config/browserx/config.json``)::
 
-    {"allow_raw_cdp": true, "allow_file_urls": false, "idle_release_s": 300}
+    {"allow_raw_cdp": true, "allow_file_urls": false, "idle_release_s": 300,
+     "site_rules": {"mode": "all", "blocked": ["*.bank.example"], "allowed": []},
+     "tab_sharing": false, "confirm_sensitive": false}
+
+The person's controls (``site_rules``, ``tab_sharing``, ``confirm_sensitive``) are also set on the
+extension's options page; the host enforces the stricter union of both (browserx/site_rules.py).
 
 A file that cannot be read or parsed leaves every door shut (and says so in the log); ``browserx
 status`` shows what is in force and where it was read from.
@@ -18,7 +23,22 @@ from pathlib import Path
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from browserx.site_rules import Controls, Mode, SiteRules, clean_patterns
+
 log = structlog.get_logger("browserx.settings")
+
+
+class SiteRulesSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Mode = Field(
+        default="all",
+        description='"all" sites but the blocked ones, only the "listed" allowed ones, or "ask" the first time.',
+    )
+    blocked: list[str] = Field(
+        default_factory=list, description="Host patterns browserx never uses (*.bank.example)."
+    )
+    allowed: list[str] = Field(default_factory=list, description='The sites of "listed" (and "ask") mode.')
 
 
 class HostSettings(BaseModel):
@@ -38,6 +58,24 @@ class HostSettings(BaseModel):
             "0 keeps used tabs attached until the host stops."
         ),
     )
+    site_rules: SiteRulesSettings = Field(
+        default_factory=SiteRulesSettings, description="Sites browserx may not use (with the options page's)."
+    )
+    tab_sharing: bool = Field(
+        default=False, description="Only tabs browserx opened and tabs the person shared from the popup."
+    )
+    confirm_sensitive: bool = Field(
+        default=False, description="Ask the person before payments, deletions and password forms are sent."
+    )
+
+    def controls(self) -> Controls:
+        """The person's controls this file sets (merged with the options page's: control/person.py)."""
+        rules = self.site_rules
+        return Controls(
+            SiteRules(rules.mode, clean_patterns(rules.blocked), clean_patterns(rules.allowed)),
+            self.tab_sharing,
+            self.confirm_sensitive,
+        )
 
 
 def settings_path() -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from typing import Any
 
 from msgspec import structs
@@ -11,6 +12,8 @@ from msgspec import structs
 from browserx import _native, actions
 from browserx._version import __version__
 from browserx.control.action_methods import Handler, action_handlers
+from browserx.control.ask import ask_user, asks_for
+from browserx.control.person import PersonControls, tab_listing
 from browserx.control.policy import allowed_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.control.schemas import (
     ActivateTabParams,
@@ -25,6 +28,7 @@ from browserx.control.schemas import (
     TabsParams,
     TargetsParams,
 )
+from browserx.control.sensitive import confirm_if_sensitive
 from browserx.control.server import Method
 from browserx.control.snapshot_tool import observe
 from browserx.control.tab_titles import OPTED_OUT_TITLE, opted_out_tabs
@@ -48,10 +52,19 @@ INTERNAL_CDP = frozenset(
 
 
 def build_methods(
-    registry: TabRegistry, socket_path: str, settings: HostSettings | None = None
+    registry: TabRegistry,
+    socket_path: str,
+    settings: HostSettings | None = None,
+    person: PersonControls | None = None,
 ) -> dict[str, Method]:
     conn = registry.conn
     settings = settings if settings is not None else load_settings()
+    # The person's controls (Stop, site rules, tab sharing): every method runs under them.
+    if person is None:
+        person = PersonControls(conn, settings.controls(), settings.allow_file_urls)
+    if isinstance(registry, TabRegistry):  # (unit tests pass stand-ins)
+        registry.gate = person.gate
+        person.list_tabs = registry.list_tabs
 
     async def status(_: StatusParams) -> dict[str, Any]:
         hello = conn.hello
@@ -66,14 +79,18 @@ def build_methods(
             "attached_tabs": sorted(t for t, s in registry.tabs.items() if s.session.attached),
             "compiled": _native.ACTIVE,  # the mypyc build of the snapshot and view passes is in use
             "settings": {**settings.model_dump(), "path": str(settings_path())},
+            "person": person.status(),
         }
 
     async def tabs(_: TabsParams) -> dict[str, Any]:
         listed = await registry.list_tabs()
-        hidden = await opted_out_tabs(registry, [t.tabId for t in listed])
+        refused = {t.tabId: why for t in listed if (why := person.refused(t)) is not None}
+        hidden = await opted_out_tabs(registry, [t.tabId for t in listed if t.tabId not in refused])
         return {
             "tabs": [
-                structs.replace(
+                tab_listing(t, refused[t.tabId])
+                if t.tabId in refused
+                else structs.replace(
                     t, url=redact_url(t.url), title=OPTED_OUT_TITLE if t.tabId in hidden else t.title
                 )
                 for t in listed
@@ -187,9 +204,44 @@ def build_methods(
         "html": page_html,
         **action_handlers(registry, settings),
     }
+    handlers["ask_user"] = lambda p: ask_user(conn, p)
+    for name in ("click", "type", "key"):  # the person's "Allow" first, when they asked for that
+        handlers[name] = confirming(registry, person, handlers[name])
+    person.site_asker = lambda host, tab_id: asks_for(conn).allow_site(host, tab_id)
     # The dispatch is the declared tools (control/tools.py): a tool without an implementation, or
     # an implementation of no tool, stops the host at start, not an agent at its first call.
     missing = {t.name for t in TOOLS} ^ handlers.keys()
     if missing:
         raise RuntimeError(f"tools declared and implemented differ: {sorted(missing)}")
-    return {t.name: Method(t.params, handlers[t.name], t.description) for t in TOOLS}
+
+    def named(tab_id: int) -> Callable[[int], tuple[str | None, str] | None]:
+        """What an ID of the tab named in its last snapshot (role, name), for the Activity list."""
+
+        def lookup(element_id: int) -> tuple[str | None, str] | None:
+            tab = registry.tabs.get(tab_id)
+            found = tab.recall(element_id) if tab is not None else None
+            return (found.role, found.name) if found is not None else None
+
+        return lookup
+
+    def guarded(name: str, handler: Handler) -> Handler:
+        assert person is not None
+
+        async def run(p: Any) -> Any:
+            return await person.guard(name, p, handler, named)
+
+        return run
+
+    return {t.name: Method(t.params, guarded(t.name, handlers[t.name]), t.description) for t in TOOLS}
+
+
+def confirming(registry: TabRegistry, person: PersonControls, act: Handler) -> Handler:
+    """``act`` (click, type, key), after the person's "Allow" in the popup when it is sensitive
+    and they turned "Confirm before sensitive actions" on (control/sensitive.py)."""
+
+    async def run(p: Any) -> Any:
+        if person.effective.confirm_sensitive:
+            await confirm_if_sensitive(await registry.resolve(p.tab), p)
+        return await act(p)
+
+    return run

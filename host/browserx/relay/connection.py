@@ -20,7 +20,10 @@ from browserx.errors import (
     FrameGone,
     FramingError,
     MethodNotAllowed,
+    SiteBlocked,
+    StoppedByUser,
     TabClosed,
+    TabNotShared,
     clip,
     raised_at,
 )
@@ -46,6 +49,11 @@ def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError
     text = clip(text, MAX_ERROR_TEXT)
     lower = text.lower()
     where = f" (tab {tab_id})" if tab_id is not None else ""
+    # The service worker's own refusals under the person's controls (extension/controls.js).
+    for code, cls in (("stopped_by_user", StoppedByUser), ("site_blocked", SiteBlocked),
+                      ("tab_not_shared", TabNotShared)):  # fmt: skip
+        if lower.startswith(code + ":"):
+            return cls(text[len(code) + 1 :].strip(), tab_id=tab_id)
     if "method not allowed" in lower:
         return MethodNotAllowed(f"CDP method {method} is not allowed by the extension", method=method)
     if "no tab with" in lower or "no target with given id" in lower or "target closed" in lower:

@@ -8,7 +8,10 @@ answered with ``{results: [{result} | {error}]}`` in the same order; ``watermark
 {tabId: high}``, so IDs stay unique across host restarts for the browser's life).
 Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into
 ``{id, chunk, chunks, data}`` pieces whose ``data`` concatenate to the reply's JSON text), and
-notices ``{type: "hello"|"event"|"detached"|"tab", ...}``.
+notices ``{type: "hello"|"event"|"detached"|"tab"|"controls", ...}``. The person's controls (issue 22,
+control/person.py): the hello carries ``controls`` and a ``controls`` notice comes on every change;
+the host sends ``activity`` (``entry``: one line of the popup's Activity list) and ``agentState``
+(``working``, ``tabId``).
 
 Results stay ``msgspec.Raw`` until a caller decodes them into the type it expects, so a
 multi-megabyte snapshot is parsed once, straight into Structs.
@@ -104,6 +107,16 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     userAgent: str | None = None
     extensionId: str | None = None
     watermarks: dict[str, Any] | None = None  # hello: each tab's highest element ID so far
+    # The person's controls (issue 22): the hello's ``controls`` field, and a ``controls`` notice's
+    # own fields; checked by control/person.py (any shape here: a bad one must not drop the frame).
+    controls: Any = None
+    stopped: Any = None
+    siteMode: Any = None
+    blockedSites: Any = None
+    allowedSites: Any = None
+    tabSharing: Any = None
+    confirmSensitive: Any = None
+    sharedTabs: Any = None
 
     @property
     def is_reply(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 import structlog
 
@@ -22,6 +23,9 @@ class TabRegistry:
         # Each tab's highest element ID given out by an earlier host of this browser (the
         # extension's hello): a Tab's IDs start above it, so none repeats after a host restart.
         self.floors: dict[int, int] = {}
+        # Checked before a request touches a tab (control/person.py: the person's Stop, site rules
+        # and tab sharing); raises to refuse it.
+        self.gate: Callable[[int], Awaitable[None]] | None = None
         conn.on_notice(self._on_notice)
 
     def restore_watermarks(self, watermarks: dict[str, object] | None) -> None:
@@ -51,6 +55,8 @@ class TabRegistry:
             # A tab in use needs no listing (a round trip through the extension): its Tab is
             # dropped when the browser says the tab is gone, and a command to a tab closed since
             # fails with tab_closed.
+            if self.gate is not None:
+                await self.gate(in_use.tab_id)
             in_use.last_used = time.monotonic()
             return in_use
         tabs = await self.list_tabs()
@@ -65,6 +71,8 @@ class TabRegistry:
                 f"No tab with id {tab_id}; open tabs: {known}. Run `browserx tabs` to list them.",
                 tab_id=tab_id,
             )
+        if self.gate is not None:
+            await self.gate(tab_id)
         tab = self.tab(tab_id)
         tab.last_used = time.monotonic()
         return tab

@@ -1,0 +1,39 @@
+// browserx settings page (options.html): the person's site rules, tab sharing and confirmations,
+// kept in chrome.storage.local under the names the service worker reads (extension/controls.js).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+function lines(text) {
+  return [...new Set(text.split("\n").map((l) => l.trim()).filter(Boolean))];
+}
+
+async function load() {
+  const v = await chrome.storage.local.get(["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive"]);
+  const mode = ["all", "listed", "ask"].includes(v.siteMode) ? v.siteMode : "all";
+  for (const radio of document.querySelectorAll('input[name="siteMode"]')) radio.checked = radio.value === mode;
+  $("blockedSites").value = (Array.isArray(v.blockedSites) ? v.blockedSites : []).join("\n");
+  $("allowedSites").value = (Array.isArray(v.allowedSites) ? v.allowedSites : []).join("\n");
+  $("tabSharing").checked = v.tabSharing === true;
+  $("confirmSensitive").checked = v.confirmSensitive === true;
+}
+
+$("settings").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const mode = document.querySelector('input[name="siteMode"]:checked')?.value || "all";
+  await chrome.storage.local.set({
+    siteMode: mode,
+    blockedSites: lines($("blockedSites").value),
+    allowedSites: lines($("allowedSites").value),
+    tabSharing: $("tabSharing").checked,
+    confirmSensitive: $("confirmSensitive").checked,
+  });
+  $("saved").textContent = `Saved at ${new Date().toLocaleTimeString()}`;
+});
+
+// Another page (the popup, the "ask" mode's answers) may change them meanwhile.
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && ["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive"].some((k) => k in changes)) load();
+});
+
+load();

@@ -1,0 +1,152 @@
+"""The person's site rules, as one pure function per question (no browser, no I/O): does a host
+pattern match a site, which sites may the agent use, and what are the rules in force when the
+config file and the extension's options page both say something.
+
+Patterns are host names, one a line: ``mail.example.com`` matches that host only;
+``*.bank.example`` matches ``bank.example`` and every host under it. A pattern written as a URL
+(``https://bank.example/login``) means its host; case, a port and a trailing dot do not matter.
+The service worker keeps the same rule (extension/controls.js, ``siteMatches``; tests/
+test_site_rules.py runs both on the same cases).
+
+Modes: ``all`` (every site but the blocked ones), ``listed`` (only the allowed sites), ``ask`` (the
+person is asked the first time a site is used; the sites they allowed join the allowed list).
+Pages without a site (about:blank, file://) are never blocked by a host pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlsplit
+
+Mode = Literal["all", "listed", "ask"]
+MODES: tuple[Mode, ...] = ("all", "listed", "ask")
+# How strict each mode is: when two sources disagree, the stricter one is in force.
+_STRICTNESS = {"all": 0, "ask": 1, "listed": 2}
+
+Verdict = Literal["allowed", "blocked", "unlisted", "ask"]
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
+_PORT = re.compile(r":\d*$")
+
+
+def normalize_pattern(pattern: str) -> str:
+    """A pattern as the matcher reads it: lower case, no scheme, path, port or trailing dot
+    ("" for a line that names no host)."""
+    text = pattern.strip().lower()
+    text = _SCHEME.sub("", text)
+    text = re.split(r"[/?#]", text, maxsplit=1)[0]
+    text = text.rpartition("@")[2]
+    if not text.startswith("["):  # an IPv6 literal keeps its colons
+        text = _PORT.sub("", text)
+    return text.rstrip(".")
+
+
+def host_matches(pattern: str, host: str) -> bool:
+    """Whether ``host`` is the site ``pattern`` names (``*.x`` is x and every host under it)."""
+    p = normalize_pattern(pattern)
+    h = host.strip().lower().rstrip(".")
+    if not p or not h:
+        return False
+    if p.startswith("*."):
+        base = p[2:]
+        return bool(base) and (h == base or h.endswith("." + base))
+    if p == "*":
+        return True
+    return h == p
+
+
+def host_of(url: str) -> str | None:
+    """The host of an http(s) URL (lower case), or None for a page without a site."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https"):
+        return None
+    try:
+        host = parts.hostname
+    except ValueError:
+        return None
+    return host.rstrip(".") if host else None
+
+
+def any_match(patterns: Iterable[str], host: str) -> bool:
+    return any(host_matches(p, host) for p in patterns)
+
+
+@dataclass(frozen=True)
+class SiteRules:
+    mode: Mode = "all"
+    blocked: tuple[str, ...] = ()
+    allowed: tuple[str, ...] = ()
+
+    @property
+    def restrictive(self) -> bool:
+        """Whether any site at all can be refused (else nothing needs checking)."""
+        return self.mode != "all" or any(normalize_pattern(p) for p in self.blocked)
+
+    def verdict(self, url: str) -> Verdict:
+        """``blocked`` (a blocked pattern matches), ``unlisted`` (only listed sites, and this is
+        not one), ``ask`` (the person has not been asked about it yet), else ``allowed``."""
+        host = host_of(url)
+        if host is None:
+            return "allowed"
+        if any_match(self.blocked, host):
+            return "blocked"
+        if self.mode == "all" or any_match(self.allowed, host):
+            return "allowed"
+        return "unlisted" if self.mode == "listed" else "ask"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"mode": self.mode, "blocked": list(self.blocked), "allowed": list(self.allowed)}
+
+
+def clean_patterns(patterns: Iterable[object]) -> tuple[str, ...]:
+    """The non-empty string patterns of a list, in order, once each."""
+    out: dict[str, None] = {}
+    for p in patterns:
+        if isinstance(p, str) and normalize_pattern(p):
+            out.setdefault(p.strip(), None)
+    return tuple(out)
+
+
+def merge(*sources: SiteRules) -> SiteRules:
+    """The rules in force when several sources say something (the config file and the options
+    page): the stricter of each. Blocked lists are united; the strictest mode wins (listed over
+    ask over all); the allowed list is the union of the allowed lists of the sources whose mode
+    is not ``all`` (a source that allows every site lists nothing to widen the others)."""
+    mode: Mode = "all"
+    for s in sources:
+        if _STRICTNESS[s.mode] > _STRICTNESS[mode]:
+            mode = s.mode
+    blocked = clean_patterns(p for s in sources for p in s.blocked)
+    allowed = clean_patterns(p for s in sources if s.mode != "all" for p in s.allowed)
+    return SiteRules(mode, blocked, allowed)
+
+
+@dataclass(frozen=True)
+class Controls:
+    """What the person decided, from one source (the options page, the config file) or merged."""
+
+    sites: SiteRules = field(default_factory=SiteRules)
+    tab_sharing: bool = False
+    confirm_sensitive: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "site_rules": self.sites.to_dict(),
+            "tab_sharing": self.tab_sharing,
+            "confirm_sensitive": self.confirm_sensitive,
+        }
+
+
+def merge_controls(*sources: Controls) -> Controls:
+    """The stricter union: site rules by ``merge``; sharing and confirmation on if any says so."""
+    return Controls(
+        merge(*(s.sites for s in sources)),
+        any(s.tab_sharing for s in sources),
+        any(s.confirm_sensitive for s in sources),
+    )
