@@ -4,6 +4,7 @@ site is used" mode, whether browserx may use a site (``Asks.allow_site``).
 
 One owner per extension connection (``asks_for``) holds the questions waiting for an answer: each
 is sent to the service worker as ``{type: "ask", askId, kind, question, choices, timeoutS, tabId}``
+(and ``site``: the host name a "site" question is about)
 (extension/asks.js keeps it in chrome.storage.session, where the popup shows it, and puts "?" on
 the toolbar badge) and resolved by the worker's notice ``{type: "answer", askId, answer, allowed}``.
 A question nobody answered — its time ran out, the client that asked hung up or was cancelled,
@@ -87,6 +88,7 @@ class Asks:
         choices: list[str] | None = None,
         timeout_s: float,
         tab_id: int | None = None,
+        site: str | None = None,
     ) -> Answer:
         """Show ``question`` in the popup and wait for the person's answer: NoAnswer when none
         comes within ``timeout_s`` (or the client that asked hung up), ExtensionDisconnected when
@@ -98,7 +100,7 @@ class Asks:
         try:
             await self.conn.request(
                 "ask", askId=ask_id, kind=kind, question=question, choices=choices, timeoutS=timeout_s,
-                tabId=tab_id,
+                tabId=tab_id, site=site,
             )  # fmt: skip
             answer = await self._wait(future, timeout_s)
             answered = True
@@ -180,7 +182,9 @@ class Asks:
         return True
 
     async def _ask_site(self, host: str, tab_id: int | None) -> bool:
-        answer = await self.ask("site", f"Allow browserx on {host}?", timeout_s=SITE_TIMEOUT_S, tab_id=tab_id)
+        answer = await self.ask(
+            "site", f"Allow browserx on {host}?", timeout_s=SITE_TIMEOUT_S, tab_id=tab_id, site=host
+        )
         allowed = answer.allowed is True
         self.site_decisions[host] = allowed
         return allowed

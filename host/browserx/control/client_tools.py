@@ -401,6 +401,21 @@ class ToolMethods:
         out: dict[str, Any] = result
         return out
 
+    def ask_user(
+        self,
+        question: str,
+        *,
+        choices: list[str] | None = None,
+        timeout_s: float = 300.0,
+    ) -> list[dict[str, Any]]:
+        """Ask the person at the browser a question and wait for their answer: it shows in browserx's
+        toolbar popup (the badge shows ?), with an Answer box and `choices` as buttons. For
+        what only they know or decide (which size, which account, may I pay); fails with
+        `no_answer` when they do not answer within `timeout_s` seconds."""
+        result = self.call("ask_user", question=question, choices=choices, timeout_s=timeout_s)
+        out: list[dict[str, Any]] = result["answer"]
+        return out
+
     def status(self) -> dict[str, Any]:
         """Health of the host: version, extension connection, attached tabs, settings."""
         result = self.call("status")

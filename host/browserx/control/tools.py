@@ -17,6 +17,7 @@ from typing import Any
 
 from browserx.control.schemas import (
     ActivateTabParams,
+    AskUserParams,
     CdpParams,
     CheckParams,
     ClickAtParams,
@@ -226,6 +227,16 @@ TOOLS: tuple[Tool, ...] = (
         "banner goes away. The next request on the tab attaches again (take a new snapshot then).",
         ReleaseTabParams,
         positional=("tab",),
+    ),
+    Tool(
+        "ask_user",
+        "Ask the person at the browser a question and wait for their answer: it shows in browserx's "
+        "toolbar popup (the badge shows ?), with an Answer box and `choices` as buttons. For what only "
+        "they know or decide (which size, which account, may I pay); fails with `no_answer` when they "
+        "do not answer within `timeout_s` seconds.",
+        AskUserParams,
+        positional=("question",),
+        unwrap="answer",
     ),
     Tool(
         "status",

@@ -12,6 +12,10 @@ notices ``{type: "hello"|"event"|"detached"|"tab"|"controls", ...}``. The person
 control/person.py): the hello carries ``controls`` and a ``controls`` notice comes on every change;
 the host sends ``activity`` (``entry``: one line of the popup's Activity list) and ``agentState``
 (``working``, ``tabId``).
+``ask`` carries ``askId, kind ("question"|"confirm"|"site"), question, choices, timeoutS, tabId``:
+a question for the person in the popup, answered at once with ``{queued: true}`` and later by the
+notice ``{type: "answer", askId, answer, allowed}``; ``askDone`` (``askId``) takes back one nobody
+answered (control/ask.py).
 
 Results stay ``msgspec.Raw`` until a caller decodes them into the type it expects, so a
 multi-megabyte snapshot is parsed once, straight into Structs.
@@ -117,6 +121,10 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     tabSharing: Any = None
     confirmSensitive: Any = None
     sharedTabs: Any = None
+    # answer: the person's answer to an ``ask`` (control/ask.py): its id, the text or choice, Allow/Deny
+    askId: str | None = None
+    answer: str | None = None
+    allowed: bool | None = None
 
     @property
     def is_reply(self) -> bool:
