@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import unquote
 
 Mode = Literal["all", "listed", "ask"]
 MODES: tuple[Mode, ...] = ("all", "listed", "ask")
@@ -29,6 +29,9 @@ _STRICTNESS = {"all": 0, "ask": 1, "listed": 2}
 Verdict = Literal["allowed", "blocked", "unlisted", "ask"]
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
+# What Chrome's URL parser drops before parsing (as browserx/url_policy.py).
+_ANYWHERE = re.compile(r"[\t\n\r]")
+_C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
 _PORT = re.compile(r":\d*$")
 
 
@@ -59,18 +62,25 @@ def host_matches(pattern: str, host: str) -> bool:
 
 
 def host_of(url: str) -> str | None:
-    """The host of an http(s) URL (lower case), or None for a page without a site."""
+    """The host of an http(s) URL as Chrome's URL parser reads it (lower case, percent-decoded,
+    IDNA; ``http:/\\evil.example`` is evil.example), or None for a page without a site."""
+    cleaned = _ANYWHERE.sub("", url).strip(_C0_OR_SPACE)
+    match = re.match(r"^([a-zA-Z][a-zA-Z0-9+.-]*):", cleaned)
+    if match is None or match.group(1).lower() not in ("http", "https"):
+        return None
+    rest = re.sub(r"^[/\\]*", "", cleaned[match.end() :])
+    authority = re.split(r"[/\\?#]", rest, maxsplit=1)[0]
+    host = unquote(authority.rpartition("@")[2])
+    if host.startswith("["):  # an IPv6 literal
+        return host.split("]", 1)[0][1:].lower() or None
+    host = host.rsplit(":", 1)[0] if re.search(r":\d*$", host) else host
+    host = host.lower().rstrip(".")
+    if not host:
+        return None
     try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https"):
-        return None
-    try:
-        host = parts.hostname
-    except ValueError:
-        return None
-    return host.rstrip(".") if host else None
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
 
 
 def any_match(patterns: Iterable[str], host: str) -> bool:

@@ -270,7 +270,9 @@ class PersonControls:
             raise
         finally:
             _REQUEST.reset(token)
-            tab_id = request.tab_id
+            tab_id = request.tab_id  # the tab the request resolved (else the one it named)
+            if tab_id is None and isinstance(getattr(params, "tab", None), int):
+                tab_id = params.tab  # type: ignore[attr-defined]
             if started:
                 self._agent_state(False, tab_id)
             if tool not in NO_TAB_TOOLS and (tab_id is not None or tool == "new_tab"):
