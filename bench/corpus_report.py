@@ -275,4 +275,9 @@ def write_report(results: list[PageResult], env: dict[str, Any], args: argparse.
     ]
     for r in results:
         lines += page_details(r)
+    # The oracle corpus section belongs to bench/oracle_corpus.py: kept as it is.
+    old = REPORT.read_text(encoding="utf-8") if REPORT.exists() else ""
+    begin, end = "<!-- oracle-corpus:begin -->", "<!-- oracle-corpus:end -->"
+    if begin in old and end in old:
+        lines += ["", old[old.index(begin) : old.index(end) + len(end)]]
     write_markdown(REPORT, "\n".join(lines).rstrip() + "\n")
