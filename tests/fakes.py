@@ -252,6 +252,7 @@ class FakeAgentClient:
         self.selector_ids = selector_ids or {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.url = AGENT_PAGE["url"]
+        self.answers: list[str] = []
 
     def snapshot(self, **params: Any) -> dict[str, Any]:
         self.calls.append(("snapshot", params))
@@ -260,6 +261,11 @@ class FakeAgentClient:
             tree = [{"i": found, "r": "btn", "n": "Save"}] if found else []
             return {"tab": AGENT_OBS.tab, "semantic": {**AGENT_PAGE, "interactive_tree": tree}}
         return {"tab": AGENT_OBS.tab, "semantic": {**AGENT_PAGE, "url": self.url}}
+
+    def ask_user(self, question: str, **params: Any) -> dict[str, Any]:
+        """The person's next answer (``answers``, in order)."""
+        self.calls.append(("ask_user", {"question": question, **params}))
+        return {"answer": self.answers.pop(0)}
 
     def screenshot(self, **params: Any) -> dict[str, Any]:
         self.calls.append(("screenshot", params))

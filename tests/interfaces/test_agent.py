@@ -117,6 +117,24 @@ def test_failed_actions_are_reported_and_the_loop_goes_on() -> None:
     assert all(b["taskId"] == "t" for b in bodies[1:])
 
 
+def test_needs_user_input_asks_the_person_and_the_next_request_carries_the_answer() -> None:
+    backend, bodies = scripted_backend(
+        {"data": {"action": "click(1)", "taskId": "t-ask"}},
+        {"data": {"status": "needs_user_input", "userQuestion": "Which size?", "taskId": "t-ask"}},
+        {"data": {"action": 'finish("ordered M")'}},
+    )
+    host = FakeAgentClient()
+    host.answers = ["M"]
+    result, lines = run(host, backend, ask_timeout=42.0)
+    assert (result.code, result.message) == (0, "finished after 3 steps: ordered M")
+    assert ("ask_user", {"question": "Which size?", "timeout_s": 42.0}) in host.calls
+    first, second, third = bodies
+    assert "userInput" not in first and "userInput" not in second
+    assert third["userInput"] == "M" and third["taskId"] == "t-ask"
+    assert "lastActionStatus" not in third  # the click was reported in the second request already
+    assert "step 2: needs_user_input: asking the person in the browserx popup: Which size?" in lines
+
+
 def test_max_steps_and_errors_exit_2() -> None:
     backend, bodies = scripted_backend({"data": {"action": 'wait("Saved")'}})
     result, _ = run(FakeAgentClient(), backend, max_steps=3)

@@ -57,6 +57,19 @@ def test_parse_response_shapes() -> None:
     assert bare_ask.negotiating and bare_ask.taskId == "t9"
 
 
+def test_needs_user_input_is_a_question_for_the_person() -> None:
+    data = parse_response(
+        {"success": True, "data": {"status": "needs_user_input", "userQuestion": "Which card?"}}
+    )
+    assert data.needs_user_input and data.question == "Which card?"
+    data = parse_response({"data": {"status": "needs_user_input", "reason": "Size?"}})
+    assert data.needs_user_input and data.question == "Size?"
+    data = parse_response({"data": {"status": "needs_user_input"}})
+    assert data.question == "The agent needs your input to go on."
+    # with an action, the action runs
+    assert not parse_response({"data": {"status": "needs_user_input", "action": "click(1)"}}).needs_user_input
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
@@ -66,10 +79,7 @@ def test_parse_response_shapes() -> None:
         ({"success": True, "data": {"thought": "hm"}}, "data.action is missing or empty"),
         ({"data": {"action": 12}}, "data.action: Input should be a valid string"),
         ({"data": {"action": "click(1)", "actionDetails": "x"}}, "data.actionDetails"),
-        (
-            {"data": {"status": "needs_user_input", "userQuestion": "Which card?"}},
-            "needs input from the user: Which card?",
-        ),
+        ({"data": {"status": "completed"}}, "data.action is missing or empty"),
     ],
 )
 def test_parse_response_refuses(payload: Any, message: str) -> None:

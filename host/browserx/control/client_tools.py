@@ -338,6 +338,7 @@ class ToolMethods:
         quality: int = 70,
         max_width: int | None = None,
         marks: bool = False,
+        show_effects: bool = False,
     ) -> dict[str, Any]:
         """Take a picture of the tab: what is in view (default), the whole page, or one element by ID.
         Use it for what text cannot say (charts, icons, canvas, layout, colours). With
@@ -353,6 +354,7 @@ class ToolMethods:
             quality=quality,
             max_width=max_width,
             marks=marks,
+            show_effects=show_effects,
         )
         out: dict[str, Any] = result
         return out
@@ -407,13 +409,13 @@ class ToolMethods:
         *,
         choices: list[str] | None = None,
         timeout_s: float = 300.0,
-    ) -> list[dict[str, Any]]:
+    ) -> dict[str, Any]:
         """Ask the person at the browser a question and wait for their answer: it shows in browserx's
         toolbar popup (the badge shows ?), with an Answer box and `choices` as buttons. For
         what only they know or decide (which size, which account, may I pay); fails with
         `no_answer` when they do not answer within `timeout_s` seconds."""
         result = self.call("ask_user", question=question, choices=choices, timeout_s=timeout_s)
-        out: list[dict[str, Any]] = result["answer"]
+        out: dict[str, Any] = result
         return out
 
     def status(self) -> dict[str, Any]:

@@ -42,7 +42,9 @@ SENSITIVE_WORDS: tuple[str, ...] = (
     "delete", "remove account", "close account", "transfer", "send money", "confirm payment",
 )  # fmt: skip
 _WORDS = re.compile(
-    r"(?<![\w])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in SENSITIVE_WORDS) + r")(?![\w])",
+    r"(?<![\w])(?:"
+    + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(SENSITIVE_WORDS, key=len, reverse=True))
+    + r")(?![\w])",
     re.IGNORECASE,
 )
 # Roles whose name describes what is typed, not what a click does.
@@ -97,13 +99,9 @@ def sensitive_reason(role: str | None, name: str, facts: FormFacts, *, clicks: b
 
 def question(action: str, role: str | None, name: str, why: str, host: str) -> str:
     """The popup's question: what the agent wants to do, where, and why it asks."""
-    target = (
-        f'{role or "element"} "{clip(" ".join(name.split()), 80)}"'
-        if name.strip()
-        else (role or "an element")
-    )
+    target = f'{role or "element"} "{clip(" ".join(name.split()), 80)}"' if name.strip() else (role or "")
     where = f" on {host}" if host else ""
-    return f"The agent wants to {action} {target}{where} ({why}). Allow?"
+    return f"The agent wants to {action}{' ' + target if target else ''}{where} ({why}). Allow?"
 
 
 async def confirm_if_sensitive(tab: Tab, params: Any, timeout_s: float = CONFIRM_TIMEOUT_S) -> None:

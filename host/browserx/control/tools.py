@@ -236,7 +236,6 @@ TOOLS: tuple[Tool, ...] = (
         "do not answer within `timeout_s` seconds.",
         AskUserParams,
         positional=("question",),
-        unwrap="answer",
     ),
     Tool(
         "status",

@@ -9,6 +9,10 @@ grammar of interfaces/grammar.py), report how it went in the next request; until
   a new one.
 - The request body: interfaces/agent_request.py (pure functions of the observation and the last
   outcome), checked against the contract (interfaces/backend.py) before it is sent.
+- ``needs_user_input`` (§3.2: ``status``, ``userQuestion``, no action): the question goes to the
+  person in browserx's popup (the ``ask_user`` tool, up to ``--ask-timeout`` seconds); the next
+  request (a fresh observation) carries their answer as ``userInput``; no answer ends the run
+  (exit 2, ``no_answer``).
 - Negotiation (§1, §5.8): an answer asking for more context is retried with what it asked for,
   at most ``MAX_NEGOTIATION_ROUNDS`` times a step: interfaces/agent_negotiation.py.
 - Running the answer's action, and finding a stale element again by its ``selectorPath`` (§4):
@@ -25,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from browserx.control.schemas import MAX_ASK_TIMEOUT_S
 from browserx.errors import BrowserxError, clip
 from browserx.interfaces.agent_act import Ending, act
 from browserx.interfaces.agent_negotiation import MAX_NEGOTIATION_ROUNDS, Log, gather_artifacts, needs_of
@@ -35,6 +40,7 @@ if TYPE_CHECKING:
     from browserx.control.client import Client
 
 DEFAULT_MAX_STEPS = 25
+DEFAULT_ASK_TIMEOUT_S = 300.0
 
 
 def observe(client: Client, tab: int | None, include_values: bool = False) -> Observation:
@@ -62,12 +68,14 @@ def run_agent(
     tab: int | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
     include_values: bool = False,
+    ask_timeout: float = DEFAULT_ASK_TIMEOUT_S,
     log: Log = lambda line: print(line, file=sys.stderr, flush=True),
 ) -> AgentRun:
     """Observe → interact (→ negotiate) → act, until finish()/fail() or ``max_steps``."""
     task_id: str | None = None
     last: ActionOutcome | None = None
     shot_hash: str | None = None
+    user_input: str | None = None  # the person's answer to the last needs_user_input, sent once
     step = 0
     try:
         for step in range(1, max_steps + 1):
@@ -76,6 +84,8 @@ def run_agent(
                 log(f"tab {obs.tab}: {clip(obs.url, 120)}")
             tab = obs.tab  # pinned: later actions go to this tab whatever gets focus
             body = build_request(task, obs, task_id=task_id, last=last)
+            if user_input is not None:
+                body["userInput"], user_input = user_input, None
             data = backend.interact(body)
             task_id = data.taskId or task_id
             rounds = 0
@@ -96,6 +106,14 @@ def run_agent(
                 task_id = data.taskId or task_id
             if data.thought:
                 log(f"step {step}: thought: {_line(data.thought, 300)}")
+            if data.needs_user_input:
+                log(
+                    f"step {step}: needs_user_input: asking the person in the browserx popup: {_line(data.question, 300)}"
+                )
+                user_input = str(client.ask_user(data.question, timeout_s=ask_timeout)["answer"])
+                log(f"step {step}: the person answered ({len(user_input)} characters)")
+                last = None  # reported in this step's request already
+                continue
             log(f"step {step}: action: {_line(data.action or '', 300)}")
             outcome = act(client, tab, data, obs.url)
             if isinstance(outcome, Ending):
@@ -127,8 +145,12 @@ def cli_main(args: argparse.Namespace) -> int:
     """``browserx agent``: the step log on stderr, the final line on stdout; exit 0/1/2."""
     from browserx.control.client import Client
 
-    if args.max_steps < 1 or args.timeout <= 0:
-        print("browserx agent: --max-steps must be at least 1 and --timeout positive", file=sys.stderr)
+    if args.max_steps < 1 or args.timeout <= 0 or not 0 < args.ask_timeout <= MAX_ASK_TIMEOUT_S:
+        print(
+            "browserx agent: --max-steps must be at least 1, --timeout positive and --ask-timeout in "
+            f"(0, {MAX_ASK_TIMEOUT_S:g}]",
+            file=sys.stderr,
+        )
         return 2
     try:
         headers = [parse_header(spec) for spec in args.header or []]
@@ -150,11 +172,12 @@ def cli_main(args: argparse.Namespace) -> int:
         try:
             with Client(args.socket) as bx:
                 run = run_agent(bx, backend, args.task, tab=args.tab, max_steps=args.max_steps,
-                                include_values=args.include_values, log=log)  # fmt: skip
+                                include_values=args.include_values, ask_timeout=args.ask_timeout,
+                                log=log)  # fmt: skip
         except BrowserxError as exc:  # no host to connect to
             run = AgentRun(2, f"error: browserx {exc.code}: {exc.message}", 0, None)
     print(scrub(run.message), flush=True)
     return run.code
 
 
-__all__ = ["DEFAULT_MAX_STEPS", "AgentRun", "cli_main", "observe", "run_agent"]
+__all__ = ["DEFAULT_ASK_TIMEOUT_S", "DEFAULT_MAX_STEPS", "AgentRun", "cli_main", "observe", "run_agent"]

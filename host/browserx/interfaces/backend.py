@@ -132,6 +132,9 @@ class InteractRequest(_Wire):
     skeletonDom: str | None = None
     screenshot: str | None = None
     screenshotHash: str | None = None
+    # After a ``needs_user_input`` answer: what the person answered in browserx's popup (ask_user),
+    # sent once, in the next request (not part of seed 004, which leaves the reply open).
+    userInput: str | None = None
 
 
 def check_request(body: dict[str, Any]) -> None:
@@ -181,6 +184,17 @@ class InteractData(_Lenient):
         return self.status in NEGOTIATION or (self.action or "").strip() in NEGOTIATION
 
     @property
+    def needs_user_input(self) -> bool:
+        """Asks the person a question (§3.2 ``status: needs_user_input``, ``userQuestion``) and
+        names no action: the loop asks it in browserx's popup and sends the answer as ``userInput``."""
+        return self.status == "needs_user_input" and not (self.action or "").strip()
+
+    @property
+    def question(self) -> str:
+        """The question for the person (``userQuestion``, else ``reason``)."""
+        return (self.userQuestion or self.reason or "").strip() or "The agent needs your input to go on."
+
+    @property
     def wants_full_dom(self) -> bool:
         legacy = "needs_full_dom" in (self.status, (self.action or "").strip())
         return legacy or self.requestedDomMode == "full"
@@ -208,9 +222,8 @@ def parse_response(payload: Any) -> InteractData:
     if parsed.negotiating:
         return parsed
     if not (parsed.action or "").strip():
-        if parsed.status == "needs_user_input":
-            question = parsed.userQuestion or parsed.reason or "no question given"
-            raise AgentError(f"the backend needs input from the user: {clip(question, 300)}")
+        if parsed.needs_user_input:
+            return parsed  # the loop asks the person (ask_user) and sends the answer as userInput
         raise AgentError(
             f'malformed response: data.action is missing or empty (status {parsed.status!r}); expected an action such as "click(12)" or "finish()"'
         )

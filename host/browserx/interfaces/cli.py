@@ -218,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=120.0, metavar="S", help="seconds per backend request")
     p.add_argument("--include-values", action="store_true", help="send form values (`v`; never passwords)")
     p.add_argument(
+        "--ask-timeout", type=float, default=300.0, metavar="S",
+        help="seconds to wait for the person's answer when the backend needs input (the browserx popup)",
+    )  # fmt: skip
+    p.add_argument(
         "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
     )
     return parser

@@ -217,9 +217,9 @@ def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
     print(describe_action(result))
 
 
-def print_answer(_: argparse.Namespace, answer: str) -> None:
+def print_answer(_: argparse.Namespace, result: dict[str, Any]) -> None:
     """The person's answer, as they wrote it."""
-    print(answer)
+    print(result["answer"])
 
 
 PRINTERS: dict[str, Printer] = {

@@ -1,0 +1,132 @@
+"""What needs the person's "Allow" before it runs (control/sensitive.py): names that pay, buy,
+order, delete or move money; a submit of a form holding a password or payment field; and which
+actions are looked at at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TypeParams
+from browserx.control.sensitive import (
+    FormFacts,
+    _what,
+    form_facts,
+    question,
+    sensitive_reason,
+    sensitive_words,
+)
+
+NOTHING = FormFacts()
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Pay now", ["pay now"]),
+        ("Pay $20.00", ["pay"]),
+        ("Buy", ["buy"]),
+        ("Place order", ["place order"]),
+        ("Complete purchase", ["purchase"]),
+        ("Proceed to checkout", ["checkout"]),
+        ("Check  out", ["check out"]),
+        ("Delete repository", ["delete"]),
+        ("Remove account", ["remove account"]),
+        ("TRANSFER FUNDS", ["transfer"]),
+        ("Send money to Ada", ["send money"]),
+        ("Confirm payment", ["confirm payment"]),
+        # whole words only
+        ("Payment methods", []),
+        ("Buyer's guide", []),
+        ("Ordered list", []),
+        ("Deleted items", []),
+        ("Save", []),
+        ("Remove filter", []),
+        ("", []),
+    ],
+)
+def test_the_words_that_make_a_control_sensitive(name: str, words: list[str]) -> None:
+    assert sensitive_words(name) == words
+
+
+def test_a_click_on_a_sensitive_name_needs_allow_typing_into_a_field_so_named_does_not() -> None:
+    assert sensitive_reason("button", "Pay now", NOTHING) == 'the control says "pay now"'
+    assert sensitive_reason("link", "Delete account", NOTHING) == 'the control says "delete"'
+    assert sensitive_reason(None, "Buy", NOTHING) == 'the control says "buy"'  # a clickable div
+    assert sensitive_reason("textbox", "Order number", NOTHING) is None
+    assert sensitive_reason("button", "Save", NOTHING) is None
+    # Enter goes by the form only, not by the focused field's name
+    assert sensitive_reason("textbox", "Pay", NOTHING, clicks=False) is None
+
+
+def _field(**attrs: Any) -> dict[str, Any]:
+    input_type = attrs.pop("inputType", attrs.get("type", "text"))
+    return {
+        "attrs": attrs,
+        "inputType": input_type,
+        "wasPassword": attrs.pop("wasPassword", False),
+        "label": "",
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "secrets"),
+    [
+        ([_field(type="email", name="email"), _field(type="password", name="pw")], ("a password",)),
+        ([_field(type="text", name="pw", wasPassword=True)], ("a password",)),  # "show password" on
+        ([_field(autocomplete="cc-number", name="x")], ("a card number",)),
+        ([_field(name="cvc"), _field(name="card-expiry")], ("a card code", "a card expiry")),
+        ([_field(placeholder="Card number")], ("a card number",)),
+        ([_field(name="q"), _field(type="email", name="email")], ()),
+        ([_field(name="otp", autocomplete="one-time-code")], ()),  # a code is not a password here
+    ],
+)
+def test_what_a_forms_fields_hold(fields: list[dict[str, Any]], secrets: tuple[str, ...]) -> None:
+    facts = form_facts({"submits": True, "fields": fields, "host": "shop.example"})
+    assert facts == FormFacts(True, secrets, "shop.example")
+
+
+def test_a_submit_of_a_form_with_a_password_or_payment_field_needs_allow() -> None:
+    login = FormFacts(True, ("a password",), "bank.example")
+    assert sensitive_reason("button", "Sign in", login) == "it sends a form with a password"
+    assert sensitive_reason("textbox", "Password", login, clicks=False) == "it sends a form with a password"
+    card = FormFacts(True, ("a card number", "a card code"))
+    assert (
+        sensitive_reason("button", "Continue", card) == "it sends a form with a card number and a card code"
+    )
+    # not submitting it (a "show password" button of type=button), or a form without such fields
+    assert sensitive_reason("button", "Show password", FormFacts(False, ("a password",))) is None
+    assert sensitive_reason("button", "Search", FormFacts(True, ())) is None
+
+
+def test_odd_answers_from_the_page_are_nothing_sensitive() -> None:
+    assert form_facts(None) == NOTHING
+    assert form_facts({"fields": "x", "submits": 1}) == FormFacts(True, (), "")
+    assert form_facts({"fields": [1, None, {"attrs": 5}]}) == NOTHING
+
+
+def test_the_question_says_what_where_and_why() -> None:
+    text = question("click", "button", "Pay  now", 'the control says "pay now"', "shop.example")
+    assert (
+        text
+        == 'The agent wants to click button "Pay now" on shop.example (the control says "pay now"). Allow?'
+    )
+    assert question("press Enter", None, "", "it sends a form with a password", "bank.example") == (
+        "The agent wants to press Enter on bank.example (it sends a form with a password). Allow?"
+    )
+    assert (
+        question("press Enter in", "textbox", "", "why", "")
+        == "The agent wants to press Enter in textbox (why). Allow?"
+    )
+
+
+def test_which_actions_are_looked_at() -> None:
+    assert _what(ClickParams(id=3)) == ("click", True, 3)
+    assert _what(TypeParams(id=4, text="x", submit=True)) == ("press Enter in", False, 4)
+    assert _what(TypeParams(id=4, text="x"))[0] is None  # typing alone submits nothing
+    assert _what(KeyParams(key="Enter")) == ("press Enter", False, None)
+    assert _what(KeyParams(key="Enter", id=5)) == ("press Enter in", False, 5)
+    assert _what(KeyParams(key="Ctrl+Enter"))[0] == "press Enter"
+    assert _what(KeyParams(key="Tab"))[0] is None
+    assert _what(HoverParams(id=3))[0] is None
