@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint bench bench-venv bench-corpus bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint bench bench-venv bench-corpus bench-oracle bench-screenshot clean
 
 setup: system venv native
 
@@ -36,7 +36,8 @@ uninstall-host: venv
 demo: setup
 	$(PY) scripts/demo.py
 
-# The real web apps of the end-to-end corpus (tests/e2e/apps): .venv-apps and npm packages.
+# The real web apps of the end-to-end corpus (tests/e2e/apps): .venv-apps and npm packages; the oracle
+# corpus's UI libraries (tests/e2e/apps/oracle: npm) and Python data apps (.venv-oracle).
 corpus:
 	PYTHON=$(PYTHON) sh scripts/setup-corpus.sh
 
@@ -77,12 +78,19 @@ bench-venv: setup
 bench: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/run.py $(BENCH_ARGS)
 	$(BENCH_VENV)/bin/python bench/corpus.py $(CORPUS_ARGS)
+	$(BENCH_VENV)/bin/python bench/oracle_corpus.py $(ORACLE_ARGS)
 
 # browserx vs Playwright on the real apps of tests/e2e/apps/corpus.py (found controls, tokens,
 # snapshot latency, actions) on one shared Chromium; writes docs/CORPUS.md (~2-3 min). An app that
 # fails to start is reported as such.
 bench-corpus: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/corpus.py $(CORPUS_ARGS)
+	$(BENCH_VENV)/bin/python bench/oracle_corpus.py $(ORACLE_ARGS)
+
+# browserx vs Playwright on the oracle corpus (tests/e2e/apps/oracle.py), Chrome's accessibility tree
+# as the oracle; writes the oracle section of docs/CORPUS.md (~2 min).
+bench-oracle: bench-venv corpus
+	$(BENCH_VENV)/bin/python bench/oracle_corpus.py $(ORACLE_ARGS)
 
 # Screenshot latency (viewport and full page, PNG and JPEG, of the 20k generated page) and the size of
 # the hybrid view (semantic JSON + JPEG) on a few fixture pages, printed to stdout (~1 min).

@@ -16,6 +16,7 @@ Needs `make corpus` (scripts/setup-corpus.sh).
 from __future__ import annotations
 
 import contextlib
+import copy
 import time
 import traceback
 from pathlib import Path
@@ -179,3 +180,47 @@ def test_oracle_corpus(browser: Browser, bx: Client) -> None:
         if ratio < floor:
             below.append(f"all libraries: {what} agreement {ratio:.4f} < floor {floor}")
     assert not below, "\n".join(below) + f"\n(see {REPORT_PATH})"
+
+
+def test_oracle_scoring_fails_on_missing_and_stray_ids(browser: Browser, bx: Client) -> None:
+    """The scoring itself can fail: on a real page, browserx's view with its IDs taken away finds
+    nothing, and an ID put on a plain text block counts as imprecise."""
+    page = next(p for p in PAGES if p.key == "bootstrap/form")
+    with SERVERS[page.server]() as base:
+        driver = Driver(browser)
+        run_steps(driver, base, page_opening(page))
+        tab = tab_of(bx, browser.driver.current_url)
+
+        def cdp(method: str, params: dict[str, Any]) -> Any:
+            return browser.driver.execute_cdp_cmd(method, params)
+
+        view = bx.snapshot(tab=tab, format="json", max_tokens=0, boxes=True)["json"]
+        real = score_view(cdp, view, (0.0, 0.0)).score
+        assert real.targets >= 30 and real.found == real.targets and real.imprecise == 0, real
+
+        def strip(node: dict[str, Any]) -> None:
+            node.pop("id", None)
+            for child in node.get("children", []):
+                strip(child)
+
+        stripped = copy.deepcopy(view)
+        strip(stripped["page"]["body"])
+        none = score_view(cdp, stripped, (0.0, 0.0)).score
+        assert none.found == 0 and none.targets == real.targets, none
+
+        stray = copy.deepcopy(view)  # an ID on the toast's text, which does nothing
+        box = driver.run(
+            "const r = document.querySelector('.toast-body').getBoundingClientRect();"
+            "return [r.x, r.y, r.width, r.height].map(Math.round);"
+        )
+        stray["page"]["body"]["children"].append(
+            {
+                "id": 999_999,
+                "role": "clickable",
+                "tag": "div",
+                "name": "Your settings were saved.",
+                "box": box,
+            }
+        )
+        wrong = score_view(cdp, stray, (0.0, 0.0)).score
+        assert wrong.imprecise == 1 and wrong.found == real.found, wrong
