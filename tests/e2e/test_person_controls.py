@@ -1,0 +1,316 @@
+"""The person stays in charge (issue 22, items 1-4), driven through the extension's own pages on
+real Chromium: the toolbar popup and the options page, opened as extension pages in a tab.
+
+- "Stop agent": a running ``browserx wait`` and a new ``click`` fail with ``stopped_by_user``
+  within a second, the tab is let go (no debugger on it); "Resume": they work again.
+- "Blocked sites": every agent tool (tests/e2e/every_tool.py, so a new tool is covered) answers
+  ``site_blocked`` for a blocked tab and for navigating there; "only listed sites" likewise.
+- Tab sharing: a tab the person did not share answers ``tab_not_shared``; a tab the agent opened
+  and one shared from the popup work; "Stop sharing" refuses it again.
+- The Activity list shows a scripted session's actions in order, and never the typed text.
+
+The browser is shared by the whole test session: every test puts the settings back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from browserx import Client
+from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
+from browserx.relay.protocol import EXTENSION_ID
+from tests.e2e.every_tool import LEAVES_PAGE, calls_for_every_tool, run_calls
+from tests.e2e.harness import Browser, Servers
+from tests.e2e.helpers import id_of, open_page
+
+POPUP = f"chrome-extension://{EXTENSION_ID}/popup.html"
+OPTIONS = f"chrome-extension://{EXTENSION_ID}/options.html"
+DEFAULTS = {
+    "stopped": False,
+    "siteMode": "all",
+    "blockedSites": [],
+    "allowedSites": [],
+    "tabSharing": False,
+    "confirmSensitive": False,
+}
+SECRET = "Pa55-w0rd-hunter2"
+
+
+class Pages:
+    """The Selenium window's tabs: the web page under test and an extension page. Every method
+    works in the extension page and leaves Selenium on the web page (helpers.open_page uses it)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.driver = browser.driver
+        self.web = self.driver.current_window_handle
+        self.driver.switch_to.new_window("tab")
+        self.ext = self.driver.current_window_handle
+        self.driver.switch_to.window(self.web)
+
+    @contextlib.contextmanager
+    def in_ext(self) -> Iterator[None]:
+        self.driver.switch_to.window(self.ext)
+        try:
+            yield
+        finally:
+            self.driver.switch_to.window(self.web)
+
+    def open(self, url: str) -> None:
+        with self.in_ext():
+            self.driver.get(url)
+            self.wait_for(lambda: self.driver.execute_script("return document.readyState") == "complete")
+
+    def storage(self, script: str, *args: Any) -> Any:
+        """Run ``script`` (an async function body using chrome.*) in the extension page."""
+        with self.in_ext():
+            return self.driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                f"(async (...a) => {{ {script} }})(...Array.from(arguments).slice(0, -1)).then(done, (e) => done(String(e)));",
+                *args,
+            )
+
+    def wait_for(self, check: Any, timeout: float = 5.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            value = check()
+            if value or time.monotonic() > deadline:
+                return value
+            time.sleep(0.05)
+
+    def reset(self) -> None:
+        self.open(OPTIONS)
+        self.storage(
+            "await chrome.storage.local.set(a[0]); await chrome.storage.session.set({sharedTabs: [], activity: []});",
+            DEFAULTS,
+        )
+
+    def close(self) -> None:
+        self.driver.switch_to.window(self.ext)
+        self.driver.close()
+        self.driver.switch_to.window(self.web)
+
+    def text(self, css: str) -> str:
+        with self.in_ext():
+            found = self.driver.find_elements(By.CSS_SELECTOR, css)
+            return found[0].text if found else ""
+
+    def texts(self, css: str) -> list[str]:
+        with self.in_ext():
+            return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)]
+
+    def click(self, css: str) -> None:
+        with self.in_ext():
+            self.wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, css))
+            self.driver.find_element(By.CSS_SELECTOR, css).click()
+
+    def debugger_on(self, tab: int) -> bool:
+        """Whether browserx's extension holds a debugger session on the tab (Chrome's own answer:
+        a second attach by the same extension is refused while one is held)."""
+        held = self.storage(
+            "try { await chrome.debugger.attach({tabId: a[0]}, '1.3'); } catch (e) { return String(e.message || e); }"
+            "await chrome.debugger.detach({tabId: a[0]}); return 'free';",
+            tab,
+        )
+        assert held == "free" or "already attached" in held, held
+        return held != "free"
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[Pages]:
+    p = Pages(browser)
+    p.reset()
+    try:
+        yield p
+    finally:
+        p.reset()
+        p.close()
+
+
+def _cli(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "browserx.interfaces.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+
+
+def _save_options(
+    pages: Pages, blocked: str = "", mode: str = "all", allowed: str = "", sharing: bool = False
+) -> None:
+    """Fill the options page as a person would, and Save."""
+    pages.open(OPTIONS)
+    d = pages.driver
+    with pages.in_ext():
+        for field, text in (("blockedSites", blocked), ("allowedSites", allowed)):
+            box = d.find_element(By.ID, field)
+            box.clear()
+            if text:
+                box.send_keys(text)
+        d.find_element(By.CSS_SELECTOR, f'input[name="siteMode"][value="{mode}"]').click()
+        if d.find_element(By.ID, "tabSharing").is_selected() != sharing:
+            d.find_element(By.ID, "tabSharing").click()
+        d.find_element(By.ID, "save").click()
+    assert pages.wait_for(lambda: "Saved" in pages.text("#saved"))
+
+
+def _status_person(bx: Client) -> dict[str, Any]:
+    return dict(bx.status()["person"])
+
+
+def test_stop_means_stop_and_resume_lets_it_go_on(
+    browser: Browser, bx: Client, servers: Servers, pages: Pages
+) -> None:
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    button = id_of(bx, tab, "Press")
+    assert pages.debugger_on(tab)
+    waiting = _cli("wait", "--tab", str(tab), "--text", "never on this page", "--timeout", "30", "--json")
+    time.sleep(1.0)  # the wait is running
+    assert waiting.poll() is None
+    pages.open(POPUP)
+    assert pages.wait_for(lambda: pages.text("#host-state") == "Host connected")
+    pages.click("#stop")
+    stopped_at = time.monotonic()
+    out, err = waiting.communicate(timeout=10)
+    assert time.monotonic() - stopped_at < 1.0, "the running wait did not end within a second"
+    assert "stopped_by_user" in out + err
+    with pytest.raises(StoppedByUser) as info:
+        bx.click(button, tab=tab)
+    assert "Resume" in info.value.message
+    assert time.monotonic() - stopped_at < 1.5
+    assert pages.wait_for(lambda: not pages.debugger_on(tab), 1.0), "the tab is still being debugged"
+    assert "stopped" in pages.text("#agent-state")
+    assert pages.text("#resume") == "Resume" and not pages.texts("#stop")
+    # still stopped for every tool, a new host included (the state lives in chrome.storage.local)
+    with pytest.raises(StoppedByUser):
+        bx.snapshot(tab=tab)
+    assert _status_person(bx)["stopped"] is True
+    assert not pages.debugger_on(tab)  # nothing attached again
+    pages.click("#resume")
+    assert pages.wait_for(lambda: not _status_person(bx)["stopped"])
+    assert bx.click(button, tab=tab)["success"]
+    again = _cli("wait", "--tab", str(tab), "--text", "Hello", "--timeout", "5", "--json")
+    out, err = again.communicate(timeout=30)
+    assert again.returncode == 0, out + err
+    assert pages.debugger_on(tab)
+
+
+def test_a_blocked_site_answers_site_blocked_for_every_tool(
+    browser: Browser, bx: Client, servers: Servers, pages: Pages
+) -> None:
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    id_of(bx, tab, "Press")  # attached and known before the rules change
+    _save_options(pages, blocked="localhost\n127.0.0.1")
+    assert pages.wait_for(lambda: not pages.debugger_on(tab), 2.0), "the blocked tab stayed attached"
+    effective = _status_person(bx)["effective"]["site_rules"]
+    assert effective["blocked"] == ["localhost", "127.0.0.1"]
+    calls = calls_for_every_tool([1, 2, 3], (20.0, 20.0), servers.url("hello.html"), text="Hello")
+    answers = run_calls(bx, calls, tab)
+    assert {name for name, _, _ in answers} >= {t for t in LEAVES_PAGE if t != "close_tab"}
+    wrong = []
+    for name, params, answer in answers:
+        data = json.loads(answer)
+        if name == "tabs":
+            listed = data.get("tabs", data) if isinstance(data, dict) else data
+            (entry,) = [t for t in listed if t["tabId"] == tab]
+            if entry.get("why") != "site_blocked" or "Hello" in entry.get("title", ""):
+                wrong.append((name, entry))
+        elif not (isinstance(data, dict) and data.get("error") == "site_blocked"):
+            wrong.append((name, params, answer[:200]))
+    assert wrong == []
+    assert not pages.debugger_on(tab)
+    # the agent cannot go there from an allowed page either: the page stays where it is
+    _save_options(pages, blocked="127.0.0.1")
+    other = bx.new_tab(url=servers.xorigin + "/hello.html")["tab"]
+    try:
+        with pytest.raises(SiteBlocked):
+            bx.navigate(servers.url("hello.html"), tab=other)
+        with pytest.raises(SiteBlocked):
+            bx.navigate(servers.url("hello.html").replace("http://", "http:/\\"), tab=other)
+        assert bx.snapshot(tab=other)["url"].startswith(servers.xorigin)
+        # only listed sites: the listed one works, any other is refused
+        _save_options(pages, mode="listed", allowed=servers.xorigin.split("//")[1])
+        assert bx.snapshot(tab=other)["title"] == "Hello fixture"
+        with pytest.raises(SiteBlocked):
+            bx.snapshot(tab=tab)
+    finally:
+        _save_options(pages)
+        bx.close_tab(other)
+
+
+def test_tab_sharing_only_shared_and_own_tabs(
+    browser: Browser, bx: Client, servers: Servers, pages: Pages
+) -> None:
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    _save_options(pages, sharing=True)
+    with pytest.raises(TabNotShared):
+        bx.snapshot(tab=tab)
+    with pytest.raises(TabNotShared):
+        bx.click(1, tab=tab)
+    listed = [t for t in bx.tabs() if t["tabId"] == tab]
+    assert listed and listed[0]["why"] == "tab_not_shared"
+    own = bx.new_tab(url=servers.url("hello.html"))["tab"]
+    try:
+        assert bx.snapshot(tab=own)["title"] == "Hello fixture"  # the agent's own tab
+        # shared from the popup
+        pages.open(f"{POPUP}?tab={tab}")
+        pages.click("#share-tab")
+        assert pages.wait_for(lambda: pages.texts("#unshare") == ["Stop sharing"])
+        assert pages.wait_for(lambda: tab in _status_person(bx)["shared_tabs"])
+        assert bx.snapshot(tab=tab)["title"] == "Hello fixture"
+        assert bx.click(id_of(bx, tab, "Press"), tab=tab)["success"]
+        pages.click("#unshare")
+        assert pages.wait_for(lambda: tab not in _status_person(bx)["shared_tabs"])
+        with pytest.raises(TabNotShared):
+            bx.snapshot(tab=tab)
+        assert pages.wait_for(lambda: not pages.debugger_on(tab), 2.0)
+    finally:
+        _save_options(pages)
+        bx.close_tab(own)
+
+
+def test_the_activity_list_shows_the_session_in_order_without_values(
+    browser: Browser, bx: Client, servers: Servers, pages: Pages
+) -> None:
+    tab = open_page(browser, bx, servers.url("agent-form.html"))
+    name = id_of(bx, tab, "Name")
+    bx.type_text(name, SECRET, tab=tab)
+    save = id_of(bx, tab, "Save 1 change")
+    bx.click(save, tab=tab)
+    bx.key("Enter", tab=tab, id=name)
+    bx.navigate(servers.url("hello.html"), tab=tab)
+    pages.open(POPUP)
+    want = [
+        "read the page (json view)",
+        f'type into [{name}] textbox "Name"',
+        "read the page (json view)",
+        f'click [{save}] button "Save 1 change"',
+        f'press Enter in [{name}] textbox "Name"',
+        f"navigate to {servers.url('hello.html')}",
+    ]
+
+    def shown() -> list[str]:
+        return pages.texts("#activity-list .what")
+
+    assert pages.wait_for(lambda: len(shown()) >= len(want))
+    assert list(reversed(shown())) == want  # newest first
+    (body,) = pages.texts("body")
+    assert SECRET not in body and "hunter2" not in body
+    stored = pages.storage("return (await chrome.storage.session.get('activity')).activity;")
+    assert SECRET not in json.dumps(stored)
+    assert all(e["outcome"] == "ok" and e["tabId"] == tab for e in stored)
+    first_title = pages.texts("#activity-list .tab-title")[-1]
+    assert first_title == "Agent form"
+    assert pages.text("#host-state") == "Host connected"
+    assert pages.text("#agent-state") == "Agent: idle"
