@@ -314,3 +314,21 @@ def test_the_activity_list_shows_the_session_in_order_without_values(
     assert first_title == "Agent form"
     assert pages.text("#host-state") == "Host connected"
     assert pages.text("#agent-state") == "Agent: idle"
+
+
+def test_a_stop_survives_a_host_restart(browser: Browser, bx: Client, servers: Servers, pages: Pages) -> None:
+    from tests.e2e.test_faults import _kill_host_and_wait_for_the_next
+
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    pages.open(POPUP)
+    pages.click("#stop")
+    assert pages.wait_for(lambda: _status_person(bx)["stopped"])
+    _kill_host_and_wait_for_the_next()
+    with Client() as fresh:
+        assert fresh.status()["person"]["stopped"] is True  # from the new host's hello
+        with pytest.raises(StoppedByUser):
+            fresh.snapshot(tab=tab)
+        assert not pages.debugger_on(tab)
+        pages.click("#resume")
+        assert pages.wait_for(lambda: not fresh.status()["person"]["stopped"])
+        assert fresh.snapshot(tab=tab)["title"] == "Hello fixture"
