@@ -122,7 +122,7 @@ class Pages:
             tab,
         )
         assert held == "free" or "already attached" in held, held
-        return held != "free"
+        return bool(held != "free")
 
 
 @pytest.fixture
@@ -218,7 +218,7 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
     calls = calls_for_every_tool([1, 2, 3], (20.0, 20.0), servers.url("hello.html"), text="Hello")
     answers = run_calls(bx, calls, tab)
     assert {name for name, _, _ in answers} >= {t for t in LEAVES_PAGE if t != "close_tab"}
-    wrong = []
+    wrong: list[Any] = []
     for name, params, answer in answers:
         data = json.loads(answer)
         if name == "tabs":
