@@ -123,6 +123,10 @@ RECIPES: dict[str, Recipe] = {
     "close_tab": lambda ids, point, url, text: [{"tab": NEW_TAB}],
     "activate_tab": lambda ids, point, url, text: [{"tab": TAB}],
     "release_tab": lambda ids, point, url, text: [{"tab": TAB}],
+    # Names no tab and reads no page: nobody answers in the tests, so it ends no_answer at once.
+    "ask_user": lambda ids, point, url, text: [
+        {"question": "Which one?", "choices": ["A", "B"], "timeout_s": 0.3}
+    ],
 }
 
 
