@@ -19,8 +19,8 @@ from browserx.snapshot.model import (
 )
 from browserx.snapshot.role_tables import INTERACTIVE_ROLES
 from browserx.snapshot.roles import role_of
-
 from browserx.snapshot.stand_ins import stand_in_for_unrendered
+
 STRUCTURAL_ROLES = frozenset({"generic", "StaticText", "RootWebArea", "LabelText", "none", "presentation"})
 CLICK_ATTRS = (
     "onclick",
@@ -202,14 +202,14 @@ def classify(tree: Tree) -> None:
         else:
             node.tier = 1 if node.role and node.role not in STRUCTURAL_ROLES else 3
 
-    # Before the wrapper rules below: a shadow host forwarding clicks to the hidden toggle its
-    # label stands in for is a wrapper of that control, not a second one.
-    stand_in_for_hidden_toggles(tree)
-    # Transparent is not always hidden: a native toggle drawn over by the library (the input
     # What the page does not render or clips away, used through what a person sees: the label
     # of a display:none checkbox, a slider's thumb around its clipped input (stand_ins.py).
     stand_in_for_unrendered(nodes, candidates)
 
+    # Before the wrapper rules below: a shadow host forwarding clicks to the hidden toggle its
+    # label stands in for is a wrapper of that control, not a second one.
+    stand_in_for_hidden_toggles(tree)
+    # Transparent is not always hidden: a native toggle drawn over by the library (the input
     # transparent on top of its box) is the control; a select's transparent focus input makes
     # the field around it the combobox.
     transparent_controls(tree, candidates)
