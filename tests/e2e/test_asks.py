@@ -3,7 +3,8 @@ Chromium through the extension's popup, opened as an extension page in a tab:
 
 - ``browserx ask-user`` (the CLI, a process of its own) waits until the answer typed in the popup's
   "Answer" box and sent with "Send" arrives, and prints it; the badge shows "?" meanwhile; a choice
-  button answers too; no answer in time is ``no_answer`` and the popup drops the question.
+  button answers too; no answer in time is ``no_answer`` and the popup drops the question, as it
+  does when the client that asked hangs up.
 - "Confirm before sensitive actions": a click on "Pay now" waits for "Allow" and happens; a form
   with a password sent with "Sign in" is denied (``denied_by_user``) and nothing happens; a plain
   "Save" is not asked about.
@@ -221,6 +222,15 @@ def test_no_answer_in_time_is_no_answer_and_the_question_goes(
     assert proc.returncode == 1
     assert '"code": "no_answer"' in out
     popup.wait_gone(ask_id)  # taken back (askDone)
+    assert popup.badge() == "on"
+
+
+def test_a_client_that_hangs_up_takes_its_question_back(browser: Browser, bx: Client, popup: Popup) -> None:
+    proc = cli("ask-user", "Still need me?")
+    ask_id = popup.question("Still need me?")
+    proc.kill()  # the agent is gone: nobody will read the answer
+    proc.communicate(timeout=10)
+    popup.wait_gone(ask_id)
     assert popup.badge() == "on"
 
 
