@@ -94,6 +94,7 @@ def _screenshot(ids: Sequence[int], point: tuple[float, float], url: str, text: 
         {"mode": "full_page"},
         {"mode": "full_page", "marks": True, "format": "jpeg"},
         {"format": "jpeg", "max_width": 320},
+        {"show_effects": True},
     ]
     return out + [{"mode": "element", "id": i} for i in ids]
 

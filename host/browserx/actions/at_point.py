@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from browserx import page_js
-from browserx.actions.effects import ripple
+from browserx.actions.effects import at_point, ripple
 from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
 from browserx.actions.result import ActionResult, HitElement
@@ -147,6 +147,7 @@ async def click_at(
 async def hover_at(tab: Tab, x: float, y: float, *, expect: Expect | None = None) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         await _at(ctx, x, y)
+        await at_point(tab, (x, y))
         await mouse_move(tab, (x, y))
 
     return await perform(tab, "hover_at", None, body, expect)

@@ -7,6 +7,7 @@ import asyncio
 import time
 
 from browserx import page_js
+from browserx.actions.effects import on_target
 from browserx.actions.matching import normalise
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
@@ -40,6 +41,7 @@ async def select(
         if not isinstance(out, dict):
             raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
         if out.get("native"):
+            on_target(tab, target.object_id, target.session_id, target.context_id)
             err = out.get("error")
             if err == "missing":
                 raise OptionNotFound(
@@ -137,6 +139,8 @@ async def check(
                     "Take a new snapshot to see what happened.",
                     id=element_id,
                 )
+        else:  # already so: nothing clicked, still the person sees what was checked
+            on_target(tab, target.object_id, target.session_id, target.context_id)
         ctx.result.changes.checked = checked
 
     return await perform(tab, "check", element_id, body, expect)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from browserx import page_js
+from browserx.actions.effects import on_target
 from browserx.actions.focus_guard import refuse_focused_opted_out
 from browserx.actions.keys import (
     KeyPress,
@@ -91,10 +92,12 @@ def _bit_of(m: KeyPress) -> int:
 
 
 async def focus(ctx: ActionContext, target: Target) -> None:
-    """Focus without clicking (no side effects from click handlers); click if that fails."""
+    """Focus without clicking (no side effects from click handlers); click if that fails. Either
+    way the person sees the cursor go to it."""
     try:
         await ctx.tab.session.cdp("DOM.focus", {"objectId": target.object_id}, session_id=target.session_id)
         if await call_on(ctx.tab, target, FOCUS_JS):
+            on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
             return
     except CdpError:
         pass

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Sequence
 from typing import Any, Literal
 
 from browserx import page_js
-from browserx.actions.effects import ripple
+from browserx.actions.effects import Box, at_point, outline
 from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
 from browserx.actions.keys import modifiers_mask
@@ -116,6 +116,14 @@ async def locate(tab: Tab, target: Target, force: bool = False) -> Point:
     return (await _locate(tab, target, force, force))[1]
 
 
+async def _locate_boxed(
+    tab: Tab, target: Target, force: bool, skip_hit: bool
+) -> tuple[Point, Point, Box | None]:
+    """``_locate``, with the box a person sees of the element in the top-level viewport."""
+    local, point, quads, visible = await _locate_quads(tab, target, force, skip_hit)
+    return local, point, outline(quads, visible, (point[0] - local[0], point[1] - local[1]))
+
+
 def _not_there(target: Target, cover: dict[str, Any], local: Point) -> NotInteractable | Occluded:
     if cover.get("outside"):
         return NotInteractable(
@@ -128,6 +136,15 @@ def _not_there(target: Target, cover: dict[str, Any], local: Point) -> NotIntera
 async def _locate(tab: Tab, target: Target, force: bool, skip_hit: bool) -> tuple[Point, Point]:
     """``locate``, also giving the point in the element's own session (``skip_hit``: the caller
     hit-tests itself, right before dispatching)."""
+    local, point, _, _ = await _locate_quads(tab, target, force, skip_hit)
+    return local, point
+
+
+async def _locate_quads(
+    tab: Tab, target: Target, force: bool, skip_hit: bool
+) -> tuple[Point, Point, list[list[float]], list[float] | None]:
+    """``_locate``, with the element's quads and the visible rect its page measured (both in its
+    own frame)."""
     sid = target.session_id
     area = await _visible_area(tab, target)
     try:
@@ -152,8 +169,9 @@ async def _locate(tab: Tab, target: Target, force: bool, skip_hit: bool) -> tupl
             id=target.element_id,
         ) from exc
     local = None
+    visible = None
     if area is not None:
-        rect = area["rect"]
+        rect = visible = area["rect"]
         local = None if area.get("inner") else best_point(quads, visible=rect)
         if local is None:
             local = ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
@@ -169,7 +187,7 @@ async def _locate(tab: Tab, target: Target, force: bool, skip_hit: bool) -> tupl
         if cover is not None:
             raise _not_there(target, cover, local)
         await _check_owners(tab, target, local, hops)
-    return local, add_offsets(local, offsets(hops))
+    return local, add_offsets(local, offsets(hops)), [list(q) for q in quads], visible
 
 
 async def _on_target(tab: Tab, target: Target, js: str, *args: Any) -> Any:
@@ -224,7 +242,7 @@ async def click_target(
     before any reached it) re-computes the point once; a second one fails, nothing clicked."""
     tab = ctx.tab
     for attempt in (1, 2):
-        local, point = await _locate(tab, target, force, skip_hit=True)
+        local, point, box = await _locate_boxed(tab, target, force, skip_hit=True)
         await refuse_link_at(tab, target, point)  # a link outside the URL allowlist: no click at all
         if attempt == 1 and _shows_on_hover(tab, target):
             # Transparent until its row is hovered (a grid's row actions): a person moves the
@@ -236,7 +254,7 @@ async def click_target(
                 if attempt == 1:
                     continue  # moved since it was located: once more from the new layout
                 raise _not_there(target, cover, local)
-        await ripple(tab, *point)
+        await at_point(tab, point, box, click=True)
         await mouse_click(tab, point, button, count, modifiers)
         if not force:
             verdict = await _verdict(tab, target)
@@ -311,7 +329,8 @@ async def hover(
     async def body(ctx: ActionContext) -> None:
         target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        point = await locate(tab, target, force)
+        _, point, box = await _locate_boxed(tab, target, force, force)
+        await at_point(tab, point, box)
         await mouse_move(tab, point)
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
 

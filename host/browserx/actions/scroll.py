@@ -9,6 +9,7 @@ import asyncio
 from typing import Any, Literal
 
 from browserx import page_js
+from browserx.actions.effects import on_target
 from browserx.actions.resolve import Target, resolve
 from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
@@ -94,6 +95,8 @@ async def scroll(
             target = await resolve(tab, element_id)
             await ctx.adopt(target)
         first = await _run(tab, target, direction, px, False)
+        if target is not None:  # the container scrolled (brought into view first if it was not)
+            on_target(tab, target.object_id, target.session_id, target.context_id)
 
         async def measure() -> None:
             await asyncio.sleep(INFINITE_SETTLE_S)  # lazy lists append on scroll events
@@ -128,6 +131,7 @@ async def _into_view(ctx: ActionContext, to_id: int) -> None:
     await tab.session.cdp(
         "DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=target.session_id
     )
+    on_target(tab, target.object_id, target.session_id, target.context_id)
     r1 = await rect()
     after = await _page_pos(tab)
     page = await _run(tab, None, "down", 1, True)

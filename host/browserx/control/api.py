@@ -173,7 +173,9 @@ def build_methods(
         async with tab.lock:
             await refuse_opted_out(tab)
             await refuse_opted_out_frames(tab)
-            shot = await screenshot(tab, p.mode, p.id, p.format, p.quality, p.max_width, p.marks)
+            shot = await screenshot(
+                tab, p.mode, p.id, p.format, p.quality, p.max_width, p.marks, show_effects=p.show_effects
+            )
         return {"tab": tab.tab_id, **shot.to_dict()}
 
     async def page_html(p: HtmlParams) -> dict[str, Any]:

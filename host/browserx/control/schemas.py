@@ -253,6 +253,11 @@ class ScreenshotParams(TabParams):
         default=False,
         description="Draw a box and its ID on every element in view that has an ID (Set-of-Mark).",
     )
+    show_effects: bool = Field(
+        default=False,
+        description="Keep browserx's own cursor and outline (shown to the person while it acts) in "
+        "the picture; left out by default.",
+    )
 
 
 # -- page source --------------------------------------------------------------------------

@@ -24,10 +24,11 @@ from browserx import page_js
 if TYPE_CHECKING:  # Pillow is imported on first use: a host that takes no picture does without its ~4 MB
     from PIL import Image
 
+from browserx.actions.effects import EFFECTS_JS, effects_enabled
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
-from browserx.errors import BadRequest, CdpError, NotInteractable
-from browserx.relay.cdp_types import CaptureScreenshotResult, EvaluateResult
+from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable
+from browserx.relay.cdp_types import CallFunctionOnResult, CaptureScreenshotResult, EvaluateResult
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.snapshots import take_snapshot
@@ -40,6 +41,11 @@ MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chr
 JPEG_MAX_SIDE = 65_000  # JPEG holds at most 65,535 px a side: Chrome answers a longer one with no image
 PAGE_METRICS_JS = page_js.load("browserx.pixels", "screenshot_page_metrics.js")
 CONTENT_BOX_JS = page_js.load("browserx.pixels", "screenshot_content_box.js")
+# The metrics, read in browserx's world after taking away what it drew there (cursor, outlines,
+# ripples: actions/effects.js): the capture that follows shows the page alone.
+HIDE_EFFECTS_AND_METRICS_JS = (
+    "function() {\n" + EFFECTS_JS + '\neffect({kind: "hide"}, null);\nreturn ' + PAGE_METRICS_JS + ";\n}"
+)
 
 
 @dataclass(frozen=True)
@@ -71,19 +77,18 @@ async def screenshot(
     max_width: int | None = None,
     marks: bool = False,
     snap: DomSnapshot | None = None,
+    show_effects: bool = False,
 ) -> Shot:
     """``snap``: a snapshot the caller took just now (its opted-out boxes are blanked; without
-    one, a fresh snapshot is taken for them)."""
+    one, a fresh snapshot is taken for them). browserx's own cursor and outlines are not in the
+    picture unless ``show_effects``."""
     if (mode == "element") != (element_id is not None):
         raise BadRequest("mode element needs an id, and an id needs mode element")
     if snap is None or time.time() - snap.created_at > FRESH_SNAPSHOT_S:
         # What opted out (data-no-ai) is known from a snapshot: taken before the picture, so
         # every box it names is filled in it.
         snap = await take_snapshot(tab)
-    metrics = await tab.session.cdp(
-        "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}, result_type=EvaluateResult
-    )
-    vw, vh, sx, sy, dw, dh = (float(v) for v in metrics.result.value)
+    vw, vh, sx, sy, dw, dh = await _page_metrics(tab, hide_effects=not show_effects)
     if mode == "viewport":
         clip = (sx, sy, vw, vh)
     elif mode == "full_page":
@@ -126,6 +131,28 @@ async def screenshot(
             image.save(out, "PNG")
         data = out.getvalue()
     return Shot(data, fmt, image.width, image.height, perceptual_hash(image), count)
+
+
+async def _page_metrics(tab: Tab, hide_effects: bool) -> tuple[float, ...]:
+    """Viewport size, scroll position and document size; with ``hide_effects``, read in the same
+    call that takes browserx's drawings away (in its world of the top document, where they live)."""
+    world = tab.capture.worlds.get(None)
+    if hide_effects and effects_enabled() and world is not None:
+        try:
+            reply = await tab.session.cdp(
+                "Runtime.callFunctionOn",
+                {"functionDeclaration": HIDE_EFFECTS_AND_METRICS_JS, "executionContextId": world[1],
+                 "returnByValue": True},
+                result_type=CallFunctionOnResult,
+            )  # fmt: skip
+            if isinstance(reply.result.value, list):
+                return tuple(float(v) for v in reply.result.value)
+        except (CdpError, CdpTimeout):
+            pass  # that world is gone (a new document): nothing of browserx is drawn in this one
+    metrics = await tab.session.cdp(
+        "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}, result_type=EvaluateResult
+    )
+    return tuple(float(v) for v in metrics.result.value)
 
 
 def image_scale(width: float, height: float, fmt: str, max_width: int | None = None) -> float:

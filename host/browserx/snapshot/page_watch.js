@@ -33,7 +33,11 @@
       cls: typeof el.className === "string" ? el.className.slice(0, 80) : "", u: page()});
     if (w.events.length > MAX) w.events.splice(0, w.events.length - MAX);
   };
-  const observer = new MutationObserver(records => {
+  const observer = new MutationObserver(all => {
+    // browserx's own overlay (actions/effects.js) coming or going is no change of the page's.
+    const fx = globalThis.__bxEffects, mine = fx && fx.host && fx.host();
+    const records = mine ? all.filter(r => !(r.type === "childList" &&
+      [...r.addedNodes, ...r.removedNodes].every(n => n === mine))) : all;
     w.mutations += records.length;
     let budget = 300;
     for (const r of records) {
