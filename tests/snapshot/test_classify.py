@@ -147,6 +147,19 @@ def test_a_listening_table_hands_the_click_to_its_rows() -> None:
     assert all(not is_interactive(cell) for r in rows for cell in r.children)
 
 
+def test_a_listening_row_is_one_item_not_a_list_of_its_cells() -> None:
+    """Grid libraries put row-click plumbing on every row (Element Plus, antd): the cells are not
+    targets of their own; a row around its own controls is the table's, a bare one is a target."""
+    cells = [el("td", text(v)) for v in ("1000", "Ada", "20.00")]
+    with_controls = flagged(
+        listening(el("tr", el("td", el("input", attrs={"type": "checkbox"})), *cells,
+                     el("td", el("button", text("Edit"))))), F_FRAMEWORK_CLICK)  # fmt: skip
+    bare = listening(el("tr", *[el("td", text(v)) for v in ("Bo", "37.50", "Paid")]))
+    classified(el("table", el("tbody", with_controls, bare)))
+    assert not any(is_interactive(c) for c in cells) and not is_interactive(with_controls)
+    assert bare.tier == 2 and not any(is_interactive(c) for c in bare.children)
+
+
 def test_a_listening_widget_hands_the_click_to_the_list_inside_it() -> None:
     entries = [el("li", text(f"file{i}.txt")) for i in range(3)]
     browser = listening(el("div", el("div", el("ul", *entries)), el("div", text("Toolbar"))))

@@ -113,6 +113,8 @@ def _hints(node: Node) -> tuple[str, ...]:
 
 
 def _is_list_like(node: Node) -> bool:
+    if node.tag == "tr" or node.role == "row":
+        return False  # its cells are parts of one item: a click on any of them is the row's
     if node.tag in LIST_CONTAINERS or node.role in LIST_ROLES:
         return True
     items = [c for c in node.children if c.is_element]
@@ -253,7 +255,9 @@ def classify(tree: Tree) -> None:
         hints = candidates[index]
         if index in wraps and not EXPLICIT_HINTS.intersection(hints):
             node = nodes[index]
-            strong = OWN_HANDLER_HINTS.intersection(hints) or (
+            # A table row's handler (row-click plumbing every row of a grid library carries)
+            # around the row's own controls is the table's, not a target of its own.
+            strong = (OWN_HANDLER_HINTS.intersection(hints) and node.role != "row") or (
                 node.role == "heading" and not {"pointer", "listener"}.isdisjoint(hints)
             )
             if not (strong and _text_of_its_own(node, candidates)):
