@@ -32,7 +32,7 @@ from corpus_scoring import Control, playwright_controls
 from harness import ROOT, arg_parser, comma_list, end_facts, run_facts, running_browser, short_error, workdir
 from markdown import load, machine_line, write_markdown
 from tests.e2e.apps.corpus import norm_name, run_steps
-from tests.e2e.apps.oracle import PAGES, SERVERS, OraclePage
+from tests.e2e.apps.oracle import PAGES, SERVERS, OraclePage, js_step
 from tests.e2e.apps.oracle_join import STATES, Score, Target, score_view
 
 from browserx import Client
@@ -40,6 +40,27 @@ from browserx.views.tokens import count_tokens
 
 REPORT = ROOT / "docs" / "CORPUS.md"
 BEGIN, END = "<!-- oracle-corpus:begin -->", "<!-- oracle-corpus:end -->"
+# Live pages: corpus pages that never stop updating once opened, as data apps fed by a websocket
+# do (a streaming grid, a spreadsheet recomputed, a status line pushed by the server). Bench-only
+# (the oracle test keeps its pages still): their latency is what is measured here.
+_EVERY = "window.__live = setInterval(() => {{ {} }}, {});"
+LIVE_PAGES = (
+    OraclePage("live", "live updates", "ag-grid-stream", "/pages/ag-grid.html",
+               "AG Grid fleet page, 5 price cells updated every 100 ms (its streaming-updates pattern)",
+               after=(js_step(_EVERY.format("for (let j = 0; j < 5; j++) { const n = api.getDisplayedRowAtIndex("
+                                            "Math.floor(Math.random() * 15)); if (n) n.setDataValue('price', "
+                                            "20000 + Math.floor(Math.random() * 50000)); }", 100)),), settle=1.5),
+    OraclePage("live", "live updates", "handsontable-ticks", "/pages/handsontable.html",
+               "Handsontable budget sheet, one amount rewritten every 150 ms",
+               ready=PAGES[[p.key for p in PAGES].index("handsontable/budget")].ready,
+               after=(js_step(_EVERY.format("hot.setDataAtCell(Math.floor(Math.random() * 8), 2, "
+                                            "Math.floor(Math.random() * 900))", 150)),), settle=1.5),
+    OraclePage("live", "live updates", "dash-status", "/",
+               "Dash explorer, a status line pushed every 100 ms (set_props, as a server push renders)",
+               server="dash", ready=PAGES[[p.key for p in PAGES].index("dash/explorer")].ready,
+               after=(js_step(_EVERY.format("dash_clientside.set_props('out', {children: 'Updated ' + "
+                                            "new Date().toISOString()})", 100)),), settle=1.5),
+)  # fmt: skip
 _PW_STATE = re.compile(r"\[(checked|selected|expanded|disabled|pressed)(?:=(\w+))?\]")
 
 
@@ -276,7 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-report", action="store_true", help=f"print only, do not write {REPORT.name}")
     args = parser.parse_args(argv)
     env = run_facts("bench/oracle_corpus.py", argv)
-    pages = [p for p in PAGES if not args.pages or p.library in args.pages or p.key in args.pages]
+    pages = [
+        p for p in (*PAGES, *LIVE_PAGES) if not args.pages or p.library in args.pages or p.key in args.pages
+    ]
     rows: list[Row] = []
     with workdir("browserx-oracle-bench-", raw_cdp=True) as work, running_browser(work) as browser:
         env["chromium"] = browser.version

@@ -151,7 +151,24 @@ def test_stability_wait_reports_the_time_waited(browser: Browser, bx: Client, se
     again = bx.snapshot(tab=tab, stats=True)["stats"]["stability"]
     assert again["waited_ms"] < 100, again
     off = bx.snapshot(tab=tab, stats=True, wait_stable=False)["stats"]["stability"]
-    assert off == {"waited_ms": 0.0, "stable": True, "enabled": False}
+    assert off == {"waited_ms": 0.0, "stable": True, "ticking": False, "enabled": False}
+
+
+def test_a_page_that_never_stops_is_not_waited_for_but_an_actions_effect_is(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """A price and a clock ticking, a table's rows re-created, for ever: once the page has been at it
+    for a while, its ticks do not hold the stability wait (it would last its whole timeout); what
+    a click sets in motion elsewhere still does."""
+    tab = open_page(browser, bx, servers.url("view-ticking.html"))
+    time.sleep(2.5)
+    for _ in range(3):
+        stability = bx.snapshot(tab=tab, stats=True)["stats"]["stability"]
+        assert stability["stable"] and stability["ticking"] and stability["waited_ms"] < 250, stability
+    browser.driver.find_element(By.ID, "open").click()  # the panel comes 150 ms later
+    after = bx.snapshot(tab=tab, stats=True)
+    assert "Close details" in after["text"], after["text"]
+    assert after["stats"]["stability"]["waited_ms"] >= 100, after["stats"]["stability"]
 
 
 def test_events_of_the_previous_page_say_so_in_the_next_pages_first_view(

@@ -81,7 +81,7 @@ async def observe(tab: Tab, p: SnapshotParams) -> dict[str, Any]:
         stats["settle_ms"] = round(settled.waited_ms, 1)
         stats["after_snapshot_ms"] = round((t0 - taken_at) * 1000, 1)  # remembering IDs, filter
         stats["stability"] = {"waited_ms": round(settled.waited_ms, 1), "stable": settled.stable,
-                              "enabled": p.wait_stable}  # fmt: skip
+                              "ticking": settled.ticking, "enabled": p.wait_stable}  # fmt: skip
         stats["events"] = len(events.events)
         stats["frames_detail"] = list(snap.frames)
         if shot_ms is not None:

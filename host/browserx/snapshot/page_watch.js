@@ -3,10 +3,32 @@
 // last changed (last: for the stability wait), counts changes (mutations) and records text that
 // appears in or disappears from elements matching __SELECTOR__ (alerts, live regions, toasts…) into
 // a ring buffer of at most __MAX__ events (events), drained at every snapshot.
+// A page that never stops updating (a clock, a streaming grid, a status line a server pushes) is
+// never quiet: for the stability wait (page_watch_settle.js), the watcher also tells its ticks from
+// new changes. busySince: when the current run of changes began (a run ends at a pause of GAP ms).
+// A change is a tick when its place (the element changed, or holding the text changed) has been
+// changing for LIVE ms without such a pause, or when it only rewrites text on a page busy that
+// long; lastNew: when the DOM last changed otherwise. An attribute set to the value it had is no
+// change at all.
 (() => {
   if (globalThis.__bxWatch) return globalThis.__bxWatch;
-  const SEL = __SELECTOR__, MAX = __MAX__;
-  const w = {last: performance.now(), events: [], mutations: 0, seen: new WeakMap()};
+  const SEL = __SELECTOR__, MAX = __MAX__, GAP = 1500, LIVE = 2000, PLACES = 2000;
+  const born = performance.now();
+  const w = {last: born, events: [], mutations: 0, seen: new WeakMap(), lastNew: born, busySince: born,
+    runs: new WeakMap()};
+  const textOnly = r => r.type === "characterData" || (r.type === "childList" &&
+    [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 3));
+  // One change at `now` (records past the first PLACES of a batch are all new changes).
+  const changed = (r, now, k) => {
+    if (now - w.last > GAP) w.busySince = now;
+    w.last = now;
+    const place = k < PLACES ? (r.target.nodeType === 1 ? r.target : r.target.parentNode) : null;
+    let run = place ? w.runs.get(place) : undefined;
+    if (place && (run === undefined || now - run[1] > GAP)) w.runs.set(place, (run = [now, now]));
+    else if (run !== undefined) run[1] = now;
+    const tick = run !== undefined && (now - run[0] >= LIVE || (now - w.busySince >= LIVE && textOnly(r)));
+    if (!tick) w.lastNew = now;
+  };
   // The page an event happened on (the top document's URL without its fragment; "" in a frame):
   // the host tells events of a page left since from the current page's.
   const page = () => (window === window.top ? location.href.split("#")[0] : "");
@@ -39,9 +61,11 @@
     const records = mine ? all.filter(r => !(r.type === "childList" &&
       [...r.addedNodes, ...r.removedNodes].every(n => n === mine))) : all;
     w.mutations += records.length;
-    let budget = 300;
+    let budget = 300, k = 0;
+    const now = performance.now();
     for (const r of records) {
-      if (r.type !== "attributes" || r.attributeName !== "style") w.last = performance.now();
+      if (r.type !== "attributes" || (r.attributeName !== "style" &&
+          r.oldValue !== r.target.getAttribute(r.attributeName))) changed(r, now, k++);
       if (--budget < 0) continue;
       if (r.type === "childList") {
         if (noAi(r.target)) continue;
@@ -71,6 +95,6 @@
     }
   });
   observer.observe(document, {subtree: true, childList: true, characterData: true, attributes: true,
-    attributeFilter: ["class", "style", "hidden", "aria-hidden", "open", "aria-busy", "disabled"]});
+    attributeOldValue: true, attributeFilter: ["class", "style", "hidden", "aria-hidden", "open", "aria-busy", "disabled"]});
   return globalThis.__bxWatch = w;
 })()

@@ -35,6 +35,9 @@ class SettleOptions:
 class Settled:
     waited_ms: float = 0.0
     stable: bool = True
+    # The page had been changing without pause before the wait (a clock, a live grid): its ticks
+    # did not hold the wait, only other changes did (snapshot/page_watch_settle.js).
+    ticking: bool = False
     events: list[tuple[dict[str, Any], float]] = field(default_factory=list)  # (raw event, page now ms)
 
 
@@ -49,6 +52,7 @@ def settled_from(main: dict[str, Any] | None, others: Iterable[dict[str, Any] | 
     if main is not None and wait:
         out.waited_ms = waited_ms(main)
         out.stable = bool(main.get("stable", True))
+        out.ticking = bool(main.get("ticking", False))
     for reply in (main, *others):
         if reply:
             now = float(reply.get("now") or 0)
