@@ -9,7 +9,15 @@ from tests.builders import doc, el, text
 
 from browserx.snapshot.classify import classify, is_interactive
 from browserx.snapshot.merge import Tree
-from browserx.snapshot.model import F_CURSOR_POINTER, F_HOVER_REVEALS, F_TRANSPARENT, Box, Node
+from browserx.snapshot.model import (
+    F_CLIPPED_AWAY,
+    F_CURSOR_POINTER,
+    F_HOVER_REVEALS,
+    F_NO_POINTER_EVENTS,
+    F_TRANSPARENT,
+    Box,
+    Node,
+)
 from browserx.snapshot.visibility import compute_visibility, shows_on_hover
 
 CLICK = frozenset({"click"})
@@ -97,6 +105,64 @@ def test_a_transparent_focus_input_in_a_field_that_takes_no_click_promotes_nothi
     field, _ = _select(field_listens=False)
     classified(el("div", field))
     assert field.role != "combobox" and not is_interactive(field)
+
+
+def test_a_focus_input_inside_an_aria_combobox_field_is_listed_as_itself() -> None:
+    """Vuetify: the field is ``role=combobox`` (no name), the transparent input inside it takes no
+    pointer events but holds the label; Chrome lists both, the click lands on the field."""
+    focus = transparent(
+        el("input", attrs={"role": "combobox", "aria-label": "Warehouse"}), Box(10, 10, 200, 24)
+    )
+    focus.flags |= F_NO_POINTER_EVENTS
+    field = listening(el("div", el("div", el("div", focus)), attrs={"role": "combobox"}))
+    field.box = Box(0, 0, 240, 56)
+    stray = transparent(el("input", attrs={"type": "text"}), Box(300, 10, 200, 24))
+    stray.flags |= F_NO_POINTER_EVENTS  # nothing takes its clicks: a ghost, not a control
+    classified(field, el("div", stray))
+    assert focus.visible and is_interactive(focus) and field.role == "combobox"
+    assert not stray.visible
+
+
+def test_native_inputs_transparent_on_top_of_their_drawing_are_the_controls() -> None:
+    """A range input over the drawn track (Material's slider), a file input over its button
+    (UIkit's form-custom), a text input whose wrapper fades in on focus (Material's filled field)."""
+    track = transparent(el("input", attrs={"type": "range", "aria-label": "Volume"}), Box(0, 0, 200, 40))
+    slider = listening(el("md-slider", el("div", track)))
+    slider.box = Box(0, 0, 200, 40)
+    upload = transparent(el("input", attrs={"type": "file", "aria-label": "Upload"}), Box(0, 50, 175, 40))
+    drawn = el("button", text("Choose cover"), attrs={"tabindex": "-1"})
+    custom = el("div", upload, drawn)
+    custom.box = drawn.box = Box(0, 50, 175, 40)
+    email = el("input", attrs={"type": "email", "aria-label": "Email"}, visible=False)
+    email.box = Box(0, 110, 200, 24)
+    fading = transparent(el("div", el("div", email, visible=False)), Box(0, 100, 232, 56))
+    field = el("div", fading)
+    field.box = Box(0, 100, 232, 56)
+    tiny = transparent(el("input", attrs={"type": "range"}), Box(0, 200, 4, 4))
+    classified(slider, custom, field, el("div", tiny))
+    assert track.visible and track.role == "slider" and not is_interactive(slider)
+    assert upload.visible and upload.role == "button" and drawn.visible
+    assert email.visible and email.role == "textbox"
+    assert not tiny.visible
+
+
+def test_a_clipped_away_button_laid_over_a_listening_field_makes_it_the_button() -> None:
+    """Ionic's select: a clipped-away transparent button covers the label that takes the click;
+    the label is the button (its name and states). A visually hidden 1-px button in a clickable
+    card does not make the card that button."""
+    over = el("button", attrs={"aria-label": "Travellers, Two", "aria-expanded": "false"}, visible=False)
+    over.flags |= F_TRANSPARENT | F_CLIPPED_AWAY
+    over.box = Box(0, 0, 400, 44)
+    label = listening(el("label", el("div", text("Travellers")), el("div", el("div", over))))
+    label.box = Box(0, 0, 400, 44)
+    sr_only = el("button", text("Remove"), visible=False)
+    sr_only.flags |= F_CLIPPED_AWAY
+    sr_only.box = Box(0, 60, 1, 1)
+    card = listening(el("div", el("p", text("Chip")), sr_only))
+    card.box = Box(0, 60, 120, 32)
+    classified(label, card)
+    assert label.role == "button" and label.state["proxyOf"] is over and is_interactive(label)
+    assert card.role != "button" and "proxyOf" not in card.state
 
 
 # -- hover-revealed content ---------------------------------------------------------------------

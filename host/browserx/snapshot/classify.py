@@ -14,6 +14,7 @@ from browserx.snapshot.model import (
     F_INLINE,
     F_NO_POINTER_EVENTS,
     F_TRANSPARENT,
+    Box,
     Node,
     NodeRef,
 )
@@ -185,7 +186,9 @@ def _delegation_targets(node: Node) -> list[Node]:
     return items
 
 
-def classify(tree: Tree) -> None:
+def classify(tree: Tree) -> list[Node]:
+    """Set role, tier and hints on every node; return the transparent controls it made visible
+    (the pipeline places them where what they sit in is)."""
     nodes = tree.nodes
     candidates: dict[int, tuple[str, ...]] = {}
     for node in nodes:
@@ -214,7 +217,7 @@ def classify(tree: Tree) -> None:
     # Transparent is not always hidden: a native toggle drawn over by the library (the input
     # transparent on top of its box) is the control; a select's transparent focus input makes
     # the field around it the combobox.
-    transparent_controls(tree, candidates)
+    revealed = transparent_controls(tree, candidates)
 
     # A handler on a block of content (a Markdown pane, a title block, a row of stat boxes) that
     # nothing about it offers to a person (no pointer cursor, focus, role or click attribute) is
@@ -271,6 +274,7 @@ def classify(tree: Tree) -> None:
         if node.tier == 1 and node.role not in INTERACTIVE_ROLES:
             node.tier = 2  # e.g. a clickable listitem or heading: semantic role, acted on as a control
         node.hints = hints
+    return revealed
 
 
 def _is_content_block(node: Node) -> bool:
@@ -351,7 +355,10 @@ MIN_DRAWN_TOGGLE = 8
 # A field a select's focus input promotes: at least this big, a few levels up at most.
 MIN_FIELD_W, MIN_FIELD_H = 20.0, 16.0
 FIELD_SEARCH_DEPTH = 5
-FIELD_INPUT_ROLES = frozenset({"combobox"})
+FIELD_INPUT_ROLES = frozenset({"combobox", "button"})
+PROXY_TAGS = frozenset({"input", "button"})
+# A clipped-away button stands for the field around it only when laid over most of it.
+MIN_FIELD_COVER = 0.5
 FIELD_HINTS = frozenset({"listener", "onclick", "framework", "pointer"})
 
 
@@ -371,7 +378,7 @@ def _only_transparent(node: Node) -> Node | None:
     return n
 
 
-def transparent_controls(tree: Tree, candidates: dict[int, tuple[str, ...]]) -> None:
+def transparent_controls(tree: Tree, candidates: dict[int, tuple[str, ...]]) -> list[Node]:
     """Controls that opacity 0 hides from the eye but not from the hand (DESIGN.md, "Transparent
     is not always hidden"):
 
@@ -380,13 +387,21 @@ def transparent_controls(tree: Tree, candidates: dict[int, tuple[str, ...]]) -> 
       the control, listed as itself (its clicks land on it);
     - a select's focus input (``<input role=combobox readonly>``, transparent or a pixel wide:
       Element Plus, Vuetify) inside a larger field that takes the click: the field is the
-      combobox (``state["proxyOf"]``: the input's name and states; ``proxyField``).
+      combobox (``state["proxyOf"]``: the input's name and states; ``proxyField``); so is the
+      field around a clipped-away button laid over all of it (Ionic's select);
+    - any other native input transparent on top of what its library draws (a range input over
+      the drawn track, a file input over its button, a text input whose wrapper fades in on
+      focus) that takes the clicks there, or sits in the control that takes them (a focus
+      input inside an ARIA combobox field): the input is the control, listed as itself.
+
+    Returns the inputs it made visible.
     """
+    revealed: list[Node] = []
     for node in tree.nodes:
-        if node.visible or node.tag != "input" or node.role is None:
+        if node.visible or node.role is None or node.tag not in PROXY_TAGS:
             continue
         box = node.box
-        if node.role in TOGGLE_ROLES:
+        if node.tag == "input" and node.role in TOGGLE_ROLES:
             if box is None or box.w < MIN_DRAWN_TOGGLE or box.h < MIN_DRAWN_TOGGLE:
                 continue
             shown = _only_transparent(node)
@@ -395,14 +410,43 @@ def transparent_controls(tree: Tree, candidates: dict[int, tuple[str, ...]]) -> 
             if shown.box.intersect(box) is None:
                 continue
             node.visible = True
-        elif node.role in FIELD_INPUT_ROLES and node.rendered:
+            revealed.append(node)
+            continue
+        if not node.rendered:
+            continue
+        if node.role in FIELD_INPUT_ROLES:
             field = _field_around(node, candidates)
-            if field is None:
+            if field is not None:
+                field.state = {**field.state, "proxyOf": node, "proxyField": True}
+                field.role = node.role
+                field.tier = 1
+                candidates.pop(field.index, None)
                 continue
-            field.state = {**field.state, "proxyOf": node, "proxyField": True}
-            field.role = node.role
-            field.tier = 1
-            candidates.pop(field.index, None)
+        if node.tag == "input" and _on_top_of_its_drawing(node):
+            node.visible = True
+            revealed.append(node)
+    return revealed
+
+
+def _on_top_of_its_drawing(node: Node) -> bool:
+    """Whether an input that only opacity hides is big enough to click, over the visible box
+    around it, and takes the clicks there (or sits inside the control that takes them)."""
+    box = node.box
+    if box is None or box.w < MIN_DRAWN_TOGGLE or box.h < MIN_DRAWN_TOGGLE:
+        return False
+    shown = _only_transparent(node)
+    if shown is None or shown.box is None or shown.box.intersect(box) is None:
+        return False
+    if not node.flags & F_NO_POINTER_EVENTS:
+        return True
+    parent = node.parent
+    for _ in range(FIELD_SEARCH_DEPTH):
+        if parent is None or not parent.is_element:
+            return False
+        if parent.role in INTERACTIVE_ROLES:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _stood_in_for(node: Node, tree: Tree) -> bool:
@@ -420,7 +464,13 @@ def _field_around(node: Node, candidates: dict[int, tuple[str, ...]]) -> Node | 
     few levels up, bigger than a pixel, with a click handler of its own (a listener, a
     framework's, an onclick attribute, a pointer cursor) and no control between."""
     tiny = node.box is not None and (node.box.w <= 1 or node.box.h <= 1)
-    if _only_transparent(node) is None and not tiny:
+    clipped = bool(node.flags & F_CLIPPED_AWAY)
+    if node.role == "button" or node.tag != "input":
+        # A button takes its field's place only when laid over it (Ionic's select): a visually
+        # hidden button in a clickable card is a button of the card, not the card.
+        if not clipped and _only_transparent(node) is None:
+            return None
+    elif _only_transparent(node) is None and not tiny and not clipped:
         return None
     parent = node.parent
     for _ in range(FIELD_SEARCH_DEPTH):
@@ -434,6 +484,11 @@ def _field_around(node: Node, candidates: dict[int, tuple[str, ...]]) -> Node | 
             and box.h >= MIN_FIELD_H
             and not FIELD_HINTS.isdisjoint(candidates.get(parent.index, ()))
         ):
+            if node.role == "button" and (
+                node.box is None
+                or (node.box.intersect(box) or Box(0, 0, 0, 0)).area < MIN_FIELD_COVER * box.area
+            ):
+                return None
             return parent
         parent = parent.parent
     return None

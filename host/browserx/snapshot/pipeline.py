@@ -74,7 +74,8 @@ def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
                 name = hunt_label(proxy, ctx)
                 if name:
                     hunted.add(node.index)
-            node.state = {**node.state, "value": _shown_value(node, name)}
+            if node.role == "combobox":  # a button laid over its field (Ionic) has no value
+                node.state = {**node.state, "value": _shown_value(node, name)}
         elif proxy is not None:
             # A label standing in for a hidden toggle: what the label itself says or shows
             # first (MkDocs' palette label says "Switch to dark mode" while its radio's own
@@ -137,7 +138,14 @@ def prepare(frames: list[FrameCapture]) -> Prepared:
     viewport = Box(0, 0, main.viewport[0], main.viewport[1])
     placements = compute_visibility(tree.nodes, viewport, (main.scroll[0], main.scroll[1]))
     show_content_boxes(tree.nodes, placements)
-    classify_tree(tree)
+    for node in classify_tree(tree):
+        # A transparent control classify revealed is placed where what it sits in is.
+        shown = node.parent
+        while shown is not None and not shown.visible:
+            shown = shown.parent
+        where = placements.get(shown.index) if shown is not None else None
+        if where is not None:
+            placements.put(node.index, where)
     actionable: list[Node] = []
     named: list[Node] = []
     for node in tree.nodes:
