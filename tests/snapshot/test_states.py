@@ -85,6 +85,21 @@ def test_other_states() -> None:
     assert states("th", {"aria-sort": "none"}) == {}
 
 
+def test_aria_disabled_on_an_ancestor_disables_what_is_inside_until_one_says_otherwise() -> None:
+    """As Chrome: the nearest aria-disabled, on the node or an ancestor, decides (jQuery UI puts
+    it on the tab's or menu item's ``<li>``)."""
+    link = el("a", text("Payment"), attrs={"href": "#pay"})
+    item = el("div", text("Invoices"), attrs={"role": "menuitem"})
+    enabled = el("button", text("Undo"))
+    placed(
+        el("li", link, attrs={"role": "tab", "aria-disabled": "true"}),
+        el("li", item, attrs={"aria-disabled": "true"}),
+        el("div", el("div", enabled, attrs={"aria-disabled": "false"}), attrs={"aria-disabled": "true"}),
+    )
+    assert states_of(link) == {"disabled": True} and states_of(item) == {"disabled": True}
+    assert states_of(enabled) == {}
+
+
 def test_a_label_standing_in_for_a_hidden_toggle_has_the_toggles_states() -> None:
     toggle = el("input", attrs={"type": "checkbox"}, state={"checked": True}, visible=False)
     label = el("label", text("Dark mode"), state={"proxyOf": toggle})

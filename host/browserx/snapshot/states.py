@@ -58,6 +58,18 @@ def _expanded(node: Node, role: str | None) -> bool | None:
     return None
 
 
+def _aria_disabled(node: Node) -> bool:
+    """aria-disabled as Chrome applies it: the nearest element, itself or an ancestor, that says
+    ``aria-disabled`` decides (a tab link in a disabled ``<li>``: jQuery UI's tabs and menus)."""
+    n: Node | None = node
+    while n is not None:
+        token = trimmed_attr(n, "aria-disabled").lower()
+        if token in ("true", "false"):
+            return token == "true"
+        n = element_parent(n)
+    return False
+
+
 def _sort(node: Node) -> str | None:
     """aria-sort of a column or row header: ascending, descending or other (none is the default)."""
     value = trimmed_attr(node, "aria-sort").lower()
@@ -117,7 +129,7 @@ def states_of(node: Node) -> dict[str, object]:
     role = role_of(node)
     native_field = node.tag in ("input", "textarea", "select")
     candidates: dict[str, object] = {
-        "disabled": is_disabled(node) or _true(node, "aria-disabled"),
+        "disabled": is_disabled(node) or _aria_disabled(node),
         "checked": _checked(node, role),
         "expanded": _expanded(node, role),
         "selected": node.state.get("selected") is True or _true(node, "aria-selected"),
