@@ -156,8 +156,11 @@ async def listener_keys(
             for (backend_id, _), key in zip(pairs, keys.result.value, strict=True):
                 if key:
                     known[backend_id] = int(key)
-        await state.session.cdp(
-            "Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id
+        # Not waited for: the renderer runs it after the lookup, and nothing here needs its answer.
+        state.session.fire_and_forget(
+            state.session.cdp(
+                "Runtime.releaseObjectGroup", {"objectGroup": "browserx-l"}, session_id=session_id
+            )
         )
     for backend_id in [b for b in known if b not in types]:
         del known[backend_id]  # stopped listening, or gone
