@@ -20,7 +20,7 @@ from PIL import Image
 
 from browserx import Client
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of, js, open_page
+from tests.e2e.helpers import id_of, js, open_page, wait_sessions
 
 ACCENT = (9, 105, 218)
 TOLERANCE = 12  # per channel: the arrow's fill, not the lighter outline or a fading ripple
@@ -237,3 +237,26 @@ def test_the_views_never_show_the_overlay(browser: Browser, bx: Client, servers:
     html = bx.html(tab=tab, mode="full")["html"]
     for view in (before, json_view, semantic, html):
         assert "overlay" not in view.lower()
+
+
+def test_the_cursor_goes_into_an_out_of_process_frame(browser: Browser, bx: Client, servers: Servers) -> None:
+    tab = open_page(browser, bx, servers.url("oopif.html"))
+    wait_sessions(bx, tab, 1)
+    button = id_of(bx, tab, "Child button")
+    d = browser.driver
+    fx, fy = d.execute_script(
+        "const f = document.querySelector('#x'), r = f.getBoundingClientRect();"
+        "return [r.left + f.clientLeft, r.top + f.clientTop];"
+    )
+    d.switch_to.frame(d.find_element("id", "x"))
+    bx_, by_ = d.execute_script(
+        "const r = document.querySelector('#child-button').getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2];"
+    )
+    d.switch_to.default_content()
+    point = (fx + bx_, fy + by_)
+    assert _cursor_at(browser, point) < MIN_PIXELS
+    # A key with an ID focuses the element (no point of its own): its place is found in the background.
+    seen, result = _seen_during(browser, lambda: bx.key("Shift", tab=tab, id=button), point)
+    assert result["success"], result
+    assert seen, "no cursor at the button in the out-of-process frame"
