@@ -51,6 +51,9 @@ def test_checked_states() -> None:
     assert states("div", {"role": "switch", "aria-checked": "true"}) == {"checked": True}
     assert states("div", {"role": "checkbox", "aria-checked": "mixed"}) == {"checked": "mixed"}
     assert states("div", {"role": "radio", "aria-checked": "mixed"}) == {}
+    # Chrome reads aria-checked only on roles that can be checked: a grid cell's is ignored.
+    assert states("div", {"role": "gridcell", "aria-checked": "true"}) == {}
+    assert states("div", {"role": "option", "aria-checked": "true"}) == {"checked": True}
 
 
 def test_expanded_pressed_selected() -> None:

@@ -25,6 +25,7 @@ def heading_level(node: Node) -> int | None:
 
 
 _CHECKABLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+_CHECKED_IF_SAID_ROLES = frozenset({"option", "treeitem"})
 _MIXED_ROLES = frozenset({"checkbox", "menuitemcheckbox", "option", "treeitem"})
 _HASPOPUP_VALUES = frozenset({"menu", "listbox", "tree", "grid", "dialog"})
 _CURRENT_VALUES = frozenset({"page", "step", "location", "date", "time", "true"})
@@ -40,7 +41,8 @@ def _checked(node: Node, role: str | None) -> bool | str:
     if value is None:
         if node.tag == "input" and input_type(node) in ("checkbox", "radio"):
             value = "checked" in node.attrs
-        elif role in _CHECKABLE_ROLES or "aria-checked" in node.attrs:
+        elif role in _CHECKABLE_ROLES or (role in _CHECKED_IF_SAID_ROLES and "aria-checked" in node.attrs):
+            # Chrome reads aria-checked on these roles only (a grid cell's is ignored: Tabulator)
             token = trimmed_attr(node, "aria-checked").lower()
             value = "mixed" if token == "mixed" else token not in ("", "false")
     if value == "mixed":
