@@ -122,6 +122,7 @@ def test_presentation_roles(node: Any, expected: str | None) -> None:
         ({"type": "time"}, {}, "InputTime"),
         ({"type": "hidden"}, {}, None),
         ({"type": "text", "list": "dl"}, {}, "combobox"),
+        ({"type": "text", "list": "gone"}, {"noDatalist": True}, "textbox"),  # names no <datalist>
         ({"type": "TEXT"}, {"inputType": "checkbox"}, "checkbox"),  # live type wins
     ],
 )

@@ -261,6 +261,8 @@ function collect(root, opts) {
       if (tag === "INPUT") {
         const type = el.type;
         set("inputType", type);
+        // A list attribute naming no <datalist> makes no combobox (Chrome: a textbox; NiceGUI's q-input).
+        if (el.list === null && el.hasAttribute("list")) set("noDatalist", true);
         // A field seen as a password once stays one after a "show password" toggle: its value is
         // never read, only whether it has one (the host's redaction.field_secret masks it).
         const secret = type === "password" || secretFields.has(el);

@@ -114,7 +114,7 @@ def _area(node: Node) -> str | None:
 
 def _input(node: Node) -> str | None:
     kind = input_type(node)
-    if kind in COMBOBOX_INPUT_TYPES and "list" in node.attrs:
+    if kind in COMBOBOX_INPUT_TYPES and "list" in node.attrs and not node.state.get("noDatalist"):
         return "combobox"
     return INPUT_ROLE_BY_TYPE[kind]
 
