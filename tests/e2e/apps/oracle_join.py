@@ -22,7 +22,7 @@ native inputs over a drawn box) — and are marked so in the misses.
 **The join**: each browserx json node (``boxes=True``) is placed on the DOM element of the snapshot
 with the same tag and the same border box (±1.5 px, viewport coordinates). A Chrome target is *found*
 when (1) a browserx ID is placed on its element, else (2) an unused ID is placed on its ``<label>`` or a
-near ancestor / descendant and agrees in role or name (a label promoted for a hidden input, a field
+near ancestor (five levels when the role agrees, three otherwise) / descendant and agrees in role or name (a label promoted for a hidden input, a field
 promoted for a transparent input), else (3) an unused ID that could not be placed has the same role
 and non-empty name (counted as ``by name``). Each ID serves one target: two targets folded into one ID
 are one miss. On the found pairs: role equal, name equal (``norm_name``; Chrome's empty name agrees
@@ -35,7 +35,9 @@ of a click/press listener (``isClickable``, ``DOMDebugger.getEventListeners``), 
 jQuery click-like handler (``FRAMEWORK_JS``), or has ``cursor: pointer`` with such a handler on an
 ancestor within four levels (delegation). Anything else is *imprecise* (an ID on something neither
 Chrome nor a handler makes interactive). IDs that could not be placed on any element are listed as
-``unplaced`` and left out of the ratio.
+``unplaced`` and left out of the ratio. Elements of one tag and one box (a wrapper and its
+overlay, stacked range inputs) cannot be told apart by the json view: nodes are placed on them in
+order, and an ID there is legitimate when any of them is (a click on that box reaches them all).
 """
 
 from __future__ import annotations
@@ -384,6 +386,7 @@ class BxNode:
     box: tuple[int, int, int, int] | None
     node: dict[str, Any]
     index: int | None = None  # placed on this Dom element
+    alts: tuple[int, ...] = ()  # every element of the same tag and box (nested or stacked)
 
 
 def bx_nodes(view: dict[str, Any]) -> list[BxNode]:
@@ -411,6 +414,7 @@ def place(nodes: list[BxNode], dom: Dom, scroll: tuple[float, float], chrome: se
     for i, b in dom.bounds.items():
         if dom.is_element(i):
             index.setdefault((dom.tag[i], round(b[0] - scroll[0]), round(b[1] - scroll[1])), []).append(i)
+    taken: set[int] = set()
     for n in nodes:
         if n.box is None or not n.tag:
             continue
@@ -423,7 +427,12 @@ def place(nodes: list[BxNode], dom: Dom, scroll: tuple[float, float], chrome: se
             if abs(dom.bounds[i][2] - w) <= TOL and abs(dom.bounds[i][3] - h) <= TOL
         ]
         if cands:
-            n.index = next((i for i in cands if i in chrome), cands[-1])
+            # Elements of one tag and one box (a wrapper and its overlay, two stacked range
+            # inputs) are told apart by order: each goes to the first node not placed there yet.
+            free = [i for i in cands if i not in taken] or cands
+            n.index = next((i for i in free if i in chrome), free[-1])
+            n.alts = tuple(cands)
+            taken.add(n.index)
 
 
 # -- scoring ----------------------------------------------------------------------------------------
@@ -480,12 +489,12 @@ def join(targets: list[Target], nodes: list[BxNode], dom: Dom) -> list[Pair]:
             used.add(n.id)  # type: ignore[arg-type]
             pairs[k] = Pair(t, n, "element")
 
-    def related_to(t: Target) -> set[int]:
+    def related_to(t: Target, up: int) -> set[int]:
         related: set[int] = set()
         label = dom.label_of(t.index)
         if label is not None:
             related.add(label)
-        related.update(list(dom.ancestors(t.index))[:3])
+        related.update(list(dom.ancestors(t.index))[:up])
         stack = list(dom.children.get(t.index, []))
         while stack:
             c = stack.pop()
@@ -498,7 +507,9 @@ def join(targets: list[Target], nodes: list[BxNode], dom: Dom) -> list[Pair]:
         for k, t in enumerate(targets):
             if k in pairs:
                 continue
-            related = related_to(t)
+            # Five levels up when the role agrees (a field promoted for its transparent focus
+            # input: classify.py looks as far), three when only the name does.
+            related = related_to(t, 5 if want_role else 3)
             for n in with_id:
                 if n.id in used or n.index not in related:
                     continue
@@ -618,6 +629,29 @@ def _handler(cdp: Cdp, backend: int, up: bool) -> str:
     return str((got.get("result") or {}).get("value") or "")
 
 
+def _legit(i: int, dom: Dom, ax_by_backend: dict[int, dict[str, Any]], cdp: Cdp) -> str:
+    """Why element ``i`` is interactive for Chrome or a real handler ('' when it is not)."""
+    ax = ax_by_backend.get(dom.backend[i])
+    role = _value(ax, "role") if ax else ""
+    why = ""
+    if role in WIDGET_ROLES or (ax is not None and _prop(ax, "focusable")):
+        why = f"Chrome {role or 'focusable'}"
+    elif dom.scrolls(i):
+        why = "scroll container"
+    elif dom.tag[i] == "label" or i in dom.clickable:
+        why = "label or click listener"
+    elif dom.attrs[i].get("contenteditable") in ("", "true", "plaintext-only"):
+        why = "editable"
+    else:
+        why = _handler(cdp, dom.backend[i], False)
+        if not why and dom.style.get(i, {}).get("cursor") == "pointer":
+            if any(a in dom.clickable for a in list(dom.ancestors(i))[:4]):
+                why = "pointer cursor under a click listener"
+            else:
+                why = _handler(cdp, dom.backend[i], True)
+    return why
+
+
 def precision(
     nodes: list[BxNode], pairs: list[Pair], dom: Dom, ax_by_backend: dict[int, dict[str, Any]], cdp: Cdp
 ) -> tuple[int, list[str], list[str]]:
@@ -638,22 +672,11 @@ def precision(
         i = n.index
         ax = ax_by_backend.get(dom.backend[i])
         role = _value(ax, "role") if ax else ""
-        why = ""
-        if role in WIDGET_ROLES or (ax is not None and _prop(ax, "focusable")):
-            why = f"Chrome {role or 'focusable'}"
-        elif dom.scrolls(i):
-            why = "scroll container"
-        elif dom.tag[i] == "label" or i in dom.clickable:
-            why = "label or click listener"
-        elif dom.attrs[i].get("contenteditable") in ("", "true", "plaintext-only"):
-            why = "editable"
-        else:
-            why = _handler(cdp, dom.backend[i], False)
-            if not why and dom.style.get(i, {}).get("cursor") == "pointer":
-                if any(a in dom.clickable for a in list(dom.ancestors(i))[:4]):
-                    why = "pointer cursor under a click listener"
-                else:
-                    why = _handler(cdp, dom.backend[i], True)
+        # A click on the box reaches every element of that tag and box (nested: the inner one
+        # is hit, the outer one gets the event; the json view cannot say which one it meant).
+        why = next(
+            (w for j in (i, *(a for a in n.alts if a != i)) if (w := _legit(j, dom, ax_by_backend, cdp))), ""
+        )
         if why:
             legit += 1
         else:
