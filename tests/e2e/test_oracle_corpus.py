@@ -32,24 +32,25 @@ REPORT_PATH = Path("/tmp/oracle-corpus-report.txt")
 VIEWS_DIR = Path("/tmp/oracle-corpus")
 TARGET = 0.995
 # library → (found, precision) floors: what browserx achieves now, rounded down (a ratchet).
-# Measured 2026-11-27 (tests/e2e/apps/oracle.py, Chromium 156); the gap to TARGET is in the report.
+# Measured 2026-11-27 (tests/e2e/apps/oracle.py, Chromium 156), raised after the transparent-input,
+# row, aria-disabled/checked and datalist rules; the gap to TARGET is in the report (MUI's Empty radio).
 FLOORS: dict[str, tuple[float, float]] = {
     "ag-grid": (1.0, 1.0),
     "alpine": (1.0, 1.0),
-    "antd": (0.985, 0.815),
+    "antd": (1.0, 1.0),
     "bootstrap": (1.0, 1.0),
     "choices": (1.0, 1.0),
     "dash": (1.0, 1.0),
-    "element-plus": (1.0, 0.745),
+    "element-plus": (1.0, 1.0),
     "flatpickr": (1.0, 0.92),
     "fluent": (1.0, 1.0),
     "gridjs": (1.0, 1.0),
     "handsontable": (1.0, 1.0),
-    "ionic": (0.965, 1.0),
+    "ionic": (1.0, 1.0),
     "jquery-ui": (1.0, 1.0),
-    "material-web": (0.84, 0.875),
+    "material-web": (1.0, 0.95),
     "mui": (0.98, 1.0),
-    "naive-ui": (1.0, 0.915),
+    "naive-ui": (1.0, 1.0),
     "nicegui": (1.0, 1.0),
     "nouislider": (1.0, 1.0),
     "quasar": (1.0, 1.0),
@@ -57,13 +58,13 @@ FLOORS: dict[str, tuple[float, float]] = {
     "shiny": (1.0, 1.0),
     "splide": (1.0, 1.0),
     "svelte": (1.0, 1.0),
-    "tabulator": (1.0, 0.99),
+    "tabulator": (1.0, 1.0),
     "tom-select": (1.0, 1.0),
-    "uikit": (0.97, 1.0),
-    "vuetify": (0.96, 1.0),
+    "uikit": (1.0, 1.0),
+    "vuetify": (1.0, 1.0),
 }
 # Over all libraries: role, name and states agreement of the found nodes (same ratchet).
-AGREEMENT_FLOORS = {"role": 0.99, "name": 0.995, "states": 0.99}
+AGREEMENT_FLOORS = {"role": 0.995, "name": 0.999, "states": 0.997}
 MIN_PAGES, MIN_LIBRARIES = 40, 20
 
 
