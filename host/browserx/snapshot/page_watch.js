@@ -6,16 +6,16 @@
 // A page that never stops updating (a clock, a streaming grid, a status line a server pushes) is
 // never quiet: for the stability wait (page_watch_settle.js), the watcher also tells its ticks from
 // new changes. busySince: when the current run of changes began (a run ends at a pause of GAP ms).
-// A change is a tick when its place (the element changed, or holding the text changed) has been
-// changing for LIVE ms without such a pause, or when it only rewrites text on a page busy that
-// long; lastNew: when the DOM last changed otherwise. An attribute set to the value it had is no
+// A change is a tick when its place (the element changed, or holding the text changed), or places
+// of its kind (same tag and class, same kind of change), have been changing for LIVE ms without
+// such a pause, or when it only rewrites text on a page busy that long; lastNew: when the DOM last changed otherwise. An attribute set to the value it had is no
 // change at all.
 (() => {
   if (globalThis.__bxWatch) return globalThis.__bxWatch;
   const SEL = __SELECTOR__, MAX = __MAX__, GAP = 1500, LIVE = 2000, PLACES = 2000;
   const born = performance.now();
   const w = {last: born, events: [], mutations: 0, seen: new WeakMap(), lastNew: born, busySince: born,
-    runs: new WeakMap()};
+    runs: new WeakMap(), kinds: new Map()};
   const textOnly = r => r.type === "characterData" || (r.type === "childList" &&
     [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 3));
   // One change at `now` (records past the first PLACES of a batch are all new changes).
@@ -23,11 +23,20 @@
     if (now - w.last > GAP) w.busySince = now;
     w.last = now;
     const place = k < PLACES ? (r.target.nodeType === 1 ? r.target : r.target.parentNode) : null;
-    let run = place ? w.runs.get(place) : undefined;
-    if (place && (run === undefined || now - run[1] > GAP)) w.runs.set(place, (run = [now, now]));
-    else if (run !== undefined) run[1] = now;
-    const tick = run !== undefined && (now - run[0] >= LIVE || (now - w.busySince >= LIVE && textOnly(r)));
-    if (!tick) w.lastNew = now;
+    if (!place) return void (w.lastNew = now);
+    // The run of this element, and that of its kind (tag, class, what changed): a grid whose rows
+    // take turns keeps changing its row cells, each one only now and then.
+    const kind = r.type + (r.attributeName || "") + " " + place.nodeName + "." +
+      (typeof place.className === "string" ? place.className : "");
+    if (w.kinds.size > 5000) w.kinds.clear();
+    const runOf = (map, key) => {
+      let run = map.get(key);
+      if (run === undefined || now - run[1] > GAP) map.set(key, (run = [now, now]));
+      else run[1] = now;
+      return now - run[0] >= LIVE;
+    };
+    const hot = runOf(w.runs, place) | runOf(w.kinds, kind);
+    if (!hot && !(now - w.busySince >= LIVE && textOnly(r))) w.lastNew = now;
   };
   // The page an event happened on (the top document's URL without its fragment; "" in a frame):
   // the host tells events of a page left since from the current page's.
