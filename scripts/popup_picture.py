@@ -15,11 +15,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from browserx import Client  # noqa: E402
-from browserx.relay.protocol import EXTENSION_ID  # noqa: E402
 from tests.e2e.harness import browser_with_extension  # noqa: E402
 from tests.e2e.helpers import open_page  # noqa: E402
 from tests.e2e.servers import fixture_servers  # noqa: E402
+
+from browserx import Client  # noqa: E402
+from browserx.relay.protocol import EXTENSION_ID  # noqa: E402
 
 DEMO = ROOT / "demo"
 
