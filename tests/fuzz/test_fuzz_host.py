@@ -33,7 +33,9 @@ from tests.fuzz.strategies import notices, replies
 
 HEADER = struct.Struct("<I")
 MAX_OUTBOUND = 1024 * 1024
-HOST_REQUEST_TYPES = {"cdp", "batch", "attach", "detach", "tabs", "effect", "ping", "watermark"}
+HOST_REQUEST_TYPES = {
+    "cdp", "batch", "attach", "detach", "tabs", "effect", "ping", "watermark", "activity", "agentState", "ask", "askDone",
+}  # fmt: skip
 
 
 @dataclass
