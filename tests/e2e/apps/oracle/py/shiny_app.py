@@ -33,7 +33,7 @@ app_ui = ui.page_sidebar(
 )
 
 
-def server(input, output, session):  # noqa: A002
+def server(input, output, session):
     @render.ui
     def grid():
         rows = [r for r in ROWS if input.region() in ("All", r["region"]) and r["sales"] >= input.min()]
