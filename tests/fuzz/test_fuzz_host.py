@@ -256,6 +256,11 @@ def test_the_host_answers_every_agent_request_whatever_the_browser_sends(
 ) -> None:
     with case("host.process"):
         assert host.proc.poll() is None, "the host is gone"
+        # A reader that died on a frame it refused fails every later case at once (not after
+        # waiting out each exchange's limit while hypothesis shrinks).
+        assert host.reader_task is not None
+        if host.reader_task.done():
+            raise AssertionError(f"stdout reader ended: {host.reader_task.exception()!r}")
         response = run(loop, exchange(host, request, plans, noise, notices_), limit=30)
         if response["ok"] is False:
             assert response["error"]["code"] != "internal", response
