@@ -22,7 +22,7 @@ from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
 from browserx.actions.keys import modifiers_mask
 from browserx.actions.links import refuse_link_at
-from browserx.actions.resolve import OBJECT_GROUP, Target, resolve
+from browserx.actions.resolve import OBJECT_GROUP, Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
@@ -190,17 +190,6 @@ async def _locate_quads(
     return local, add_offsets(local, offsets(hops)), [list(q) for q in quads], visible
 
 
-async def _on_target(tab: Tab, target: Target, js: str, *args: Any) -> Any:
-    reply = await tab.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
-         "arguments": [{"value": a} for a in args]},
-        session_id=target.session_id,
-        result_type=CallFunctionOnResult,
-    )  # fmt: skip
-    return reply.result.value
-
-
 async def mouse_move(tab: Tab, point: Point, modifiers: int = 0) -> None:
     await tab.session.cdp(
         "Input.dispatchMouseEvent",
@@ -249,7 +238,7 @@ async def click_target(
             # mouse there first and sees it appear; so do we, before the hit test.
             await mouse_move(tab, point, modifiers)
         if not force:
-            cover = await _on_target(tab, target, GUARD_JS, local[0], local[1])
+            cover = await call_on(tab, target, GUARD_JS, local[0], local[1])
             if isinstance(cover, dict):
                 if attempt == 1:
                     continue  # moved since it was located: once more from the new layout
@@ -278,7 +267,7 @@ def _shows_on_hover(tab: Tab, target: Target) -> bool:
 async def _verdict(tab: Tab, target: Target) -> dict[str, Any] | None:
     # The click may have navigated or removed the element: then nothing is left to report.
     try:
-        value = await _on_target(tab, target, VERDICT_JS)
+        value = await call_on(tab, target, VERDICT_JS)
     except (CdpError, CdpTimeout):
         return None
     return value if isinstance(value, dict) else None
