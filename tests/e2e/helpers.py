@@ -4,10 +4,12 @@ waiting for a tab's iframe sessions."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from browserx import Client
@@ -80,3 +82,39 @@ def wait_sessions(bx: Client, tab: int, n: int) -> None:
             return
         time.sleep(0.1)
     raise AssertionError(f"expected {n} iframe sessions: {bx.targets(tab)}")
+
+
+class ExtensionTab:
+    """A second tab of Selenium's window for one of the extension's own pages (popup, options):
+    every method works there and leaves Selenium on the web page's tab, which open_page drives."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.driver = browser.driver
+        self.web = self.driver.current_window_handle
+        self.driver.switch_to.new_window("tab")
+        self.ext = self.driver.current_window_handle
+        self.driver.switch_to.window(self.web)
+
+    @contextlib.contextmanager
+    def inside(self) -> Iterator[None]:
+        self.driver.switch_to.window(self.ext)
+        try:
+            yield
+        finally:
+            self.driver.switch_to.window(self.web)
+
+    def close(self) -> None:
+        self.driver.switch_to.window(self.ext)
+        self.driver.close()
+        self.driver.switch_to.window(self.web)
+
+    def chrome(self, script: str, *args: Any) -> Any:
+        """An async function body using chrome.* (``a`` its arguments), run in the extension page;
+        a rejection comes back as ``"error: …"``."""
+        with self.inside():
+            return self.driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                f"(async (...a) => {{ {script} }})(...Array.from(arguments).slice(0, -1))"
+                ".then(done, (e) => done('error: ' + e));",
+                *args,
+            )

@@ -18,7 +18,6 @@ The browser is shared by the whole test session: every setting changed here is p
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -34,42 +33,20 @@ from browserx import Client
 from browserx.errors import BrowserxError, DeniedByUser, SiteBlocked
 from browserx.relay.protocol import EXTENSION_ID
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of, js, open_page
+from tests.e2e.helpers import ExtensionTab, id_of, js, open_page
 from tests.e2e.test_agent import fake_backend
 
 POPUP = f"chrome-extension://{EXTENSION_ID}/popup.html"
 SETTINGS = ("siteMode", "blockedSites", "allowedSites", "confirmSensitive")
 
 
-class Popup:
-    """The popup, open in a second tab of Selenium's window; every method leaves Selenium on the
-    web page's tab (helpers.open_page drives that one)."""
+class Popup(ExtensionTab):
+    """The popup, open in a second tab of Selenium's window."""
 
     def __init__(self, browser: Browser) -> None:
-        self.driver = browser.driver
-        self.web = self.driver.current_window_handle
-        self.driver.switch_to.new_window("tab")
-        self.tab = self.driver.current_window_handle
-        self.driver.get(POPUP)
-        self.driver.switch_to.window(self.web)
-
-    @contextlib.contextmanager
-    def inside(self) -> Iterator[None]:
-        self.driver.switch_to.window(self.tab)
-        try:
-            yield
-        finally:
-            self.driver.switch_to.window(self.web)
-
-    def chrome(self, script: str, *args: Any) -> Any:
-        """An async function body using chrome.* (``a`` its arguments), run in the popup."""
+        super().__init__(browser)
         with self.inside():
-            return self.driver.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                f"(async (...a) => {{ {script} }})(...Array.from(arguments).slice(0, -1))"
-                ".then(done, (e) => done('error: ' + e));",
-                *args,
-            )
+            self.driver.get(POPUP)
 
     def question(self, text: str, timeout: float = 15.0) -> Any:
         """The popup's box for the question that contains ``text`` (waits for it)."""
@@ -112,11 +89,6 @@ class Popup:
                     return
             time.sleep(0.1)
         raise AssertionError(f"question {ask_id} still shown")
-
-    def close(self) -> None:
-        self.driver.switch_to.window(self.tab)
-        self.driver.close()
-        self.driver.switch_to.window(self.web)
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ The browser is shared by the whole test session: every test puts the settings ba
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
@@ -32,7 +31,7 @@ from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
 from browserx.relay.protocol import EXTENSION_ID
 from tests.e2e.every_tool import LEAVES_PAGE, calls_for_every_tool, run_calls
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of, open_page
+from tests.e2e.helpers import ExtensionTab, id_of, open_page
 
 POPUP = f"chrome-extension://{EXTENSION_ID}/popup.html"
 OPTIONS = f"chrome-extension://{EXTENSION_ID}/options.html"
@@ -47,38 +46,13 @@ DEFAULTS = {
 SECRET = "Pa55-w0rd-hunter2"
 
 
-class Pages:
-    """The Selenium window's tabs: the web page under test and an extension page. Every method
-    works in the extension page and leaves Selenium on the web page (helpers.open_page uses it)."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.driver = browser.driver
-        self.web = self.driver.current_window_handle
-        self.driver.switch_to.new_window("tab")
-        self.ext = self.driver.current_window_handle
-        self.driver.switch_to.window(self.web)
-
-    @contextlib.contextmanager
-    def in_ext(self) -> Iterator[None]:
-        self.driver.switch_to.window(self.ext)
-        try:
-            yield
-        finally:
-            self.driver.switch_to.window(self.web)
+class Pages(ExtensionTab):
+    """An extension page (options or popup) beside the web page under test."""
 
     def open(self, url: str) -> None:
-        with self.in_ext():
+        with self.inside():
             self.driver.get(url)
             self.wait_for(lambda: self.driver.execute_script("return document.readyState") == "complete")
-
-    def storage(self, script: str, *args: Any) -> Any:
-        """Run ``script`` (an async function body using chrome.*) in the extension page."""
-        with self.in_ext():
-            return self.driver.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                f"(async (...a) => {{ {script} }})(...Array.from(arguments).slice(0, -1)).then(done, (e) => done(String(e)));",
-                *args,
-            )
 
     def wait_for(self, check: Any, timeout: float = 5.0) -> Any:
         deadline = time.monotonic() + timeout
@@ -90,34 +64,29 @@ class Pages:
 
     def reset(self) -> None:
         self.open(OPTIONS)
-        self.storage(
+        self.chrome(
             "await chrome.storage.local.set(a[0]); await chrome.storage.session.set({sharedTabs: [], activity: []});",
             DEFAULTS,
         )
 
-    def close(self) -> None:
-        self.driver.switch_to.window(self.ext)
-        self.driver.close()
-        self.driver.switch_to.window(self.web)
-
     def text(self, css: str) -> str:
-        with self.in_ext():
+        with self.inside():
             found = self.driver.find_elements(By.CSS_SELECTOR, css)
             return found[0].text if found else ""
 
     def texts(self, css: str) -> list[str]:
-        with self.in_ext():
+        with self.inside():
             return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)]
 
     def click(self, css: str) -> None:
-        with self.in_ext():
+        with self.inside():
             self.wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, css))
             self.driver.find_element(By.CSS_SELECTOR, css).click()
 
     def debugger_on(self, tab: int) -> bool:
         """Whether browserx's extension holds a debugger session on the tab (Chrome's own answer:
         a second attach by the same extension is refused while one is held)."""
-        held = self.storage(
+        held = self.chrome(
             "try { await chrome.debugger.attach({tabId: a[0]}, '1.3'); } catch (e) { return String(e.message || e); }"
             "await chrome.debugger.detach({tabId: a[0]}); return 'free';",
             tab,
@@ -153,7 +122,7 @@ def _save_options(
     """Fill the options page as a person would, and Save."""
     pages.open(OPTIONS)
     d = pages.driver
-    with pages.in_ext():
+    with pages.inside():
         for field, text in (("blockedSites", blocked), ("allowedSites", allowed)):
             box = d.find_element(By.ID, field)
             box.clear()
@@ -311,7 +280,7 @@ def test_the_activity_list_shows_the_session_in_order_without_values(
     assert list(reversed(shown())) == want  # newest first
     (body,) = pages.texts("body")
     assert SECRET not in body and "hunter2" not in body
-    stored = pages.storage("return (await chrome.storage.session.get('activity')).activity;")
+    stored = pages.chrome("return (await chrome.storage.session.get('activity')).activity;")
     assert SECRET not in json.dumps(stored)
     assert all(e["outcome"] == "ok" and e["tabId"] == tab for e in stored)
     first_title = pages.texts("#activity-list .tab-title")[-1]
