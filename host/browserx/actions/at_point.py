@@ -61,7 +61,7 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
         if "frameOwner" not in found:
             label = "m" if session is None else tab.session.frame_label(session)
             return _named(tab, found, label), session
-        child = await _child_session(tab, session, ctx, int(found["frameOwner"]))
+        child = await child_session(tab, session, ctx, int(found["frameOwner"]))
         if child is None:
             return HitElement(description="iframe (its frame cannot be reached)", frame="m"), session
         session, (lx, ly) = child, found["local"]
@@ -81,7 +81,7 @@ def _named(tab: Tab, found: dict[str, Any], label: str) -> HitElement:
     return HitElement(id=element_id, description=description or "nothing", frame=label)
 
 
-async def _child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) -> str | None:
+async def child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) -> str | None:
     """The out-of-process frame session whose <iframe> in ``parent`` has the collector key ``owner_key``."""
     children = [
         sid for sid, p in tab.session.session_parents.items() if p == parent and sid in tab.session.sessions

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from browserx import page_js
-from browserx.actions.at_point import _child_session
+from browserx.actions.at_point import child_session
 from browserx.errors import ActionError, PageOptedOut
 from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.snapshot.page_watch import NO_AI_JS
@@ -74,7 +74,7 @@ async def _frame_session(tab: Tab, parent: str | None, ctx: int, owner_key: int)
     not attached yet, as on a busy machine) gets FRAME_ATTACH_WAIT_S to announce itself."""
     deadline = time.monotonic() + FRAME_ATTACH_WAIT_S
     while True:
-        child = await _child_session(tab, parent, ctx, owner_key)
+        child = await child_session(tab, parent, ctx, owner_key)
         if child is not None or time.monotonic() >= deadline:
             return child
         await asyncio.sleep(0.1)
