@@ -112,7 +112,7 @@ async def child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) 
             except BrowserxError:  # an answer of a shape Chrome never sends included (CdpError)
                 continue
             known = int(reply.result.value or 0)
-        if known == owner_key:
+        if owner_key and known == owner_key:  # 0 is no key (a world without the collector): no match
             return sid
     return None
 

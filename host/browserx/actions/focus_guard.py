@@ -51,8 +51,9 @@ async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
                 "The focused element is in a part of the page that opted out of AI agents (data-no-ai); "
                 "browserx will not send keys to it. Give the key an element ID, or ask the user."
             )
-        if found.get("closedHost") and not snapped:
-            # A snapshot finds the closed shadow roots (and hands them to this world): ask again.
+        if (found.get("closedHost") or found.get("frameOwner") == 0) and not snapped:
+            # A snapshot finds the closed shadow roots (and hands them to this world), and gives
+            # a frame's <iframe> its key in a world that had no collector yet: ask again.
             snapped = True
             await take_snapshot(tab)
             continue
