@@ -263,3 +263,20 @@ def test_the_backend_loop_sends_nothing_of_an_opted_out_part(
     assert leaks == [] and MARK not in done.stdout + done.stderr
     counts = _counters(browser)["page"]
     assert all(v == 0 for k, v in counts.items() if k != "focus"), counts
+
+
+@pytest.mark.parametrize("tool", ["hover_at", "click_at"])
+def test_a_first_call_by_coordinates_into_an_opted_out_frame_is_refused(
+    browser: Browser, bx: Client, servers: Servers, tool: str
+) -> None:
+    """Before any snapshot of the page (no collector in its world yet, so its <iframe> has no key)
+    the point is still followed into the right frame: refused, nothing reaches it."""
+    tab = open_page(browser, bx, servers.url("noai-frames.html?cross"))
+    time.sleep(0.6)  # both frames load
+    (x, y) = _centre(_boxes(browser, ["#f"])[0])
+    _reset(browser, ("f",))
+    with pytest.raises(BrowserxError) as refused:
+        bx.call(tool, x=x, y=y, tab=tab)
+    assert refused.value.code == "page_opted_out" and MARK not in str(refused.value.to_dict())
+    counts = _counters(browser, ("f",))["f"]
+    assert counts is not None and all(v == 0 for v in counts.values()), counts

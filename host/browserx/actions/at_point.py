@@ -24,6 +24,7 @@ from browserx.relay.cdp_types import CallFunctionOnResult, GetFrameOwnerResult, 
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.worlds import isolated_world
+from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
@@ -35,7 +36,8 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
     """What is at top-level viewport point (x, y), and the CDP session of its frame."""
     session: str | None = None
     lx, ly = x, y
-    for depth in range(MAX_FRAME_DEPTH):
+    snapped = False
+    for depth in range(MAX_FRAME_DEPTH + 1):  # + 1: the one retry after a snapshot, below
         _, ctx = await isolated_world(tab.capture, session)
         reply = await tab.session.cdp(
             "Runtime.callFunctionOn",
@@ -61,6 +63,12 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
         if "frameOwner" not in found:
             label = "m" if session is None else tab.session.frame_label(session)
             return _named(tab, found, label), session
+        if found["frameOwner"] == 0 and not snapped:
+            # A world the collector has not run in yet knows no <iframe> by key: a snapshot gives
+            # it one, then the same point is asked again.
+            snapped = True
+            await take_snapshot(tab)
+            continue
         child = await child_session(tab, session, ctx, int(found["frameOwner"]))
         if child is None:
             return HitElement(description="iframe (its frame cannot be reached)", frame="m"), session
