@@ -37,8 +37,8 @@ class ElementMatch(BaseModel):
 
 
 class Expect(BaseModel):
-    """What the action should bring about, checked after it (seed 002 sentinel verification). Every
-    condition given must hold; ``or`` lists alternatives of which one must hold."""
+    """What the action should bring about, checked after it. Every condition given must hold;
+    ``or`` lists alternatives of which one must hold."""
 
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 

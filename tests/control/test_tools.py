@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import inspect
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from pydantic import ValidationError
 
 from browserx.control.api import build_methods
 from browserx.control.client import Client
-from browserx.control.tools import AGENT_TOOLS, TOOLS, TOOLS_BY_NAME
+from browserx.control.schemas import TabsParams
+from browserx.control.tools import AGENT_TOOLS, TOOLS, TOOLS_BY_NAME, Hints, Tool
 from browserx.settings import HostSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +34,38 @@ def test_every_tool_has_one_unique_name_and_a_description_on_every_parameter() -
         for name, field in tool.params.model_fields.items():
             assert field.description, f"{tool.name}.{name} has no description"
         assert set(tool.positional) <= set(tool.params.model_fields), tool.name
+
+
+# What a model must not read in a description: references to documents outside the repository,
+# reStructuredText, text wrapped by hard newlines.
+NOT_FOR_A_MODEL = re.compile(r"\bseed\b|§|``|\n", re.IGNORECASE)
+
+
+def _descriptions(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["description"]] if isinstance(node.get("description"), str) else []
+        return own + [d for key, value in node.items() if key != "description" for d in _descriptions(value)]
+    if isinstance(node, list):
+        return [d for item in node for d in _descriptions(item)]
+    return []
+
+
+def test_every_tool_declares_a_title_and_what_it_does_to_the_world() -> None:
+    for tool in TOOLS:
+        assert tool.title.strip() and tool.title[0].isupper() and len(tool.title) <= 40, tool.name
+        assert isinstance(tool.hints, Hints), tool.name
+        assert not (tool.hints.read_only and tool.hints.destructive), tool.name
+    assert len({t.title for t in TOOLS}) == len(TOOLS)
+    with pytest.raises(TypeError):  # a new tool cannot leave them out
+        Tool("peek", "Look.", TabsParams)  # type: ignore[call-arg]
+
+
+def test_descriptions_are_plain_text_for_a_model() -> None:
+    for tool in TOOLS:
+        texts = [tool.description, tool.title, *_descriptions(tool.json_schema())]
+        for text in texts:
+            assert not NOT_FOR_A_MODEL.search(text), f"{tool.name}: {text!r}"
+            assert text == text.strip() and "  " not in text, f"{tool.name}: {text!r}"
 
 
 def test_the_agent_tools_are_the_ones_agents_are_promised() -> None:

@@ -71,6 +71,8 @@ def test_mcp_lists_the_agent_tools_and_snapshots_clicks_and_fails_like_the_host(
                 assert [t.name for t in listed] == [t.name for t in AGENT_TOOLS]
                 for tool, declared in zip(listed, AGENT_TOOLS, strict=True):
                     assert tool.description == declared.description
+                    assert tool.title == declared.title and tool.annotations is not None
+                    assert tool.annotations.read_only_hint is declared.hints.read_only
                     assert tool.input_schema["type"] == "object"
                     properties = set(tool.input_schema["properties"])
                     assert set(declared.json_schema()["properties"]) <= properties

@@ -69,6 +69,11 @@ def test_lists_every_agent_tool_with_its_schema_and_observe_on_actions() -> None
     assert [t.name for t in listed] == [t.name for t in AGENT_TOOLS]
     for tool, declared in zip(listed, AGENT_TOOLS, strict=True):
         assert tool.description == declared.description
+        assert tool.title == declared.title and tool.annotations is not None
+        assert tool.annotations.read_only_hint is declared.hints.read_only, tool.name
+        assert tool.annotations.destructive_hint is declared.hints.destructive, tool.name
+        assert tool.annotations.idempotent_hint is declared.hints.idempotent, tool.name
+        assert tool.annotations.open_world_hint is declared.hints.open_world, tool.name
         schema = dict(tool.input_schema)
         observe = schema["properties"].pop("observe", None)
         assert schema == declared.json_schema(), tool.name

@@ -51,6 +51,28 @@ ID_NOTE = (
 
 
 @dataclass(frozen=True)
+class Hints:
+    """What a tool does to its world, for clients that decide which calls to run unasked and
+    which to confirm (MCP's tool annotations): hints, not guarantees."""
+
+    read_only: bool  # changes nothing: not the page, not the tabs
+    destructive: bool  # may undo or lose something (submit, delete, pay, close); False: additive only
+    idempotent: bool  # a second identical call has no further effect
+    open_world: bool  # may reach beyond the browser: pages load, forms post
+
+
+# The common kinds; a tool that fits none spells its own.
+READS = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
+# Input a page reacts to as it likes: a click or Enter may submit, delete, pay.
+INPUT = Hints(read_only=False, destructive=True, idempotent=False, open_world=True)
+# A control's value or state, a page or a pointer position: setting it twice changes nothing more.
+SETS = Hints(read_only=False, destructive=False, idempotent=True, open_world=True)
+# Scroll, history, a new tab: each call goes further.
+MOVES = Hints(read_only=False, destructive=False, idempotent=False, open_world=True)
+TAB_FOCUS = Hints(read_only=False, destructive=False, idempotent=True, open_world=False)
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str  # the wire, MCP, schema and CLI name
     description: str  # for an LLM: what it does, when to use it
@@ -64,17 +86,40 @@ class Tool:
     # an option on the command line); a flag's spelling says which way it sets the field.
     cli: Mapping[str, str] = field(default_factory=dict)
     binary: bool = False  # the result carries an image (base64 ``data``): the CLI writes it to --out
+    # Required of every tool (keyword-only, no default): a name for people and what the tool does
+    # to the world; MCP clients show the one and decide on confirmations by the other.
+    title: str = field(kw_only=True)
+    hints: Hints = field(kw_only=True)
 
     @property
     def method_name(self) -> str:
         return self.python_name or self.name
 
     def json_schema(self) -> dict[str, Any]:
-        """The params as JSON Schema (draft 2020-12, as pydantic writes it)."""
+        """The params as JSON Schema (draft 2020-12, as pydantic writes it), each description as
+        plain text for a model (a nested model's is its docstring: wrapped, reStructuredText)."""
         schema = self.params.model_json_schema()
         schema.pop("title", None)
         schema.pop("description", None)
+        _plain_descriptions(schema)
         return schema
+
+
+def plain_text(text: str) -> str:
+    """One line with single backquotes: a description as a model reads it."""
+    return " ".join(text.replace("``", "`").split())
+
+
+def _plain_descriptions(node: Any) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                node[key] = plain_text(value)
+            else:
+                _plain_descriptions(value)
+    elif isinstance(node, list):
+        for item in node:
+            _plain_descriptions(item)
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -84,6 +129,8 @@ TOOLS: tuple[Tool, ...] = (
         "`tab` id other tools take; without `tab` they act on the active tab of the focused window.",
         TabsParams,
         unwrap="tabs",
+        title="List tabs",
+        hints=READS,
     ),
     Tool(
         "snapshot",
@@ -95,6 +142,8 @@ TOOLS: tuple[Tool, ...] = (
         "a JPEG of the viewport (null when unchanged since the last one). " + ID_NOTE,
         SnapshotParams,
         cli={"wait_stable": "--no-wait", "stats": "--json-stats"},
+        title="Read the page",
+        hints=READS,
     ),
     Tool(
         "click",
@@ -103,6 +152,8 @@ TOOLS: tuple[Tool, ...] = (
         ClickParams,
         positional=("id",),
         acts=True,
+        title="Click an element",
+        hints=INPUT,
     ),
     Tool(
         "type",
@@ -113,6 +164,8 @@ TOOLS: tuple[Tool, ...] = (
         positional=("id", "text"),
         python_name="type_text",
         acts=True,
+        title="Type into a field",
+        hints=INPUT,
     ),
     Tool(
         "key",
@@ -121,6 +174,8 @@ TOOLS: tuple[Tool, ...] = (
         KeyParams,
         positional=("key",),
         acts=True,
+        title="Press a key",
+        hints=INPUT,
     ),
     Tool(
         "scroll",
@@ -130,6 +185,8 @@ TOOLS: tuple[Tool, ...] = (
         positional=("id",),
         acts=True,
         cli={"id": "--id", "to_id": "--to"},
+        title="Scroll",
+        hints=MOVES,
     ),
     Tool(
         "select",
@@ -138,6 +195,8 @@ TOOLS: tuple[Tool, ...] = (
         SelectParams,
         positional=("id", "value"),
         acts=True,
+        title="Choose an option",
+        hints=SETS,
     ),
     Tool(
         "check",
@@ -147,6 +206,8 @@ TOOLS: tuple[Tool, ...] = (
         positional=("id", "checked"),
         acts=True,
         cli={"checked": "--uncheck"},
+        title="Check or uncheck",
+        hints=SETS,
     ),
     Tool(
         "hover",
@@ -154,6 +215,8 @@ TOOLS: tuple[Tool, ...] = (
         HoverParams,
         positional=("id",),
         acts=True,
+        title="Hover over an element",
+        hints=SETS,
     ),
     Tool(
         "click_at",
@@ -163,6 +226,8 @@ TOOLS: tuple[Tool, ...] = (
         ClickAtParams,
         positional=("x", "y"),
         acts=True,
+        title="Click a point",
+        hints=INPUT,
     ),
     Tool(
         "hover_at",
@@ -171,6 +236,8 @@ TOOLS: tuple[Tool, ...] = (
         HoverAtParams,
         positional=("x", "y"),
         acts=True,
+        title="Hover over a point",
+        hints=SETS,
     ),
     Tool(
         "navigate",
@@ -178,16 +245,41 @@ TOOLS: tuple[Tool, ...] = (
         NavigateParams,
         positional=("url",),
         acts=True,
+        title="Open a URL",
+        hints=SETS,
     ),
-    Tool("back", "Go back one page in the tab's history.", HistoryParams, acts=True),
-    Tool("forward", "Go forward one page in the tab's history.", HistoryParams, acts=True),
-    Tool("reload", "Reload the tab (also brings back a tab whose page crashed).", ReloadParams, acts=True),
+    Tool(
+        "back",
+        "Go back one page in the tab's history.",
+        HistoryParams,
+        acts=True,
+        title="Go back",
+        hints=MOVES,
+    ),
+    Tool(
+        "forward",
+        "Go forward one page in the tab's history.",
+        HistoryParams,
+        acts=True,
+        title="Go forward",
+        hints=MOVES,
+    ),
+    Tool(
+        "reload",
+        "Reload the tab (also brings back a tab whose page crashed).",
+        ReloadParams,
+        acts=True,
+        title="Reload the tab",
+        hints=SETS,
+    ),
     Tool(
         "wait",
         "Wait until some text appears on the page and/or other text disappears (a save confirmation, "
         "a spinner going away), up to `timeout` seconds.",
         WaitParams,
         acts=True,
+        title="Wait for text",
+        hints=READS,
     ),
     Tool(
         "screenshot",
@@ -197,6 +289,8 @@ TOOLS: tuple[Tool, ...] = (
         "Returns the image and a perceptual hash (`phash`): an unchanged page gives the same hash.",
         ScreenshotParams,
         binary=True,
+        title="Take a screenshot",
+        hints=READS,
     ),
     Tool(
         "html",
@@ -207,19 +301,32 @@ TOOLS: tuple[Tool, ...] = (
         "the text view lacks what you need (markup, attributes, structure). Cut at `max_chars` "
         "(`truncated` says so).",
         HtmlParams,
+        title="Read the page as HTML",
+        hints=READS,
     ),
     Tool(
         "new_tab",
         "Open a new tab, optionally at a URL, and make it the active one; returns its `tab` id.",
         NewTabParams,
         positional=("url",),
+        title="Open a new tab",
+        hints=MOVES,
     ),
-    Tool("close_tab", "Close a tab by id.", CloseTabParams, positional=("tab",)),
+    Tool(
+        "close_tab",
+        "Close a tab by id.",
+        CloseTabParams,
+        positional=("tab",),
+        title="Close a tab",
+        hints=Hints(read_only=False, destructive=True, idempotent=True, open_world=False),
+    ),
     Tool(
         "activate_tab",
         "Bring a tab to the front (and its window into focus), as a person switching tabs would.",
         ActivateTabParams,
         positional=("tab",),
+        title="Switch to a tab",
+        hints=TAB_FOCUS,
     ),
     Tool(
         "release_tab",
@@ -227,6 +334,8 @@ TOOLS: tuple[Tool, ...] = (
         "banner goes away. The next request on the tab attaches again (take a new snapshot then).",
         ReleaseTabParams,
         positional=("tab",),
+        title="Release a tab",
+        hints=TAB_FOCUS,
     ),
     Tool(
         "ask_user",
@@ -236,12 +345,16 @@ TOOLS: tuple[Tool, ...] = (
         "do not answer within `timeout_s` seconds.",
         AskUserParams,
         positional=("question",),
+        title="Ask the person",
+        hints=Hints(read_only=True, destructive=False, idempotent=False, open_world=False),
     ),
     Tool(
         "status",
         "Health of the host: version, extension connection, attached tabs, settings.",
         StatusParams,
         agent=False,
+        title="Host status",
+        hints=READS,
     ),
     Tool(
         "cdp",
@@ -251,6 +364,8 @@ TOOLS: tuple[Tool, ...] = (
         positional=("method", "params"),
         agent=False,
         cli={"session_id": "--session"},
+        title="Raw DevTools command",
+        hints=INPUT,
     ),
     Tool(
         "targets",
@@ -259,10 +374,12 @@ TOOLS: tuple[Tool, ...] = (
         positional=("tab",),
         agent=False,
         unwrap="sessions",
+        title="List frame sessions",
+        hints=READS,
     ),
 )
 
 TOOLS_BY_NAME: dict[str, Tool] = {t.name: t for t in TOOLS}
 AGENT_TOOLS: tuple[Tool, ...] = tuple(t for t in TOOLS if t.agent)
 
-__all__ = ["AGENT_TOOLS", "TOOLS", "TOOLS_BY_NAME", "Tool"]
+__all__ = ["AGENT_TOOLS", "TOOLS", "TOOLS_BY_NAME", "Hints", "Tool", "plain_text"]

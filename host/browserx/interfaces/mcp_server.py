@@ -99,9 +99,28 @@ def input_schema(tool: Tool) -> dict[str, Any]:
     return schema
 
 
+def tool_annotations(tool: Tool) -> types.ToolAnnotations:
+    """The tool's declared hints as MCP annotations (the title again for clients before 2025-06-18)."""
+    hints = tool.hints
+    return types.ToolAnnotations(
+        title=tool.title,
+        read_only_hint=hints.read_only,
+        destructive_hint=hints.destructive,
+        idempotent_hint=hints.idempotent,
+        open_world_hint=hints.open_world,
+    )
+
+
 def mcp_tools() -> list[types.Tool]:
     return [
-        types.Tool(name=t.name, description=t.description, input_schema=input_schema(t)) for t in AGENT_TOOLS
+        types.Tool(
+            name=t.name,
+            title=t.title,
+            description=t.description,
+            input_schema=input_schema(t),
+            annotations=tool_annotations(t),
+        )
+        for t in AGENT_TOOLS
     ]
 
 
@@ -449,4 +468,4 @@ def main(socket_path: str | None = None, launch: bool = False, headless: bool = 
     return 0
 
 
-__all__ = ["HostLink", "build_server", "input_schema", "main", "mcp_tools", "serve"]
+__all__ = ["HostLink", "build_server", "input_schema", "main", "mcp_tools", "serve", "tool_annotations"]
