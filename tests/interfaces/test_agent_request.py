@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import json
 
-from browserx.interfaces.agent_request import ActionOutcome, build_request, v3_node
+from browserx.interfaces.agent_request import (
+    ActionOutcome,
+    Observation,
+    build_request,
+    domain_of,
+    v2_node,
+    v3_node,
+)
 from browserx.interfaces.backend import InteractRequest, check_request
 from tests.builders import AGENT_OBS, AGENT_PAGE
 
-PAGE_KEYS = {"domMode", "interactiveTree", "url", "query", "tabId", "pageTitle", "viewport", "scrollPosition",
-             "scrollableContainers", "recentEvents", "hasErrors", "hasSuccess"}  # fmt: skip
+PAGE_KEYS = {"domMode", "interactiveTree", "url", "query", "tabId", "domain", "title", "pageTitle", "viewport",
+             "scrollPosition", "scrollableContainers", "recentEvents", "hasErrors", "hasSuccess", "dom_filtered",
+             "semanticNodes"}  # fmt: skip
 
 
 def test_first_request_is_the_semantic_first_contract() -> None:
@@ -21,7 +29,10 @@ def test_first_request_is_the_semantic_first_contract() -> None:
     assert body["url"] == "http://127.0.0.1:36261/form.html"
     assert body["query"] == "Fill the form"
     assert body["tabId"] == 373200592 and type(body["tabId"]) is int
-    assert body["pageTitle"] == "Snapshot frames"
+    assert body["pageTitle"] == body["title"] == "Snapshot frames"
+    assert body["domain"] == "127.0.0.1"
+    assert body["dom_filtered"] is False  # the whole page: no filter figures
+    assert not {"filter_reason", "original_node_count", "token_reduction", "sessionId"} & set(body)
     assert body["viewport"] == {"width": 1280, "height": 757}
     assert body["scrollPosition"] == "14%"
     assert body["scrollableContainers"] == [{"id": "7", "depth": "0%", "hasMore": True}]
@@ -43,6 +54,14 @@ def test_first_request_is_the_semantic_first_contract() -> None:
     assert tree[3] == {"i": "7", "r": "scr", "n": "", "xy": [209, 181], "box": [8, 80, 402, 202],
                        "scr": {"depth": "0%", "h": True}}  # fmt: skip
     assert tree[4]["occ"] is True
+    # the same elements with full keys, roles spelled out
+    nodes = body["semanticNodes"]
+    assert [n["id"] for n in nodes] == ["1", "4", "5", "7", "9"]
+    assert nodes[0] == {"id": "1", "role": "button", "name": "Main frame button",
+                        "bounds": {"x": 8, "y": 80, "width": 123, "height": 21}}  # fmt: skip
+    assert nodes[2] == {"id": "5", "role": "textbox", "name": "Cross-site field", "value": "Ada",
+                        "state": "required,focused", "frameId": 1}  # fmt: skip
+    assert nodes[3]["role"] == "scroll container"
     check_request(body)  # and the JSON as sent validates against the contract model
     InteractRequest.model_validate_json(json.dumps(body))
 
@@ -133,3 +152,31 @@ def test_v3_node_types() -> None:
         "xy": [1.5, 2],
     }
     assert v3_node({"i": 3, "r": "btn", "f": "f12", "occ": False}) == {"i": "3", "r": "btn", "n": "", "f": 12}
+
+
+def test_a_filtered_view_says_so_and_the_session_is_echoed() -> None:
+    figures = {"reason": "token budget", "originalCount": 500, "filteredCount": 40, "tokenReduction": 92}
+    obs = Observation(AGENT_OBS.tab, {**AGENT_PAGE, "filtered": figures})
+    body = build_request("t", obs, task_id="t-1", session_id="s-9")
+    assert body["sessionId"] == "s-9" and body["taskId"] == "t-1"
+    assert (body["dom_filtered"], body["filter_reason"], body["original_node_count"], body["token_reduction"]) == (
+        True, "token budget", 500, 92)  # fmt: skip
+    check_request(body)
+
+
+def test_the_url_is_redacted_and_the_domain_is_its_root() -> None:
+    secret = "https://ada:pw@www.bbc.co.uk/account?token=abc123&page=2"
+    body = build_request("t", Observation(AGENT_OBS.tab, {**AGENT_PAGE, "url": secret}))
+    assert "pw" not in body["url"] and "abc123" not in body["url"]
+    assert body["domain"] == "bbc.co.uk"
+    assert domain_of("https://app.example.com/x") == "example.com"
+    assert domain_of("http://localhost:8080/") == "localhost"
+    assert domain_of("http://[::1]:80/") == "::1"
+    assert domain_of("about:blank") == ""
+
+
+def test_v2_node_keys() -> None:
+    entry = {"i": 3, "r": "chk", "n": "Subscribe", "s": "checked", "ph": "x", "f": "f2"}
+    assert v2_node(entry) == {"id": "3", "role": "checkbox", "name": "Subscribe", "state": "checked",
+                              "placeholder": "x", "frameId": 2}  # fmt: skip
+    assert v2_node({"i": 4, "r": "article"})["role"] == "article"  # no code: spelled out already

@@ -9,14 +9,21 @@ added by interfaces/agent_negotiation.py."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from browserx.interfaces.outcome import describe_action
+from browserx.snapshot.redaction import redact_url
+from browserx.views.semantic import role_name
 
 _FRAME = re.compile(r"f?([0-9]+)")
+# Second-level labels under which a country's registrable domains sit (example.co.uk): the root
+# domain keeps three labels there, two elsewhere. A short list, not the public suffix list.
+_SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "gob", "gov", "go", "mil", "ne", "net", "or", "org"})
 
 
 @dataclass(frozen=True)
@@ -71,16 +78,74 @@ def frame_number(label: Any) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def v2_node(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """One ``semanticNodes`` node: the same element with full keys and its role spelled out (for
+    backends that read only that form)."""
+    node: dict[str, Any] = {
+        "id": str(entry["i"]),
+        "role": role_name(str(entry.get("r") or "")),
+        "name": str(entry.get("n") or ""),
+    }
+    for key, full in (("v", "value"), ("s", "state"), ("ph", "placeholder")):
+        if entry.get(key) is not None:
+            node[full] = str(entry[key])
+    frame = frame_number(entry.get("f"))
+    if frame is not None:
+        node["frameId"] = frame
+    if _numbers(entry.get("box"), 4):
+        x, y, w, h = entry["box"]
+        node["bounds"] = {"x": x, "y": y, "width": w, "height": h}
+    return node
+
+
+def domain_of(url: str) -> str:
+    """The root domain of ``url`` (``www.bbc.co.uk`` → ``bbc.co.uk``); an IP address or a
+    one-label host (localhost) as it is; "" without a host."""
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return ""
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    labels = host.split(".")
+    keep = 3 if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL else 2
+    return ".".join(labels[-keep:])
+
+
+def filter_fields(page: Mapping[str, Any]) -> dict[str, Any]:
+    """``dom_filtered`` and, when the view left elements out (its token budget, a query), why
+    and how much: ``filter_reason``, ``original_node_count``, ``token_reduction`` (per cent)."""
+    figures = page.get("filtered")
+    if not isinstance(figures, Mapping):
+        return {"dom_filtered": False}
+    return {
+        "dom_filtered": True,
+        "filter_reason": str(figures.get("reason") or ""),
+        "original_node_count": int(figures.get("originalCount") or 0),
+        "token_reduction": int(figures.get("tokenReduction") or 0),
+    }
+
+
 def page_fields(obs: Observation) -> dict[str, Any]:
-    """What every request says about the page (seed 004 §1, §6.2.1)."""
+    """What every request says about the page (seed 004 §1, §6.2.1). The URL is the view's,
+    redacted as every browserx output is (snapshot/redaction.py); the view has already left out
+    opted-out parts and password values."""
     page = obs.page
     viewport = page.get("viewport") or {}
+    tree = page.get("interactive_tree") or []
+    url = redact_url(obs.url)
+    title = str(page.get("title") or "")
     return {
         "domMode": "semantic",
-        "interactiveTree": [v3_node(e) for e in page.get("interactive_tree") or []],
-        "url": obs.url,
+        "interactiveTree": [v3_node(e) for e in tree],
+        "url": url,
         "tabId": obs.tab,
-        "pageTitle": str(page.get("title") or ""),
+        "domain": domain_of(url),
+        "title": title,
+        "pageTitle": title,
         "viewport": {
             "width": round(viewport.get("width") or 0),
             "height": round(viewport.get("height") or 0),
@@ -93,6 +158,8 @@ def page_fields(obs: Observation) -> dict[str, Any]:
         "recentEvents": [str(e) for e in page.get("recent_events") or []],
         "hasErrors": bool(page.get("has_errors")),
         "hasSuccess": bool(page.get("has_success")),
+        **filter_fields(page),
+        "semanticNodes": [v2_node(e) for e in tree],
     }
 
 
@@ -162,15 +229,23 @@ def outcome_fields(last: ActionOutcome, url_now: str) -> dict[str, Any]:
 
 
 def build_request(
-    task: str, obs: Observation, *, task_id: str | None = None, last: ActionOutcome | None = None
+    task: str,
+    obs: Observation,
+    *,
+    task_id: str | None = None,
+    session_id: str | None = None,
+    last: ActionOutcome | None = None,
 ) -> dict[str, Any]:
-    """The body of one ``POST /api/agent/interact`` (no artifacts: those only on request)."""
+    """The body of one ``POST /api/agent/interact`` (no artifacts: those only on request).
+    ``task_id`` and ``session_id``: the last ones the backend gave, echoed."""
     page = page_fields(obs)
     body: dict[str, Any] = {"domMode": page.pop("domMode"), "interactiveTree": page.pop("interactiveTree")}
     body["url"] = page.pop("url")
     body["query"] = task
     if task_id is not None:
         body["taskId"] = task_id
+    if session_id is not None:
+        body["sessionId"] = session_id
     body.update(page)
     if last is not None:
         body.update(outcome_fields(last, obs.url))
@@ -181,8 +256,11 @@ __all__ = [
     "ActionOutcome",
     "Observation",
     "build_request",
+    "domain_of",
+    "filter_fields",
     "frame_number",
     "outcome_fields",
     "page_fields",
+    "v2_node",
     "v3_node",
 ]

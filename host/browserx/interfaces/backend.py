@@ -62,6 +62,27 @@ class SemanticNodeV3(_Wire):
     occ: bool | None = Field(default=None, description="Covered by another element.")
 
 
+class Bounds(_Wire):
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class SemanticNodeV2(_Wire):
+    """The full-key form of an interactiveTree node (``semanticNodes``), for backends that read
+    only that form: the same elements, the role spelled out."""
+
+    id: str
+    role: str
+    name: str
+    value: str | None = None
+    state: str | None = None
+    placeholder: str | None = None
+    frameId: int | None = None
+    bounds: Bounds | None = None
+
+
 class Viewport(_Wire):
     width: int
     height: int
@@ -110,7 +131,10 @@ class InteractRequest(_Wire):
     url: str
     query: str
     taskId: str | None = None
+    sessionId: str | None = Field(default=None, description="The backend's last sessionId, echoed.")
     tabId: int | None = None
+    domain: str | None = Field(default=None, description="The root domain of url (bbc.co.uk).")
+    title: str | None = None
     pageTitle: str | None = None
     viewport: Viewport | None = None
     scrollPosition: str | None = None
@@ -128,6 +152,11 @@ class InteractRequest(_Wire):
     verification_message: str | None = None
     errors_detected: list[str] | None = None
     success_messages: list[str] | None = None
+    dom_filtered: bool | None = None
+    filter_reason: str | None = None
+    original_node_count: int | None = None
+    token_reduction: int | None = Field(default=None, description="Per cent, 0-100.")
+    semanticNodes: list[SemanticNodeV2] | None = None
     dom: str | None = None
     skeletonDom: str | None = None
     screenshot: str | None = None

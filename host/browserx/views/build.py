@@ -105,7 +105,7 @@ def build_view(
             extra["omitted"] = omitted.to_dict()
         doc = render_semantic(snap, sorted(set(ids), key=ids.index), boxes=opts.boxes, viewport_elements=seen,
                               events=events.strings(), has_errors=events.has_errors, has_success=events.has_success,
-                              extra=extra)  # fmt: skip
+                              extra=extra, reason=plan.why)  # fmt: skip
         return msgspec.json.encode(doc).decode()
 
     budget_opts = opts

@@ -22,6 +22,18 @@ ROLE_MAP: dict[str, str] = {
     "scrollable": "scr", "clickable": "clk", "generic": "clk", "heading": "h", "img": "img",
     "textarea": "inp", "summary": "sum", "DisclosureTriangle": "sum", "dialog": "dlg", "progressbar": "prog", "menubar": "mbar",
 }  # fmt: skip
+# The role each code stands for, spelled out (the reverse of ROLE_MAP, one role a code): the
+# legend a backend reads (the agent's request sends the codes it uses as ``roleCodes``) and the
+# roles of the full-key nodes (``semanticNodes``). Roles without a code are spelled out already.
+ROLE_NAMES: dict[str, str] = {
+    "btn": "button", "link": "link", "inp": "textbox", "num": "spinbutton", "sel": "combobox",
+    "lst": "listbox", "opt": "option", "chk": "checkbox", "rad": "radio", "sw": "switch",
+    "sld": "slider", "tab": "tab", "menu": "menuitem", "mchk": "menuitemcheckbox",
+    "mrad": "menuitemradio", "ti": "treeitem", "cell": "gridcell", "row": "row",
+    "colh": "columnheader", "scr": "scroll container", "clk": "clickable (no role of its own)",
+    "h": "heading", "img": "img", "sum": "summary (disclosure)", "dlg": "dialog",
+    "prog": "progressbar", "mbar": "menubar",
+}  # fmt: skip
 MAX_NAME = 50
 STATE_KEYS = ("disabled", "checked", "selected", "pressed", "required", "readonly", "invalid", "focused")
 
@@ -53,6 +65,11 @@ query or a CSS filter."""
 
 def role_code(role: str) -> str:
     return ROLE_MAP.get(role, role)
+
+
+def role_name(code: str) -> str:
+    """The role a code stands for (a role without a code is its own name)."""
+    return ROLE_NAMES.get(code, code)
 
 
 def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[str, Any]:
@@ -89,6 +106,17 @@ def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[s
     return out
 
 
+def filtered_figures(total: int, shown: int, reason: str) -> dict[str, Any]:
+    """``{"filtered": {reason, originalCount, filteredCount, tokenReduction}}`` when fewer
+    elements are shown than the page has, else nothing. ``tokenReduction`` (per cent) is
+    estimated from the element counts: one record per element, of much the same size."""
+    if shown >= total:
+        return {}
+    reduction = round(100 * (1 - shown / total)) if total else 0
+    figures = {"reason": reason, "originalCount": total, "filteredCount": shown, "tokenReduction": reduction}
+    return {"filtered": figures}
+
+
 def render_semantic(
     snap: DomSnapshot,
     element_ids: Iterable[int],
@@ -99,7 +127,10 @@ def render_semantic(
     has_errors: bool = False,
     has_success: bool = False,
     extra: dict[str, Any] | None = None,
+    reason: str = "token budget",
 ) -> dict[str, Any]:
+    """The view of ``element_ids`` (the elements chosen to show, in order); ``reason`` says why
+    the others were left out, when some were (``filtered``)."""
     shown = list(element_ids)
     scr = {i: s for i, s in containers(snap)}
     tree = []
@@ -124,6 +155,7 @@ def render_semantic(
         "has_errors": has_errors,
         "has_success": has_success,
         **(extra or {}),
+        **filtered_figures(len(snap.by_id), len(shown), reason),
         "meta": {
             "totalElements": len(snap.by_id),
             "viewportElements": viewport_elements,
