@@ -273,3 +273,39 @@ def test_agent_backend_unreachable_exits_2(browser: Browser, bx: Client, servers
     assert "cannot reach the backend" in out.stdout
     assert f"POST {url}/api/agent/interact?***" in out.stdout
     assert "s3cret" not in out.stdout + out.stderr and "k3y-0042" not in out.stdout + out.stderr
+
+
+def test_agent_shows_the_plan_and_echoes_the_session(browser: Browser, bx: Client, servers: Servers) -> None:
+    """A backend that keeps a plan and a session: the step log shows the plan, its current step
+    and the session; every later request carries the sessionId back."""
+    tab = open_page(browser, bx, servers.url("agent-form.html"))
+
+    def plan(current: int) -> dict[str, Any]:
+        steps = [{"id": f"step_{i}", "index": i, "description": d,
+                  "status": "completed" if i < current else "active" if i == current else "pending"}
+                 for i, d in enumerate(["Type the name", "Finish"])]  # fmt: skip
+        return {"steps": steps, "currentStepIndex": current}
+
+    def script(bodies: list[dict[str, Any]]) -> dict[str, Any]:
+        body = bodies[-1]
+        if len(bodies) == 1:
+            name = ids_by_name(body)["Name"]
+            return {"success": True, "data": {"thought": "Type.", "action": f'setValue({name}, "Ada")',
+                                              "taskId": "task-plan", "sessionId": "sess-e2e-7", "plan": plan(0),
+                                              "currentStep": 0, "totalSteps": 2, "status": "executing"}}  # fmt: skip
+        return {"success": True, "data": {"action": 'finish("typed")', "taskId": "task-plan", "plan": plan(1),
+                                          "currentStep": 1, "totalSteps": 2, "status": "completed"}}  # fmt: skip
+
+    with fake_backend(script) as backend:
+        out = agent(backend, tab, "Type Ada")
+    assert out.returncode == 0, (out.stdout, out.stderr)
+    log = out.stderr.splitlines()
+    assert "step 1: session sess-e2e-7" in log
+    assert "step 1: plan (2 steps):" in log
+    assert "step 1:   → 1. [active] Type the name" in log
+    assert "step 1: plan step 1 of 2 (executing): Type the name" in log
+    assert "step 2: plan step 2 of 2 (completed): Finish" in log
+    first, second = backend.bodies
+    assert "sessionId" not in first
+    assert second["sessionId"] == "sess-e2e-7" and second["taskId"] == "task-plan"
+    assert js(browser, "document.getElementById('name').value") == "Ada"

@@ -176,3 +176,35 @@ def test_cli_never_prints_secrets(
     out = capsys.readouterr()
     assert code == 2 and "no colon" in out.err and "s3cr3t" not in out.err
     assert main(["agent", "--backend", "https://agent.example/", "--task", "t", "--max-steps", "0"]) == 2
+
+
+def test_the_plan_and_the_session_are_shown_and_the_session_is_echoed() -> None:
+    def plan(second: str) -> dict[str, Any]:
+        return {"steps": [{"id": "step_0", "index": 0, "description": "Open the form", "status": "completed"},
+                          {"id": "step_1", "index": 1, "description": "Save it", "status": second}],
+                "currentStepIndex": 1}  # fmt: skip
+
+    backend, bodies = scripted_backend(
+        {"data": {"status": "needs_context", "needsScreenshot": True, "sessionId": "s-1", "taskId": "t"}},
+        {"data": {"action": "click(1)", "plan": plan("active"), "currentStep": 1, "status": "executing"}},
+        {"data": {"action": "click(1)", "plan": plan("completed"), "currentStep": 1, "totalSteps": 2}},
+        {"data": {"action": "finish()", "sessionId": 42, "plan": "not a plan", "currentStep": "x"}},
+    )
+    result, lines = run(FakeAgentClient(), backend)
+    assert (result.code, result.session_id) == (0, "42")
+    first, retry, second, third = bodies
+    assert "sessionId" not in first
+    assert retry["sessionId"] == "s-1" and second["sessionId"] == "s-1" and third["sessionId"] == "s-1"
+    assert lines[2:8] == [
+        "step 1: session s-1",
+        "step 1: plan (2 steps):",
+        "step 1:     1. [completed] Open the form",
+        "step 1:   → 2. [active] Save it",
+        "step 1: plan step 2 of 2 (executing): Save it",
+        "step 1: action: click(1)",
+    ]
+    # the same steps again: only the current one; a new session is said; junk is skipped
+    assert "step 2: plan step 2 of 2: Save it" in lines
+    assert not any(line.startswith("step 2: plan (") for line in lines)
+    assert "step 3: session 42 (new)" in lines
+    assert not any(line.startswith("step 3: plan") for line in lines)

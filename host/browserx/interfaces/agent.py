@@ -6,7 +6,8 @@ grammar of interfaces/grammar.py), report how it went in the next request; until
 - Answers: ``{"success": true, "data": {...}}`` (§3.2) or the bare ``{"thought", "action", ...}``
   of §6.7 (backend.parse_response). A ``taskId`` in any answer — a ``needs_context`` one included —
   is sent on every later request (the negotiation retry included) until another answer carries
-  a new one.
+  a new one; so is a ``sessionId``. The answer's ``plan`` (its steps, the current one, how many)
+  and a new session go to the step log: interfaces/agent_plan.py.
 - The request body: interfaces/agent_request.py (pure functions of the observation and the last
   outcome), checked against the contract (interfaces/backend.py) before it is sent.
 - ``needs_user_input`` (§3.2: ``status``, ``userQuestion``, no action): the question goes to the
@@ -33,6 +34,7 @@ from browserx.control.schemas import MAX_ASK_TIMEOUT_S
 from browserx.errors import BrowserxError, clip
 from browserx.interfaces.agent_act import Ending, act
 from browserx.interfaces.agent_negotiation import MAX_NEGOTIATION_ROUNDS, Log, gather_artifacts, needs_of
+from browserx.interfaces.agent_plan import PlanLog
 from browserx.interfaces.agent_request import ActionOutcome, Observation, build_request
 from browserx.interfaces.backend import AgentError, Backend, parse_header
 
@@ -58,6 +60,7 @@ class AgentRun:
     message: str  # the final line
     steps: int
     task_id: str | None
+    session_id: str | None = None  # the backend's last sessionId
 
 
 def run_agent(
@@ -73,6 +76,8 @@ def run_agent(
 ) -> AgentRun:
     """Observe → interact (→ negotiate) → act, until finish()/fail() or ``max_steps``."""
     task_id: str | None = None
+    session_id: str | None = None  # the backend's, echoed on every later request as the task id is
+    plan_log = PlanLog()
     last: ActionOutcome | None = None
     shot_hash: str | None = None
     user_input: str | None = None  # the person's answer to the last needs_user_input, sent once
@@ -83,11 +88,11 @@ def run_agent(
             if tab is None:
                 log(f"tab {obs.tab}: {clip(obs.url, 120)}")
             tab = obs.tab  # pinned: later actions go to this tab whatever gets focus
-            body = build_request(task, obs, task_id=task_id, last=last)
+            body = build_request(task, obs, task_id=task_id, session_id=session_id, last=last)
             if user_input is not None:
                 body["userInput"], user_input = user_input, None
             data = backend.interact(body)
-            task_id = data.taskId or task_id
+            task_id, session_id = data.taskId or task_id, data.sessionId or session_id
             rounds = 0
             while data.negotiating:
                 rounds += 1
@@ -101,9 +106,12 @@ def run_agent(
                 why = f" ({_line(data.reason, 160)})" if data.reason else ""
                 log(f"step {step}: {data.status or data.action}{why}: sending {', '.join(needs.names())}")
                 artifacts, shot_hash = gather_artifacts(client, tab, needs, shot_hash, log)
-                retry = {**body, **({"taskId": task_id} if task_id else {}), **artifacts}
+                echo = {"taskId": task_id, "sessionId": session_id}
+                retry = {**body, **{k: v for k, v in echo.items() if v}, **artifacts}
                 data = backend.interact(retry)
-                task_id = data.taskId or task_id
+                task_id, session_id = data.taskId or task_id, data.sessionId or session_id
+            for line in plan_log.update(data, session_id):
+                log(f"step {step}: {line}")
             if data.thought:
                 log(f"step {step}: thought: {_line(data.thought, 300)}")
             if data.needs_user_input:
@@ -120,18 +128,17 @@ def run_agent(
                 verb = "finished" if outcome.success else "failed"
                 reason = f": {_line(outcome.reason, 300)}" if outcome.reason else ""
                 steps = f"{step} step{'' if step == 1 else 's'}"
-                return AgentRun(0 if outcome.success else 1, f"{verb} after {steps}{reason}", step, task_id)
+                message = f"{verb} after {steps}{reason}"
+                return AgentRun(0 if outcome.success else 1, message, step, task_id, session_id)
             log(f"step {step}: outcome: {_line(outcome.summary(), 400)}")
             last = outcome
     except AgentError as exc:
-        return AgentRun(2, f"error at step {step}: {exc}", step, task_id)
+        return AgentRun(2, f"error at step {step}: {exc}", step, task_id, session_id)
     except BrowserxError as exc:
-        return AgentRun(
-            2, f"error at step {step}: browserx {exc.code}: {clip(exc.message, 400)}", step, task_id
-        )
-    return AgentRun(
-        2, f"stopped: no finish() or fail() within {max_steps} steps (--max-steps)", step, task_id
-    )
+        message = f"error at step {step}: browserx {exc.code}: {clip(exc.message, 400)}"
+        return AgentRun(2, message, step, task_id, session_id)
+    message = f"stopped: no finish() or fail() within {max_steps} steps (--max-steps)"
+    return AgentRun(2, message, step, task_id, session_id)
 
 
 def _line(text: str | None, limit: int) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2 as httpx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from browserx._version import __version__
 from browserx.errors import clip
@@ -206,6 +206,21 @@ class InteractData(_Lenient):
     reason: str | None = None
     expectedOutcome: dict[str, Any] | None = Field(default=None, alias="expected_outcome")
     userQuestion: str | None = None
+    # The session and the plan are echoed (sessionId) and shown in the step log
+    # (interfaces/agent_plan.py), never acted on: whatever shape they come in, the loop goes on.
+    sessionId: str | None = None
+    plan: Any = None
+    currentStep: Any = None
+    currentStepIndex: Any = None
+    totalSteps: Any = None
+
+    @field_validator("sessionId", mode="before")
+    @classmethod
+    def _session_text(cls, value: Any) -> str | None:
+        """A numeric session id is still the session's id; anything else but text is none."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return value if isinstance(value, str) and value.strip() else None
 
     @property
     def negotiating(self) -> bool:
