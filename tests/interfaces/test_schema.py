@@ -1,17 +1,21 @@
-"""`browserx schema`: the agent tools in each vendor's function-calling shape, valid JSON Schema."""
+"""`browserx schema`: the agent tools in each vendor's function-calling shape, valid JSON Schema;
+the strict variant held against OpenAI's published strict-mode rules (openai_strict.py)."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
-from browserx.control.tools import AGENT_TOOLS
+from browserx.control.tools import AGENT_TOOLS, TOOLS_BY_NAME
 from browserx.errors import BadRequest
 from browserx.interfaces.cli import main
-from browserx.interfaces.schema import tool_definitions
+from browserx.interfaces.schema import from_strict, tool_definitions
+from tests.interfaces.openai_strict import violations
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # what OpenAI and Anthropic accept as a tool name
 
@@ -59,3 +63,100 @@ def test_the_cli_prints_valid_json_and_nothing_else(fmt: str, capsys: pytest.Cap
     assert main(["schema", "--format", fmt, "--tools", "click,type"]) == 0
     out = capsys.readouterr().out
     assert len(json.loads(out)) == 2
+
+
+# -- the plain variant stays as it was; the strict variant is what OpenAI's strict mode accepts ----
+
+PLAIN = Path(__file__).with_name("schema_plain.json")  # `browserx schema` before the strict variant
+
+
+def test_the_plain_variants_are_unchanged() -> None:
+    plain = tool_definitions("json-schema")
+    assert plain == json.loads(PLAIN.read_text(encoding="utf-8")), (
+        "the plain schemas changed; if on purpose: .venv/bin/browserx schema > tests/interfaces/schema_plain.json"
+    )
+    tool_definitions("openai", strict=True)  # making the strict variant leaves the plain one alone
+    assert tool_definitions("json-schema") == plain
+    reshaped = [
+        {"type": "function", "function": {"name": t["name"], "description": t["description"],
+                                          "parameters": t["parameters"]}} for t in plain
+    ]  # fmt: skip
+    assert tool_definitions("openai") == reshaped
+    assert tool_definitions("anthropic") == [
+        {"name": t["name"], "description": t["description"], "input_schema": t["parameters"]} for t in plain
+    ]
+
+
+def test_the_strict_variant_keeps_every_rule_of_openai_strict_mode() -> None:
+    tools = tool_definitions("openai", strict=True)
+    assert [t["function"]["name"] for t in tools] == [t.name for t in AGENT_TOOLS]
+    for tool in tools:
+        assert violations(tool) == [], tool["function"]["name"]
+        jsonschema.Draft202012Validator.check_schema(tool["function"]["parameters"])
+
+
+def test_the_checker_catches_what_strict_mode_refuses() -> None:
+    plain = tool_definitions("openai", ["click"])[0]
+    found = "\n".join(violations(plain))
+    for rule in ("strict is not true", "not every property is required", "unsupported keywords ['default']"):
+        assert rule in found, found
+    strict = tool_definitions("openai", ["click"], strict=True)[0]
+    strict["function"]["parameters"]["$defs"]["ElementMatch"]["additionalProperties"] = True
+    strict["function"]["parameters"]["properties"]["id"]["minLength"] = 1
+    found = "\n".join(violations(strict))
+    assert "ElementMatch: additionalProperties is not false" in found and "['minLength']" in found, found
+
+
+def _sample(schema: dict[str, Any], root: dict[str, Any]) -> Any:
+    """A value of a (strict) schema: null where allowed, else the first enum value or a plain one."""
+    if "$ref" in schema:
+        return _sample(root["$defs"][schema["$ref"].removeprefix("#/$defs/")], root)
+    branches = schema.get("anyOf", [schema])
+    if {"type": "null"} in branches:
+        return None
+    first = branches[0]
+    if "enum" in first:
+        return first["enum"][0]
+    kind = first["type"]
+    if kind == "object":
+        return {name: _sample(prop, root) for name, prop in first["properties"].items()}
+    return {"integer": 1, "number": 1.0, "string": "x", "boolean": True, "array": []}[kind]
+
+
+def test_what_a_model_writes_to_the_strict_schema_is_what_the_host_takes() -> None:
+    for tool, declared in zip(tool_definitions("openai", strict=True), AGENT_TOOLS, strict=True):
+        parameters = tool["function"]["parameters"]
+        written = _sample(parameters, parameters)  # every optional parameter null
+        jsonschema.Draft202012Validator(parameters).validate(written)
+        plain = from_strict(written)
+        assert None not in plain.values()
+        declared.params.model_validate(plain)  # the host's own check: null meant its default
+        jsonschema.Draft202012Validator(parameters_of(declared.name)).validate(plain)
+    click = tool_definitions("openai", ["click"], strict=True)[0]["function"]["parameters"]
+    match = {"text": "Saved", "role": None, "name": None}
+    expect = {**dict.fromkeys(click["$defs"]["Expect"]["properties"]), "element_appears": match}
+    written = {**_sample(click, click), "id": 12, "expect": expect}
+    jsonschema.Draft202012Validator(click).validate(written)
+    assert from_strict(written) == {"id": 12, "expect": {"element_appears": {"text": "Saved"}}}
+    TOOLS_BY_NAME["click"].params.model_validate(from_strict(written))
+
+
+def test_optional_parameters_become_nullable_and_say_their_default() -> None:
+    strict = tool_definitions("openai", ["click"], strict=True)[0]["function"]["parameters"]["properties"]
+    assert strict["button"]["anyOf"][-1] == {"type": "null"}
+    assert strict["button"]["description"].endswith('null means the default, "left".')
+    assert strict["id"] == {"type": "integer", "description": "Element ID from a snapshot of this tab."}
+
+
+def test_strict_is_for_openai_and_the_cli_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(BadRequest, match="openai"):
+        tool_definitions("anthropic", strict=True)
+    assert main(["schema", "--format", "openai", "--strict", "--tools", "click"]) == 0
+    (tool,) = json.loads(capsys.readouterr().out)
+    assert tool["function"]["strict"] is True and violations(tool) == []
+
+
+def parameters_of(name: str) -> dict[str, Any]:
+    (tool,) = tool_definitions("json-schema", [name])
+    schema: dict[str, Any] = tool["parameters"]
+    return schema

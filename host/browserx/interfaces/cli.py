@@ -60,7 +60,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     from browserx.interfaces.schema import tool_definitions
 
     names = [n for n in (args.tools or "").split(",") if n]
-    print_json(tool_definitions(args.format, names))
+    print_json(tool_definitions(args.format, names, strict=args.strict))
     return 0
 
 
@@ -171,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("schema", cmd_schema, "Print the agent tools as function-calling definitions (JSON).")
     p.add_argument("--format", choices=("json-schema", "openai", "anthropic"), default="json-schema")
     p.add_argument("--tools", metavar="A,B", help="only these tools (default: every agent tool)")
+    p.add_argument(
+        "--strict", action="store_true",
+        help="with --format openai: the variant OpenAI's strict mode takes (every property required, "
+        "optional ones nullable; drop the nulls before calling: browserx.interfaces.schema.from_strict)",
+    )  # fmt: skip
 
     for name, func, text in (
         ("install-host", cmd_install_host, "Register the native-messaging host with browsers."),
