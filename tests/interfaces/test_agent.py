@@ -208,3 +208,32 @@ def test_the_plan_and_the_session_are_shown_and_the_session_is_echoed() -> None:
     assert not any(line.startswith("step 2: plan (") for line in lines)
     assert "step 3: session 42 (new)" in lines
     assert not any(line.startswith("step 3: plan") for line in lines)
+
+
+def test_a_view_without_elements_is_sent_with_the_skeleton_and_a_screenshot() -> None:
+    class BlankHost(FakeAgentClient):
+        def snapshot(self, **params: Any) -> dict[str, Any]:
+            view = super().snapshot(**params)
+            return {**view, "semantic": {**view["semantic"], "interactive_tree": []}}
+
+    backend, bodies = scripted_backend(
+        {"data": {"status": "needs_context", "requestedDomMode": "full"}},
+        {"data": {"action": "click(1)"}},
+        {"data": {"action": "finish()"}},
+    )
+    result, lines = run(BlankHost(), backend)
+    assert result.code == 0
+    first, retry, second = bodies
+    assert first["interactiveTree"] == [] and first["semanticNodes"] == []
+    assert first["domMode"] == "hybrid"
+    assert (first["skeletonDom"], first["screenshot"], first["screenshotHash"]) == (
+        "<skeleton/>",
+        "/9j/4AAQ",
+        "c3c3c3c3c3c3c3c3",
+    )
+    assert "dom" not in first  # the full DOM only when asked for ...
+    assert retry == {**first, "dom": "<full/>"}  # ... as here
+    assert second["domMode"] == "hybrid" and second["screenshot"] is None  # the same picture: null
+    assert (
+        "step 1: the page lists no element: sending skeletonDom, screenshot instead (domMode hybrid)" in lines
+    )

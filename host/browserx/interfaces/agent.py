@@ -15,7 +15,8 @@ grammar of interfaces/grammar.py), report how it went in the next request; until
   request (a fresh observation) carries their answer as ``userInput``; no answer ends the run
   (exit 2, ``no_answer``).
 - Negotiation (§1, §5.8): an answer asking for more context is retried with what it asked for,
-  at most ``MAX_NEGOTIATION_ROUNDS`` times a step: interfaces/agent_negotiation.py.
+  at most ``MAX_NEGOTIATION_ROUNDS`` times a step; a view that lists no element is sent with the
+  skeleton HTML and a screenshot instead: interfaces/agent_negotiation.py.
 - Running the answer's action, and finding a stale element again by its ``selectorPath`` (§4):
   interfaces/agent_act.py; its ``expectedOutcome`` as the action's ``expect`` (seed 002 §2.6.3):
   interfaces/agent_expect.py.
@@ -33,7 +34,13 @@ from typing import TYPE_CHECKING
 from browserx.control.schemas import MAX_ASK_TIMEOUT_S
 from browserx.errors import BrowserxError, clip
 from browserx.interfaces.agent_act import Ending, act
-from browserx.interfaces.agent_negotiation import MAX_NEGOTIATION_ROUNDS, Log, gather_artifacts, needs_of
+from browserx.interfaces.agent_negotiation import (
+    MAX_NEGOTIATION_ROUNDS,
+    Log,
+    empty_tree_fallback,
+    gather_artifacts,
+    needs_of,
+)
 from browserx.interfaces.agent_plan import PlanLog
 from browserx.interfaces.agent_request import ActionOutcome, Observation, build_request
 from browserx.interfaces.backend import AgentError, Backend, parse_header
@@ -89,6 +96,7 @@ def run_agent(
                 log(f"tab {obs.tab}: {clip(obs.url, 120)}")
             tab = obs.tab  # pinned: later actions go to this tab whatever gets focus
             body = build_request(task, obs, task_id=task_id, session_id=session_id, last=last)
+            shot_hash = empty_tree_fallback(client, tab, body, shot_hash, log, prefix=f"step {step}: ")
             if user_input is not None:
                 body["userInput"], user_input = user_input, None
             data = backend.interact(body)

@@ -89,4 +89,35 @@ def gather_artifacts(
     return out, last_hash
 
 
-__all__ = ["MAX_NEGOTIATION_ROUNDS", "Log", "Needs", "gather_artifacts", "needs_of"]
+# A view that lists no element (a page drawn on a canvas, an article without controls, one still
+# loading) tells the backend nothing: the request then shows the page as the skeleton HTML and a
+# picture (domMode "hybrid"; "skeleton" or "semantic" for what the host could give). The full DOM
+# stays for a backend that asks for it.
+EMPTY_TREE_NEEDS = Needs(screenshot=True, skeleton=True)
+
+
+def empty_tree_fallback(
+    client: Client, tab: int, body: dict[str, Any], last_hash: str | None, log: Log, prefix: str = ""
+) -> str | None:
+    """When ``body``'s interactiveTree is empty, add the skeleton and the screenshot to it and say
+    so in ``domMode`` (and in the log, after ``prefix``); the hash of the screenshot now sent."""
+    if body.get("interactiveTree"):
+        return last_hash
+    artifacts, last_hash = gather_artifacts(client, tab, EMPTY_TREE_NEEDS, last_hash, log)
+    body.update(artifacts)
+    shot, skeleton = "screenshot" in artifacts, "skeletonDom" in artifacts
+    body["domMode"] = "hybrid" if shot else "skeleton" if skeleton else "semantic"
+    sent = ", ".join(k for k in ("skeletonDom", "screenshot") if k in artifacts) or "nothing more"
+    log(f"{prefix}the page lists no element: sending {sent} instead (domMode {body['domMode']})")
+    return last_hash
+
+
+__all__ = [
+    "EMPTY_TREE_NEEDS",
+    "MAX_NEGOTIATION_ROUNDS",
+    "Log",
+    "Needs",
+    "empty_tree_fallback",
+    "gather_artifacts",
+    "needs_of",
+]

@@ -126,7 +126,10 @@ class InteractRequest(_Wire):
     """The body of every ``POST /api/agent/interact`` browserx sends (absent fields are omitted,
     never null, except ``screenshot``, which is null when unchanged since the last one sent)."""
 
-    domMode: Literal["semantic"]
+    domMode: Literal["semantic", "skeleton", "hybrid"] = Field(
+        description="semantic; skeleton or hybrid when the view listed no element and skeletonDom "
+        "(and screenshot) stand in for it."
+    )
     interactiveTree: list[SemanticNodeV3]
     url: str
     query: str
