@@ -4,6 +4,7 @@
 // has; see service-worker.js.)
 // eslint-disable-next-line no-unused-vars
 const CDP_ALLOWLIST = [
+  "Accessibility.getPartialAXTree",
   "DOM.describeNode",
   "DOM.focus",
   "DOM.getBoxModel",

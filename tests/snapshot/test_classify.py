@@ -10,7 +10,15 @@ from tests.builders import doc, el, recorded_snapshot, text
 
 from browserx.snapshot.classify import classify, is_interactive
 from browserx.snapshot.merge import Tree
-from browserx.snapshot.model import F_CURSOR_POINTER, F_FRAMEWORK_CLICK, F_NO_POINTER_EVENTS, Node
+from browserx.snapshot.model import (
+    F_CURSOR_NOT_ALLOWED,
+    F_CURSOR_POINTER,
+    F_FRAMEWORK_CLICK,
+    F_NO_POINTER_EVENTS,
+    Node,
+)
+from browserx.snapshot.roles import role_of
+from browserx.snapshot.states import states_of
 
 CLICK = frozenset({"click"})
 
@@ -260,3 +268,52 @@ def test_the_recorded_controls_page_is_all_tier_one_but_its_custom_widget() -> N
     assert len(snap.by_id) == 27
     odd = {n.name: (n.tier, n.hints) for n in snap.by_id.values() if n.tier != 1}
     assert odd == {"Custom star widget": (2, ("tabindex",))}
+
+
+# -- what only the page's styles or Chrome's accessibility tree say --------------------------------
+
+
+def test_what_the_page_marks_not_allowed_is_no_target_of_a_handler() -> None:
+    """flatpickr's disabled days: a listening calendar hands the click to its days, but the page
+    marks the disabled ones cursor: not-allowed; a focusable one stays (it says more)."""
+    days = [el("span", text(str(d))) for d in (1, 2, 3)]
+    days[1].flags |= F_CURSOR_NOT_ALLOWED
+    focusable = flagged(el("span", text("4"), attrs={"tabindex": "0"}), F_CURSOR_NOT_ALLOWED)
+    classified(listening(el("div", el("div", *days, focusable))))
+    assert [d.tier for d in days] == [2, 3, 2]
+    assert focusable.tier == 2
+
+
+def test_a_custom_element_chrome_leaves_out_wraps_its_own_control() -> None:
+    """Material Web's md-list-item: focusable, ElementInternals role none, a <button> inside its
+    shadow root; the button is the control. A focusable composite that Chrome keeps stays one."""
+    inner = el("button", text("Account"))
+    host = el("md-list-item", inner, attrs={"tabindex": "0"}, state={"axRole": "none"})
+    composite = el("x-grid", el("button", text("A")), attrs={"tabindex": "0"})
+    classified(host, composite)
+    assert not is_interactive(host) and inner.tier == 1
+    assert composite.tier == 2
+
+
+def test_an_elementinternals_role_and_states_count_as_chromes() -> None:
+    tab = el("md-primary-tab", text("General"), attrs={"tabindex": "0"},
+             state={"axRole": "tab", "selected": True})  # fmt: skip
+    radio = el("md-radio", attrs={"tabindex": "-1"}, state={"axRole": "radio", "checked": True})
+    classified(tab, radio)
+    assert (role_of(tab), tab.tier, states_of(tab)) == ("tab", 1, {"selected": True})
+    assert (role_of(radio), states_of(radio)) == ("radio", {"checked": True})
+
+
+def test_a_screen_reader_only_radio_of_a_group_a_person_sees_is_listed() -> None:
+    """MUI Rating: the stars' radios are stood in for by their labels; "Empty" is hidden with its
+    label, yet the arrow keys reach it. A lone hidden radio, or one out of the tab order, is not."""
+    stars = [el("input", attrs={"type": "radio", "name": "r"}, visible=False) for _ in range(2)]
+    labels = [el("label", text(f"{i} Stars")) for i in (1, 2)]
+    for star, label in zip(stars, labels, strict=True):
+        label.state = {"control": star.ref.key}
+    empty = el("input", attrs={"type": "radio", "name": "r"}, visible=False)
+    skipped = el("input", attrs={"type": "radio", "name": "r", "tabindex": "-1"}, visible=False)
+    alone = el("input", attrs={"type": "radio", "name": "other"}, visible=False)
+    tree = classified(*stars, *labels, empty, skipped, alone)
+    assert empty.visible and not skipped.visible and not alone.visible
+    assert {n.index for n in tree.nodes if n.visible and n.tag == "input"} == {empty.index}

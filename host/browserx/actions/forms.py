@@ -8,6 +8,8 @@ import time
 
 from browserx import page_js
 from browserx.actions.effects import on_target
+from browserx.actions.keyboard import focus, press
+from browserx.actions.keys import key_press
 from browserx.actions.matching import normalise
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
@@ -120,7 +122,12 @@ async def check(
                     "option of its group.",
                     id=element_id,
                 )
-            await click_target(ctx, target)
+            if state.get("keyboard"):
+                # Nothing of it to click: focused, then Space, as a keyboard user checks it.
+                await focus(ctx, target)
+                await press(tab, key_press("space"))
+            else:
+                await click_target(ctx, target)
             deadline = time.monotonic() + STATE_POLL_S  # frameworks may update the state a tick later
             while True:
                 state = await call_on(tab, target, STATE_JS)

@@ -3,8 +3,12 @@
 function() {
   // A label standing in for a hidden native toggle (custom checkboxes) answers with its control's.
   const el = this.localName === 'label' && this.control ? this.control : this;
-  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio'))
-    return {checked: el.checked, radio: el.type === 'radio', disabled: el.disabled};
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+    // Screen-reader-only (a pixel or less: MUI Rating's "Empty"): reached with the keyboard.
+    const r = el.getBoundingClientRect();
+    return {checked: el.checked, radio: el.type === 'radio', disabled: el.disabled,
+            keyboard: el === this && (r.width <= 1 || r.height <= 1)};
+  }
   for (const a of ['aria-checked', 'aria-pressed', 'aria-selected']) {
     const v = el.getAttribute(a);
     if (v !== null) return {checked: v === 'true', radio: el.getAttribute('role') === 'radio',

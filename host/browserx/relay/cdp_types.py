@@ -230,3 +230,31 @@ def decode_or_none(raw: msgspec.Raw, type: type[T]) -> T | None:
         return msgspec.json.decode(raw, type=type)
     except (msgspec.DecodeError, RecursionError):  # ValidationError included
         return None
+
+
+# -- Accessibility ------------------------------------------------------------------------------
+
+
+class AXValue(msgspec.Struct):
+    """Accessibility.AXValue: only the value is read."""
+
+    value: Any = None
+
+
+class AXProperty(msgspec.Struct):
+    name: str
+    value: AXValue
+
+
+class AXNode(msgspec.Struct):
+    """Accessibility.AXNode: its role, whether Chrome leaves it out, and its properties."""
+
+    ignored: bool = False
+    role: AXValue | None = None
+    properties: list[AXProperty] = []
+
+
+class PartialAXTreeResult(msgspec.Struct):
+    """Accessibility.getPartialAXTree (fetchRelatives false: the node itself first)."""
+
+    nodes: list[AXNode]

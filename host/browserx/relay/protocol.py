@@ -37,6 +37,7 @@ EXTENSION_ID = "bdmcchjakioickidfhiggdbapfpibgdc"
 # test_protocol.py checks that they agree and that the host's code uses every one of them).
 CDP_ALLOWLIST: frozenset[str] = frozenset(
     {
+        "Accessibility.getPartialAXTree",
         "DOM.describeNode",
         "DOM.focus",
         "DOM.getBoxModel",

@@ -30,6 +30,7 @@ from browserx.snapshot.closed_roots import collect_closed_roots
 from browserx.snapshot.collector import collect_document
 from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.framework import install_probe
+from browserx.snapshot.internals import apply_internal_roles, internal_roles
 from browserx.snapshot.listeners import (
     SMALL_DOCUMENT,
     heavy_listing,
@@ -119,10 +120,15 @@ async def _capture_frame(
             types = await listing_afresh(state, session_id)  # the handle went stale
         return await listener_keys(state, session_id, ctx, types) if types else {}
 
-    listeners, closed = await asyncio.gather(
+    # Read before the closed roots' collector runs (the renderer runs commands in order): it
+    # leaves its own list in the same place.
+    internals_task = internal_roles(state, session_id, ctx) if raw.internals else _no_internals()
+    listeners, closed, internals = await asyncio.gather(
         _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
         _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),
+        _optional(_timed(internals_task, timings, "internals"), {}, "element internals", problems),
     )
+    apply_internal_roles(raw, internals)
 
     capture = FrameCapture(
         label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems, settled=collected.settled
@@ -144,6 +150,10 @@ async def _bounded(coro: Awaitable[int | None]) -> int | None:
         return await asyncio.wait_for(coro, EXTRAS_TIMEOUT)
     except TimeoutError:
         return None
+
+
+async def _no_internals() -> dict[int, dict[str, Any]]:
+    return {}
 
 
 async def _none() -> list[tuple[int, RawFrame]]:

@@ -5,10 +5,11 @@ delegated clicks), 3 structural. ``is_interactive`` is what an agent can act on.
 
 from __future__ import annotations
 
-from browserx.snapshot.elements import tabindex
+from browserx.snapshot.elements import is_disabled, tabindex
 from browserx.snapshot.merge import Tree
 from browserx.snapshot.model import (
     F_CLIPPED_AWAY,
+    F_CURSOR_NOT_ALLOWED,
     F_CURSOR_POINTER,
     F_FRAMEWORK_CLICK,
     F_INLINE,
@@ -218,6 +219,7 @@ def classify(tree: Tree) -> list[Node]:
     # transparent on top of its box) is the control; a select's transparent focus input makes
     # the field around it the combobox.
     revealed = transparent_controls(tree, candidates)
+    revealed += keyboard_reached_radios(tree)
 
     # A handler on a block of content (a Markdown pane, a title block, a row of stat boxes) that
     # nothing about it offers to a person (no pointer cursor, focus, role or click attribute) is
@@ -256,7 +258,11 @@ def classify(tree: Tree) -> list[Node]:
             wraps.add(parent.index)
     for index in list(candidates):
         hints = candidates[index]
-        if index in wraps and not EXPLICIT_HINTS.intersection(hints):
+        # A custom element that Chrome leaves out (ElementInternals role none: Material Web's
+        # list and menu items around their own <li>/<button>) wraps its control even when focusable.
+        if index in wraps and (
+            not EXPLICIT_HINTS.intersection(hints) or nodes[index].state.get("axRole") == "none"
+        ):
             node = nodes[index]
             # A table row's handler (row-click plumbing every row of a grid library carries)
             # around the row's own controls is the table's, not a target of its own.
@@ -265,6 +271,12 @@ def classify(tree: Tree) -> list[Node]:
             )
             if not (strong and _text_of_its_own(node, candidates)):
                 del candidates[index]
+
+    # What the page marks as not clickable (cursor: not-allowed: flatpickr's disabled days in a
+    # listening calendar) is no target of a handler around it or on it.
+    for index in list(candidates):
+        if nodes[index].flags & F_CURSOR_NOT_ALLOWED and not EXPLICIT_HINTS.intersection(candidates[index]):
+            del candidates[index]
 
     # Inside an interactive ancestor, a weak candidate is part of it (a span in a button).
     _drop_nested(candidates, nodes)
@@ -334,6 +346,26 @@ def stand_in_for_hidden_toggles(tree: Tree) -> None:
         label.state = {**label.state, "proxyOf": node}
         label.role = node.role
         label.tier = 1
+
+
+def keyboard_reached_radios(tree: Tree) -> list[Node]:
+    """Screen-reader-only radios of a group a person sees (MUI Rating's "Empty": the input and its
+    label both visually hidden beside the stars that stand in for the others): the arrow keys
+    reach them from the group, so they are listed. Returns the radios it made visible."""
+    unseen: list[Node] = []
+    shown_groups: set[tuple[str, str]] = set()
+    for node in tree.nodes:
+        if node.tag != "input" or node.role != "radio" or "name" not in node.attrs:
+            continue
+        group = (node.ref.frame, node.attrs["name"])
+        if node.visible or _stood_in_for(node, tree):
+            shown_groups.add(group)
+        elif node.rendered and not is_disabled(node) and (tabindex(node) or 0) >= 0:
+            unseen.append(node)
+    revealed = [n for n in unseen if (n.ref.frame, n.attrs["name"]) in shown_groups]
+    for node in revealed:
+        node.visible = True
+    return revealed
 
 
 def _visible_label_around(node: Node) -> Node | None:

@@ -28,13 +28,13 @@ MARK_PLAIN_JS = page_js.load("browserx.snapshot", "mark_plain.js")
 CLOSED_ROOTS_JS = page_js.load("browserx.snapshot", "closed_roots.js").replace("__COLLECT__", COLLECTOR_JS)
 
 
-async def _object_ids(
-    state: CaptureState, session_id: str | None, ctx: int, expression: str
+async def object_ids(
+    state: CaptureState, session_id: str | None, ctx: int, expression: str, group: str = "browserx"
 ) -> tuple[str | None, list[str]]:
     """The objectId of an array held in the isolated world, and those of its elements."""
     arr = await state.session.cdp(
         "Runtime.evaluate",
-        {"expression": expression, "contextId": ctx, "objectGroup": "browserx"},
+        {"expression": expression, "contextId": ctx, "objectGroup": group},
         session_id=session_id,
         result_type=EvaluateResult,
     )
@@ -61,7 +61,7 @@ async def collect_closed_roots(
     (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
     found: list[tuple[int, RawFrame]] = []
     for _depth in range(MAX_CLOSED_ROOT_DEPTH):
-        array, hosts = await _object_ids(state, session_id, ctx, "globalThis.__browserx.suspects")
+        array, hosts = await object_ids(state, session_id, ctx, "globalThis.__browserx.suspects")
         if not hosts:
             break
         described = await state.session.cdp_batch(

@@ -163,6 +163,11 @@ function collect(root, opts) {
   // Columns per node; text, attrs and state are sparse (index → value): most nodes have none.
   const k = [], p = [], t = [], bx4 = [], fl = [], tx = {}, at = {}, st = {};
   const suspects = [];
+  // Custom elements that take focus yet say no role: their role may come from ElementInternals
+  // (Material Web's tabs and radios), which page JS cannot read; the host asks Chrome's
+  // accessibility tree about them (snapshot/internals.py). Node indexes, and the elements.
+  const MAX_INTERNALS = 200;
+  const internals = [], internalsAt = [];
   let pruned = 0;
   const withValues = !!opts.values;
   // Elements seen as type=password in this world (here and by the action probes), kept across
@@ -389,7 +394,9 @@ function collect(root, opts) {
   function layoutFlags(cs) {
     let f = 0;
     if (cs.visibility !== "visible") f |= 1;
-    if (cs.cursor === "pointer") f |= 2;
+    const cursor = cs.cursor;
+    if (cursor === "pointer") f |= 2;
+    else if (cursor === "not-allowed") f |= 524288;
     if (cs.pointerEvents === "none") f |= 4;
     // One read for both axes: the shorthand serializes as "x" when they agree, else "x y".
     const ov = cs.overflow, sp = ov.indexOf(" ");
@@ -573,6 +580,8 @@ function collect(root, opts) {
       else if (tag === "SELECT" || tag === "TEXTAREA" || skipsContent) continue;
       // Closed roots the host handed in before (host → root) are walked like open ones: page JS
       // cannot see them, but this world keeps them, so repeat snapshots need no CDP for them.
+      if (tag.includes("-") && internals.length < MAX_INTERNALS && node.hasAttribute("tabindex") &&
+          !node.hasAttribute("role")) { internals.push(node); internalsAt.push(i); }
       const sr = node.shadowRoot || closedRoots.get(node);
       if (sr) {
         sNode[top] = sr; sType[top] = 11; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
@@ -803,6 +812,7 @@ function collect(root, opts) {
   }
 
   bx.suspects = suspects;
+  bx.internals = internals;
   // Forget nodes that are gone so the key map does not grow without bound. Only on a document
   // walk: a closed shadow root's walk is small, and sweeping the whole map for each is quadratic.
   if (root.nodeType === 9 && refs.size > 4 * k.length + 1000) {
@@ -832,7 +842,7 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitMs,
+    suspects: suspects.length, internals: internalsAt, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitMs,
     mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

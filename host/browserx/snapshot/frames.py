@@ -40,6 +40,8 @@ class RawFrame(msgspec.Struct, kw_only=True):
     attrs: dict[int, dict[str, str]]
     state: dict[int, dict[str, Any]]
     suspects: int
+    # Node indexes of custom elements that take focus and say no role (snapshot/internals.py).
+    internals: list[int] = []
     frameOwners: list[int]
     pruned: int
     optedOut: int = 0  # elements left out, with all they hold, because they said data-no-ai

@@ -32,6 +32,7 @@ F_SKIPS_CONTENT = 32768  # content-visibility: hidden (its content was not walke
 F_FRAMEWORK_CLICK = 65536  # a framework's click handler in its props (snapshot/framework.py)
 F_HIT_TESTED = 131072  # the collector hit-tested it (what covers it: RawFrame.hits)
 F_ATOMIC_INLINE = 262144  # inline-block, inline-flex, inline-grid…: a box of its own (with F_INLINE)
+F_CURSOR_NOT_ALLOWED = 524288  # cursor: not-allowed (the page says it cannot be clicked)
 F_HOVER_REVEALS = 1048576  # transparent, but a :hover rule of the page makes it opaque (collector.js)
 # Text nodes only: white space at the edges of the text (the text itself is trimmed).
 F_SPACE_BEFORE = 1

@@ -54,6 +54,9 @@ def _expanded(node: Node, role: str | None) -> bool | None:
     token = trimmed_attr(node, "aria-expanded").lower()
     if token in ("true", "false"):
         return token == "true"
+    internal = node.state.get("expanded")  # from ElementInternals (snapshot/internals.py)
+    if isinstance(internal, bool):
+        return internal
     if role == "DisclosureTriangle":
         parent = element_parent(node)
         return parent is not None and "open" in parent.attrs
@@ -84,7 +87,8 @@ def _pressed(node: Node) -> bool | str | None:
         return "mixed"
     if token in ("true", "false"):
         return token == "true"
-    return None
+    internal = node.state.get("pressed")  # from ElementInternals (snapshot/internals.py)
+    return internal if isinstance(internal, bool) or internal == "mixed" else None
 
 
 def _invalid(node: Node) -> bool | str | None:
