@@ -66,7 +66,7 @@ FLOORS: dict[str, tuple[float, float]] = {
     "vuetify": (1.0, 1.0),
 }
 # Over all libraries: role, name and states agreement of the found nodes (same ratchet).
-AGREEMENT_FLOORS = {"role": 0.995, "name": 0.999, "states": 0.997}
+AGREEMENT_FLOORS = {"role": 0.999, "name": 0.999, "states": 0.999}
 MIN_PAGES, MIN_LIBRARIES = 40, 20
 
 
