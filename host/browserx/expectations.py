@@ -87,4 +87,26 @@ class Expect(BaseModel):
         return {k: getattr(self, k) for k in KINDS if getattr(self, k) is not None}
 
 
-__all__ = ["KINDS", "ElementMatch", "Expect"]
+# What an action of each kind should bring about when its caller named nothing (the backend
+# loop's default check, docs/DESIGN.md "Verification"): a click, a key or a scroll changes
+# something (DOM, URL, scroll, value); typing changes the field's value; a select its value or
+# state; a check its state; going somewhere navigates. Hover and wait have none: often nothing
+# visible is their whole effect. The action has settled before this is checked, so the wait is
+# short.
+DEFAULT_TIMEOUT_S = 1.0
+DEFAULT_EXPECT: dict[str, dict[str, Any]] = {
+    "click": {"any_change": True}, "click_at": {"any_change": True}, "key": {"any_change": True},
+    "scroll": {"any_change": True}, "type": {"value_changes": True},
+    "select": {"or": [{"value_changes": True}, {"state_changes": True}]}, "check": {"state_changes": True},
+    "navigate": {"navigation": True}, "back": {"navigation": True}, "forward": {"navigation": True},
+    "reload": {"navigation": True},
+}  # fmt: skip
+
+
+def default_expect(action: str) -> Expect | None:
+    """The default expectation of an action kind (a tool name), or None when it has none."""
+    spec = DEFAULT_EXPECT.get(action)
+    return Expect.model_validate({**spec, "timeout": DEFAULT_TIMEOUT_S}) if spec is not None else None
+
+
+__all__ = ["DEFAULT_EXPECT", "DEFAULT_TIMEOUT_S", "KINDS", "ElementMatch", "Expect", "default_expect"]

@@ -9,11 +9,21 @@ import pytest
 from pydantic import ValidationError
 
 from browserx.actions.result import ActionResult
-from browserx.actions.verify import Look, TargetState, describe_expect, judge, match_key, page_has
-from browserx.expectations import ElementMatch, Expect
+from browserx.actions.verify import (
+    Look,
+    TargetState,
+    confidence,
+    describe_expect,
+    judge,
+    match_key,
+    page_has,
+    page_state_of,
+)
+from browserx.expectations import DEFAULT_EXPECT, ElementMatch, Expect, default_expect
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.pipeline import finish, prepare
 from browserx.snapshot.recording import load_recording
+from browserx.views.events import PageEvent
 
 RECORDINGS = Path(__file__).parents[1] / "snapshot" / "recordings"
 
@@ -96,3 +106,41 @@ def test_page_has_finds_visible_text_names_and_roles_but_not_hidden_ones() -> No
     assert not page_has(snap, ElementMatch(text="Hidden by display none"))
     assert not page_has(snap, ElementMatch(text="Hidden by visibility"))
     assert not page_has(snap, ElementMatch(role="dialog"))
+
+
+def test_confidence_is_lower_when_the_page_disagrees_or_the_check_is_generic() -> None:
+    plain = Look(url="http://a/x", mutations=3)
+    assert confidence(expect(url_contains="x"), True, [], [], plain) == 1.0
+    assert confidence(expect(url_contains="x"), True, ["Invalid email"], [], plain) == 0.5
+    assert confidence(expect(url_contains="y"), False, [], ["Saved"], plain) == 0.5
+    assert confidence(expect(url_contains="y"), False, ["Invalid email"], [], plain) == 1.0
+    assert confidence(expect(any_change=True), True, [], [], plain) == 0.8
+    assert (
+        confidence(expect(**{"or": [{"any_change": True}, {"navigation": True}]}), True, [], [], plain) == 1.0
+    )
+    gone = Look(target=TargetState(None, {}, gone=True))
+    assert confidence(expect(value_changes=True), False, [], [], gone) == 0.7
+    assert confidence(expect(any_change=True), True, ["x"], [], gone) == 0.3  # (no target wanted)
+
+
+def test_page_state_says_what_the_page_did() -> None:
+    events = [PageEvent(at=1.0, op="appeared", text="Saved", kind="success", source="status"),
+              PageEvent(at=1.1, op="disappeared", text="Loading", kind="loading", source="status")]  # fmt: skip
+    moved = page_state_of(
+        Look(url="http://a/done?token=s3cr3t", navigated=True, mutations=None), "http://a/x", events
+    )
+    assert moved.url_changed and moved.dom_changed
+    assert moved.recent_mutations == ['success appeared: "Saved"', 'loading disappeared: "Loading"']
+    assert moved.url is not None and "s3cr3t" not in moved.url
+    still = page_state_of(Look(url="http://a/x", mutations=0), "http://a/x", [])
+    assert (still.url_changed, still.dom_changed, still.recent_mutations) == (False, False, [])
+
+
+def test_default_expectations_per_action_kind() -> None:
+    for action in DEFAULT_EXPECT:
+        default = default_expect(action)
+        assert default is not None and default.timeout == 1.0, action
+    assert default_expect("type") == expect(value_changes=True, timeout=1.0)
+    assert default_expect("click") == expect(any_change=True, timeout=1.0)
+    assert default_expect("navigate") == expect(navigation=True, timeout=1.0)
+    assert default_expect("hover") is None and default_expect("wait") is None

@@ -192,6 +192,10 @@ def test_agent_drives_a_form_to_finish(browser: Browser, bx: Client, servers: Se
     assert all(type(v) is bool for v in observed.values())
     names = ids_by_name(after_type)
     assert "Save" not in names and ids_by_name(first)["Save"] not in names.values()  # re-rendered: new ID
+    changes = after_type["domChanges"]  # the Save button went, "Save 1 change" came
+    assert (changes["addedCount"], changes["removedCount"], changes["dropdownDetected"]) == (1, 1, False)
+    assert changes["urlChanged"] is False and changes["previousUrl"] == url
+    assert type(changes["stabilizationTime"]) is int and changes["stabilizationTime"] >= 0
     if HAS_EXPECT:
         assert set(after_type) >= SENTINEL_KEYS
         assert after_type["verification_passed"] is True
@@ -308,4 +312,25 @@ def test_agent_shows_the_plan_and_echoes_the_session(browser: Browser, bx: Clien
     first, second = backend.bodies
     assert "sessionId" not in first
     assert second["sessionId"] == "sess-e2e-7" and second["taskId"] == "task-plan"
+    if HAS_EXPECT:  # no expectedOutcome: typing's default check, that the value changes
+        assert second["verification_passed"] is True, second["verification_message"]
+        assert second["verification_message"] == "Verified: the value changes."
     assert js(browser, "document.getElementById('name').value") == "Ada"
+
+
+def test_a_verification_says_how_sure_it_is_and_what_the_page_did(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("agent-form.html"))
+    view = bx.snapshot(tab=tab, format="semantic")["semantic"]
+    ids = {e.get("n"): e["i"] for e in view["interactive_tree"]}
+    typed = bx.call("type", tab=tab, id=ids["Name"], text="Ada", expect={"value_changes": True})
+    verification = typed["verification"]
+    assert verification["passed"] is True and verification["confidence"] == 1.0
+    assert verification["page_state"] == {"url": servers.url("agent-form.html"), "url_changed": False,
+                                          "dom_changed": True, "recent_mutations": []}  # fmt: skip
+    view = bx.snapshot(tab=tab, format="semantic")["semantic"]
+    save = next(e["i"] for e in view["interactive_tree"] if str(e.get("n", "")).startswith("Save"))
+    clicked = bx.call("click", tab=tab, id=save, expect={"any_change": True})["verification"]
+    assert clicked["passed"] is True and clicked["confidence"] == 0.8  # "something changed" alone
+    assert 'success appeared: "Saved"' in clicked["page_state"]["recent_mutations"]

@@ -51,7 +51,9 @@ def test_a_stale_id_is_found_again_by_selector_path() -> None:
     )
     assert isinstance(outcome, ActionOutcome) and outcome.success and outcome.element_id == 17
     clicks = [p for name, p in host.calls if name == "click"]
-    assert clicks == [{"id": 3, "tab": AGENT_OBS.tab}, {"id": 17, "tab": AGENT_OBS.tab}]
+    default = {"any_change": True, "timeout": 1.0}  # no expectedOutcome: a click's default check
+    assert clicks == [{"id": 3, "tab": AGENT_OBS.tab, "expect": default},
+                      {"id": 17, "tab": AGENT_OBS.tab, "expect": default}]  # fmt: skip
     assert (
         "snapshot",
         {"tab": AGENT_OBS.tab, "format": "semantic", "filter": "[data-testid=save]", "max_tokens": 0},
@@ -76,7 +78,7 @@ def test_a_selector_path_that_finds_nothing_keeps_the_failure() -> None:
     assert outcome.code == "stale_id" and outcome.message is not None and "#nothing" in outcome.message
     assert outcome.selector_check is not None
     assert (outcome.selector_check["elementFound"], outcome.selector_check["selector"]) == (False, "#nothing")
-    assert [p for name, p in host.calls if name == "click"] == [{"id": 3, "tab": AGENT_OBS.tab}]
+    assert [p["id"] for name, p in host.calls if name == "click"] == [3]
 
 
 def test_expected_outcome_goes_with_the_action_when_the_host_takes_it() -> None:
@@ -87,3 +89,18 @@ def test_expected_outcome_goes_with_the_action_when_the_host_takes_it() -> None:
         assert click["expect"] == {"element_appears": {"text": "Saved"}}
     else:
         assert "expect" not in click
+
+
+def test_without_an_expected_outcome_the_action_kind_has_its_default_check() -> None:
+    host = FakeAgentClient()
+    typed = run_answer(host, {"action": 'type(5, "Ada")'})
+    assert isinstance(typed, ActionOutcome) and typed.default_check
+    scrolled = run_answer(host, {"action": 'scroll("down")'})
+    assert isinstance(scrolled, ActionOutcome) and scrolled.default_check
+    hovered = run_answer(host, {"action": "hover(1)"})
+    assert isinstance(hovered, ActionOutcome) and not hovered.default_check
+    expects = {name: p.get("expect") for name, p in host.calls}
+    assert expects == {"type": {"value_changes": True, "timeout": 1.0},
+                       "scroll": {"any_change": True, "timeout": 1.0}, "hover": None}  # fmt: skip
+    given = run_answer(host, {"action": "click(1)", "expectedOutcome": {"type": "navigation"}})
+    assert isinstance(given, ActionOutcome) and not given.default_check

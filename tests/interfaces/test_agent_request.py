@@ -180,3 +180,35 @@ def test_v2_node_keys() -> None:
     assert v2_node(entry) == {"id": "3", "role": "checkbox", "name": "Subscribe", "state": "checked",
                               "placeholder": "x", "frameId": 2}  # fmt: skip
     assert v2_node({"i": 4, "r": "article"})["role"] == "article"  # no code: spelled out already
+
+
+def test_dom_changes_compare_the_trees_before_and_after_the_action() -> None:
+    before = [{"i": 1, "r": "btn", "n": "Main frame button"}, {"i": 2, "r": "sel", "n": "Size"},
+              {"i": 3, "r": "btn", "n": "Gone"}]  # fmt: skip
+    result = {"success": True, "action": "click", "id": 2, "duration_ms": 212.4,
+              "changes": {"dom_mutations": 9}, "network": {"requests": 0}}  # fmt: skip
+    last = ActionOutcome("click(2)", True, AGENT_PAGE["url"], result=result, tree_before=before)
+    options = [{"i": 30, "r": "opt", "n": "S"}, {"i": 31, "r": "opt", "n": "M", "v": "secret"}]
+    page = {**AGENT_PAGE, "interactive_tree": [*before[:2], *options]}
+    body = build_request("t", Observation(AGENT_OBS.tab, page), last=last)
+    assert body["domChanges"] == {"addedCount": 2, "removedCount": 1, "dropdownDetected": True,
+                                  "dropdownOptions": ["S", "M"], "stabilizationTime": 212,
+                                  "previousUrl": AGENT_PAGE["url"], "urlChanged": False,
+                                  "didNetworkOccur": False}  # fmt: skip
+    check_request(body)
+    # no tree before (no action ran from a view): no domChanges
+    assert "domChanges" not in build_request(
+        "t", AGENT_OBS, last=ActionOutcome("x", False, AGENT_PAGE["url"])
+    )
+
+
+def test_a_failed_default_check_says_it_was_the_default() -> None:
+    result = {"success": True, "action": "click", "id": 3, "duration_ms": 12.0, "changes": {"dom_mutations": 0},
+              "verification": {"passed": False, "feedback": "Not verified: expected something changes."}}  # fmt: skip
+    last = ActionOutcome("click(3)", True, AGENT_PAGE["url"], result=result, default_check=True)
+    assert last.summary().endswith(
+        "Not verified: expected something changes.; (the default check of this kind of action: no "
+        "expectedOutcome was given)"
+    )
+    body = build_request("t", AGENT_OBS, last=last)
+    assert body["verification_passed"] is False

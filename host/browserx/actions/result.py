@@ -49,6 +49,18 @@ class Changes(BaseModel):
     focused: bool | None = Field(default=None, description="Whether the target has focus afterwards.")
 
 
+class PageState(BaseModel):
+    """The page as the verification last saw it."""
+
+    url: str | None = Field(default=None, description="The URL (secrets masked).")
+    url_changed: bool = Field(default=False, description="The URL changed during the action.")
+    dom_changed: bool = Field(default=False, description="The DOM changed (or the page was replaced).")
+    recent_mutations: list[str] = Field(
+        default_factory=list,
+        description="What the page showed or took away meanwhile, in words (messages, toasts, alerts).",
+    )
+
+
 class Verification(BaseModel):
     """Whether the outcome the caller expected (``expect``) came about (seed 002 §2.6.3)."""
 
@@ -62,6 +74,14 @@ class Verification(BaseModel):
         default_factory=list, description="Success messages the page showed during the action."
     )
     feedback: str = Field(description="One line for the LLM: what held or not, and what to do next.")
+    confidence: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description="How far the verdict can be trusted, 0-1: lower when the page's messages contradict "
+        "it or it rests on 'something changed' alone (docs/DESIGN.md, Verification).",
+    )
+    page_state: PageState | None = Field(default=None, description="The page as last seen.")
 
 
 class RequestFact(BaseModel):

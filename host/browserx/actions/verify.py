@@ -18,7 +18,7 @@ from typing import Any
 from browserx import page_js
 from browserx.actions.page_changes import MutationCounter, NavigationWatch
 from browserx.actions.resolve import call_on, resolve
-from browserx.actions.result import ActionResult, Verification
+from browserx.actions.result import ActionResult, PageState, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
 from browserx.relay.cdp_types import EvaluateResult
@@ -30,6 +30,7 @@ from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 from browserx.views.events import EventLog, PageEvent, from_raw
+from browserx.views.grammar import quote
 
 POLL_S = 0.1
 # The acted-on element cannot be read: its page call failed, or it is gone (stale, unknown).
@@ -244,12 +245,16 @@ class Verifier:
         deadline = time.monotonic() + self.expect.timeout
         while True:
             now = await self._look(counter, watch)
-            errors, successes, appeared = await self._messages()
+            errors, successes, during = await self._messages()
+            appeared = [e.text for e in during if e.op == "appeared"]
             judged = judge(self.expect, self.before, now, result, errors, appeared)
             if judged.passed or time.monotonic() >= deadline:
                 break
             await asyncio.sleep(POLL_S)
-        return _verification(self.expect, judged, errors, successes)
+        verification = _verification(self.expect, judged, errors, successes)
+        verification.confidence = confidence(self.expect, judged.passed, errors, successes, now)
+        verification.page_state = page_state_of(now, counter.url_before, during)
+        return verification
 
     async def _look(self, counter: MutationCounter, watch: NavigationWatch) -> Look:
         look = Look()
@@ -308,15 +313,15 @@ class Verifier:
         host_now = time.time()
         self.log.add(e for r, page_now in raw if (e := from_raw(r, page_now, host_now)) is not None)
 
-    async def _messages(self) -> tuple[list[str], list[str], list[str]]:
-        """(errors, success messages, texts that appeared) the page showed since the action began."""
+    async def _messages(self) -> tuple[list[str], list[str], list[PageEvent]]:
+        """(errors, success messages, every event: texts that appeared or went away) the page
+        showed since the action began."""
         await self._drain_events()
-        during: list[PageEvent] = [
-            e for e in self.log.events if e.at >= self.started - 0.05 and e.op == "appeared"
-        ]
-        errors = _unique(e.text for e in during if e.kind == "error")
-        successes = _unique(e.text for e in during if e.kind == "success")
-        return errors[:MAX_MESSAGES], successes[:MAX_MESSAGES], [e.text for e in during]
+        during: list[PageEvent] = [e for e in self.log.events if e.at >= self.started - 0.05]
+        shown = [e for e in during if e.op == "appeared"]
+        errors = _unique(e.text for e in shown if e.kind == "error")
+        successes = _unique(e.text for e in shown if e.kind == "success")
+        return errors[:MAX_MESSAGES], successes[:MAX_MESSAGES], during
 
 
 def _unique(texts: Any) -> list[str]:
@@ -345,6 +350,38 @@ def _verification(expect: Expect, judged: Judged, errors: list[str], successes: 
         passed=judged.passed, expected=expected, actual=actual, errors_detected=errors,
         success_messages=successes, feedback=feedback,
     )  # fmt: skip
+
+
+def confidence(expect: Expect, passed: bool, errors: list[str], successes: list[str], now: Look) -> float:
+    """How far the verdict can be trusted, 0.1-1: 1 less 0.5 when the page's own messages say the
+    opposite (an error beside a pass, a success message beside a fail), 0.2 when it rests on
+    "something changed" / "nothing changed" alone (the change may be the page's own: a clock, a
+    feed), 0.3 when the acted-on element went away before its value or state could be compared."""
+    score = 1.0
+    if (passed and errors) or (not passed and successes):
+        score -= 0.5
+    if generic_only(expect):
+        score -= 0.2
+    if wants_target(expect) and now.target is not None and now.target.gone:
+        score -= 0.3
+    return round(max(0.1, score), 2)
+
+
+def generic_only(expect: Expect) -> bool:
+    """Whether ``expect`` names nothing more specific than any_change / no_change."""
+    if set(expect.conditions()) - {"any_change", "no_change"}:
+        return False
+    return all(generic_only(a) for a in expect.any_of or ())
+
+
+def page_state_of(now: Look, url_before: str | None, during: list[PageEvent]) -> PageState:
+    known = now.url is not None and url_before is not None
+    url_changed = now.url != url_before if known else now.navigated
+    recent = [f"{e.kind} {e.op}: {quote(e.text)}" for e in during][-2 * MAX_MESSAGES :]
+    dom_changed = now.mutations is None or now.mutations > 0
+    return PageState(
+        url=_shown(now.url), url_changed=url_changed, dom_changed=dom_changed, recent_mutations=recent
+    )
 
 
 def _shown(url: str | None) -> str | None:

@@ -139,6 +139,7 @@ def run_agent(
                 message = f"{verb} after {steps}{reason}"
                 return AgentRun(0 if outcome.success else 1, message, step, task_id, session_id)
             log(f"step {step}: outcome: {_line(outcome.summary(), 400)}")
+            outcome.tree_before = list(obs.page.get("interactive_tree") or [])
             last = outcome
     except AgentError as exc:
         return AgentRun(2, f"error at step {step}: {exc}", step, task_id, session_id)

@@ -19,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from browserx.control.tools import TOOLS_BY_NAME
 from browserx.errors import ActionError, BadRequest, BrowserxError, ElementError, clip
+from browserx.expectations import default_expect
 from browserx.interfaces.agent_expect import to_expect
 from browserx.interfaces.agent_request import ActionOutcome
 from browserx.interfaces.backend import InteractData
@@ -57,6 +58,10 @@ def act(client: Client, tab: int, data: InteractData, url_before: str) -> Action
     params: dict[str, Any] = {**call.params, "tab": tab}
     outcome = ActionOutcome(text, False, url_before, element_id=call.params.get("id"))
     expect = to_expect(data.expectedOutcome)
+    default = default_expect(call.tool) if expect is None else None
+    if default is not None:  # the backend named no outcome: the action kind's default check
+        expect = default.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
+        outcome.default_check = True
     if expect is not None:
         declared = TOOLS_BY_NAME[call.tool].params.model_fields.get("expect")
         try:

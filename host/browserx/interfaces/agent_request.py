@@ -178,19 +178,61 @@ class ActionOutcome:
     # The actionDetails.selectorPath lookup, when one ran: seed 004 §1's clientVerification
     # without urlChanged (known only when the next request is built).
     selector_check: dict[str, Any] | None = None
+    # The verification checked the action kind's default expectation (the backend named none).
+    default_check: bool = False
+    # The interactive tree the action was chosen from: what the next view lists anew, or no
+    # longer, is the action's domChanges.
+    tree_before: list[Mapping[str, Any]] | None = None
 
     def summary(self) -> str:
         """One line: the result's lines (the verification feedback is one) and the notes, joined
         with "; "."""
         head = describe_action(self.result) if self.result else f"failed: {self.code}: {self.message}"
         lines = [line.strip() for line in head.splitlines() if line.strip()]
+        verification = (self.result or {}).get("verification")
+        if self.default_check and isinstance(verification, Mapping) and not verification.get("passed"):
+            lines.append("(the default check of this kind of action: no expectedOutcome was given)")
         return "; ".join([*lines, *self.notes])
 
 
-def outcome_fields(last: ActionOutcome, url_now: str) -> dict[str, Any]:
+DROPDOWN_CODES = frozenset({"opt", "menu", "mchk", "mrad"})  # options and menu items: a list opened
+MAX_DROPDOWN_OPTIONS = 20
+
+
+def dom_changes(last: ActionOutcome, tree_now: list[Mapping[str, Any]], url_now: str) -> dict[str, Any]:
+    """``domChanges``: how many elements the view lists that it did not before the action, and
+    how many it no longer lists (IDs are stable, so these are elements that came and went, or
+    scrolled in and out of a view cut to its budget), whether options or menu items came (a
+    dropdown opened, their names), how long the action took to settle (ms), the URL before and
+    whether it changed, and whether requests were made."""
+    before = {str(e.get("i")) for e in last.tree_before or ()}
+    now = {str(e.get("i")): e for e in tree_now}
+    added = [e for i, e in now.items() if i not in before]
+    options = [str(e.get("n") or "") for e in added if e.get("r") in DROPDOWN_CODES]
+    out: dict[str, Any] = {
+        "addedCount": len(added),
+        "removedCount": len(before - set(now)),
+        "dropdownDetected": bool(options),
+    }
+    if options:
+        out["dropdownOptions"] = options[:MAX_DROPDOWN_OPTIONS]
+    result = last.result or {}
+    out["stabilizationTime"] = round(float(result.get("duration_ms") or 0))
+    out["previousUrl"] = last.url_before
+    out["urlChanged"] = url_now != last.url_before
+    requests = (result.get("network") or {}).get("requests")
+    if isinstance(requests, int) and not isinstance(requests, bool):
+        out["didNetworkOccur"] = requests > 0
+    return out
+
+
+def outcome_fields(
+    last: ActionOutcome, url_now: str, tree_now: list[Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
     """``lastActionStatus``, ``lastActionError``, ``lastActionResult``, ``previousUrl``,
     ``clientObservations``, ``clientVerification`` when an ``actionDetails.selectorPath`` lookup
-    ran, and, when the action carried an expectation, the sentinel fields."""
+    ran, when the action carried an expectation the verification fields, and ``domChanges`` when
+    the tree before the action is known (``tree_now``: the tree after it)."""
     out: dict[str, Any] = {"lastActionStatus": "success" if last.success else "failure"}
     if not last.success:
         error: dict[str, Any] = {
@@ -225,6 +267,8 @@ def outcome_fields(last: ActionOutcome, url_now: str) -> dict[str, Any]:
         out["verification_message"] = str(verification.get("feedback") or "")
         out["errors_detected"] = [str(e) for e in verification.get("errors_detected") or []]
         out["success_messages"] = [str(m) for m in verification.get("success_messages") or []]
+    if last.tree_before is not None and tree_now is not None:
+        out["domChanges"] = dom_changes(last, tree_now, url_now)
     return out
 
 
@@ -248,7 +292,7 @@ def build_request(
         body["sessionId"] = session_id
     body.update(page)
     if last is not None:
-        body.update(outcome_fields(last, obs.url))
+        body.update(outcome_fields(last, body["url"], list(obs.page.get("interactive_tree") or [])))
     return body
 
 
@@ -256,6 +300,7 @@ __all__ = [
     "ActionOutcome",
     "Observation",
     "build_request",
+    "dom_changes",
     "domain_of",
     "filter_fields",
     "frame_number",

@@ -112,6 +112,19 @@ class ClientObservations(_Wire):
     didUrlChange: bool | None = None
 
 
+class DomChanges(_Wire):
+    """What the last action changed in the listed elements (interfaces/agent_request.dom_changes)."""
+
+    addedCount: int
+    removedCount: int
+    dropdownDetected: bool
+    dropdownOptions: list[str] | None = None
+    stabilizationTime: int = Field(description="How long the action took to settle, ms.")
+    previousUrl: str | None = None
+    urlChanged: bool | None = None
+    didNetworkOccur: bool | None = None
+
+
 class ClientVerification(_Wire):
     """The client's selector check (§1): sent after an action whose stale or unknown ID was looked
     up by the answer's ``actionDetails.selectorPath``."""
@@ -151,6 +164,7 @@ class InteractRequest(_Wire):
     previousUrl: str | None = None
     clientObservations: ClientObservations | None = None
     clientVerification: ClientVerification | None = None
+    domChanges: DomChanges | None = None
     verification_passed: bool | None = None
     verification_message: str | None = None
     errors_detected: list[str] | None = None
