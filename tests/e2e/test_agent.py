@@ -25,7 +25,7 @@ Script = Callable[[list[dict[str, Any]]], dict[str, Any]]
 TOKEN = "Bearer e2e-s3cret-token-0042"
 PAGE_KEYS = {"domMode", "interactiveTree", "url", "query", "tabId", "domain", "title", "pageTitle", "viewport",
              "scrollPosition", "scrollableContainers", "recentEvents", "hasErrors", "hasSuccess", "dom_filtered",
-             "semanticNodes"}  # fmt: skip
+             "semanticNodes", "roleCodes"}  # fmt: skip
 AFTER_ACTION_KEYS = {"taskId", "lastActionStatus", "lastActionResult", "previousUrl", "clientObservations"}
 SENTINEL_KEYS = {"verification_passed", "verification_message", "errors_detected", "success_messages"}
 HAS_EXPECT = "expect" in TOOLS_BY_NAME["click"].params.model_fields
@@ -95,6 +95,7 @@ def check_page_fields(body: dict[str, Any], url: str, tab: int, task: str) -> No
     assert body["domain"] == "127.0.0.1"
     assert body["dom_filtered"] is False  # a small page: listed whole
     assert [n["id"] for n in body["semanticNodes"]] == [n["i"] for n in body["interactiveTree"]]
+    assert {"btn": "button", "inp": "textbox"}.items() <= body["roleCodes"].items()
     assert set(body["viewport"]) == {"width", "height"}
     assert all(type(v) is int and v > 0 for v in body["viewport"].values())
     assert isinstance(body["scrollPosition"], str) and body["scrollPosition"].endswith("%")

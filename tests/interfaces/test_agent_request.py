@@ -19,7 +19,7 @@ from tests.builders import AGENT_OBS, AGENT_PAGE
 
 PAGE_KEYS = {"domMode", "interactiveTree", "url", "query", "tabId", "domain", "title", "pageTitle", "viewport",
              "scrollPosition", "scrollableContainers", "recentEvents", "hasErrors", "hasSuccess", "dom_filtered",
-             "semanticNodes"}  # fmt: skip
+             "semanticNodes", "roleCodes"}  # fmt: skip
 
 
 def test_first_request_is_the_semantic_first_contract() -> None:
@@ -62,6 +62,11 @@ def test_first_request_is_the_semantic_first_contract() -> None:
     assert nodes[2] == {"id": "5", "role": "textbox", "name": "Cross-site field", "value": "Ada",
                         "state": "required,focused", "frameId": 1}  # fmt: skip
     assert nodes[3]["role"] == "scroll container"
+    assert body["roleCodes"] == {
+        "btn": "button",
+        "inp": "textbox",
+        "scr": "scroll container",
+    }  # those it uses
     check_request(body)  # and the JSON as sent validates against the contract model
     InteractRequest.model_validate_json(json.dumps(body))
 

@@ -61,7 +61,7 @@ def test_semantic_view_has_the_contract_shape_and_minified_roles() -> None:
         by_name["Subscribe to newsletter"]["r"] == "chk"
         and "checked" in by_name["Subscribe to newsletter"]["s"]
     )
-    assert by_name["Standard shipping"]["r"] == "rad"
+    assert by_name["Standard shipping"]["r"] == "radio"
     assert by_name["Country"]["r"] == "sel"
     assert by_name["Terms of service"]["r"] == "link"
     assert all(set(e) <= {"i", "r", "n", "v", "s", "xy", "f", "box", "scr", "occ"} for e in tree)
@@ -111,7 +111,7 @@ def test_role_table_and_legend() -> None:
     assert ROLE_MAP["button"] == "btn" and ROLE_MAP["checkbox"] == "chk" and ROLE_MAP["option"] == "opt"
     for key in ("i:", "r:", "n:", "v:", "s:", "xy:", "f:", "box:", "scr:", "occ:", "recent_events"):
         assert key in LEGEND
-    for short in set(ROLE_MAP.values()) & {"btn", "inp", "link", "chk", "rad", "sel", "opt", "tab"}:
+    for short in set(ROLE_MAP.values()) & {"btn", "inp", "link", "chk", "radio", "sel", "opt", "tab"}:
         assert f"{short}=" in LEGEND
 
 

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from browserx.interfaces.outcome import describe_action
 from browserx.snapshot.redaction import redact_url
-from browserx.views.semantic import role_name
+from browserx.views.semantic import ROLE_NAMES, role_name
 
 _FRAME = re.compile(r"f?([0-9]+)")
 # Second-level labels under which a country's registrable domains sit (example.co.uk): the root
@@ -160,7 +160,15 @@ def page_fields(obs: Observation) -> dict[str, Any]:
         "hasSuccess": bool(page.get("has_success")),
         **filter_fields(page),
         "semanticNodes": [v2_node(e) for e in tree],
+        "roleCodes": role_codes(tree),
     }
+
+
+def role_codes(tree: list[Mapping[str, Any]]) -> dict[str, str]:
+    """The legend of the role codes ``tree`` uses that are not the role's own name (``btn`` →
+    ``button``; ``link`` is left out): the backend need not know browserx's table."""
+    used = {str(e.get("r") or "") for e in tree}
+    return {code: ROLE_NAMES[code] for code in sorted(used) if ROLE_NAMES.get(code, code) != code}
 
 
 @dataclass
@@ -306,6 +314,7 @@ __all__ = [
     "frame_number",
     "outcome_fields",
     "page_fields",
+    "role_codes",
     "v2_node",
     "v3_node",
 ]

@@ -174,6 +174,9 @@ class InteractRequest(_Wire):
     original_node_count: int | None = None
     token_reduction: int | None = Field(default=None, description="Per cent, 0-100.")
     semanticNodes: list[SemanticNodeV2] | None = None
+    # The role codes interactiveTree uses, spelled out (btn → button): not part of the contract,
+    # whose table lacks some of browserx's codes (docs/DESIGN.md, "Role codes").
+    roleCodes: dict[str, str] | None = None
     dom: str | None = None
     skeletonDom: str | None = None
     screenshot: str | None = None

@@ -14,10 +14,13 @@ from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.outline import RANGE_ROLES, control_facts
 from browserx.views.scroll import container_dicts, containers, scroll_position
 
+# Role → code. The codes of the backend contract's table (btn, link, inp, chk, radio, sel, menu,
+# tab, opt, switch, slider) are kept as it spells them; browserx adds codes for the roles the
+# table lacks (docs/DESIGN.md, "Role codes").
 ROLE_MAP: dict[str, str] = {
     "button": "btn", "link": "link", "textbox": "inp", "searchbox": "inp", "spinbutton": "num",
-    "combobox": "sel", "listbox": "lst", "option": "opt", "checkbox": "chk", "radio": "rad",
-    "switch": "sw", "slider": "sld", "tab": "tab", "menuitem": "menu", "menuitemcheckbox": "mchk",
+    "combobox": "sel", "listbox": "lst", "option": "opt", "checkbox": "chk", "radio": "radio",
+    "switch": "switch", "slider": "slider", "tab": "tab", "menuitem": "menu", "menuitemcheckbox": "mchk",
     "menuitemradio": "mrad", "treeitem": "ti", "gridcell": "cell", "row": "row", "columnheader": "colh",
     "scrollable": "scr", "clickable": "clk", "generic": "clk", "heading": "h", "img": "img",
     "textarea": "inp", "summary": "sum", "DisclosureTriangle": "sum", "dialog": "dlg", "progressbar": "prog", "menubar": "mbar",
@@ -27,8 +30,8 @@ ROLE_MAP: dict[str, str] = {
 # roles of the full-key nodes (``semanticNodes``). Roles without a code are spelled out already.
 ROLE_NAMES: dict[str, str] = {
     "btn": "button", "link": "link", "inp": "textbox", "num": "spinbutton", "sel": "combobox",
-    "lst": "listbox", "opt": "option", "chk": "checkbox", "rad": "radio", "sw": "switch",
-    "sld": "slider", "tab": "tab", "menu": "menuitem", "mchk": "menuitemcheckbox",
+    "lst": "listbox", "opt": "option", "chk": "checkbox", "radio": "radio", "switch": "switch",
+    "slider": "slider", "tab": "tab", "menu": "menuitem", "mchk": "menuitemcheckbox",
     "mrad": "menuitemradio", "ti": "treeitem", "cell": "gridcell", "row": "row",
     "colh": "columnheader", "scr": "scroll container", "clk": "clickable (no role of its own)",
     "h": "heading", "img": "img", "sum": "summary (disclosure)", "dlg": "dialog",
@@ -39,8 +42,8 @@ STATE_KEYS = ("disabled", "checked", "selected", "pressed", "required", "readonl
 
 LEGEND = """LEGEND for the browserx semantic view (interactive_tree):
 - i: element ID (use it in click(i), type(i, text), select(i, value), scroll(i))
-- r: role, minified: btn=button, inp=text input, link=link, chk=checkbox, rad=radio, sel=select/combobox,
-  lst=listbox, opt=option, tab=tab, menu=menu item, sw=switch, sld=slider, num=number input,
+- r: role, minified: btn=button, inp=text input, link=link, chk=checkbox, radio=radio, sel=select/combobox,
+  lst=listbox, opt=option, tab=tab, menu=menu item, switch=switch, slider=slider, num=number input,
   scr=scroll container, clk=clickable element without a role (other roles are spelled out)
 - n: name/label a person sees (cut to 50 characters)
 - v: current value (only when values were requested; passwords never shown; a slider's always)
@@ -60,7 +63,8 @@ if what you need is not listed and hasMore is true, scroll(id) and look again.
 recent_events: text that appeared or disappeared since the last view (toasts, errors), with
 has_errors / has_success: use them to check whether the last action worked.
 omitted (when present): what was left out for the budget and where — scroll, or ask again with a
-query or a CSS filter."""
+query or a CSS filter; filtered: {reason, originalCount, filteredCount, tokenReduction} how many
+elements the page has, how many are listed, and the share of tokens saved (per cent)."""
 
 
 def role_code(role: str) -> str:
