@@ -102,9 +102,9 @@ class Session:
         tabs = self.bx.tabs()
         for tab in tabs:
             if tab["url"] == self.page.url:
-                return int(tab["tabId"])
+                return int(tab["tab"])
         if len(tabs) == 1:
-            return int(tabs[0]["tabId"])
+            return int(tabs[0]["tab"])
         raise RuntimeError(f"browserx lists no tab at {self.page.url}: {tabs}")
 
     # -- snapshots

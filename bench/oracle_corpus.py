@@ -157,7 +157,7 @@ def measure(page: Any, bx: Client, spec: OraclePage, base: str, runs: int) -> Ro
     run_steps(opener, base, (Step(goto=spec.path, wait=spec.ready, timeout=30), *spec.after))
     time.sleep(spec.settle)
     tabs = bx.tabs()
-    tab = next((int(t["tabId"]) for t in tabs if t["url"] == page.url), int(tabs[0]["tabId"]))
+    tab = next((int(t["tab"]) for t in tabs if t["url"] == page.url), int(tabs[0]["tab"]))
     session = page.context.new_cdp_session(page)
     try:
 

@@ -38,7 +38,7 @@ def main() -> int:
         with Client(launched.host.socket) as bx:
             print(f"$ browserx tabs   (host pid {launched.host.pid}, socket {launched.host.socket})")
             for tab in bx.tabs():
-                print(f"  {tab['tabId']}  {tab['title']}  {tab['url']}")
+                print(f"  {tab['tab']}  {tab['title']}  {tab['url']}")
             result = bx.snapshot(stats=True)
             print("\n$ browserx snapshot")
             print(result["text"])

@@ -64,7 +64,7 @@ class BrowserxTool:
         if not tabs:
             conn.client.close()
             raise RuntimeError("browserx lists no tab")
-        return cls(conn, int(tabs[0]["tabId"]))
+        return cls(conn, int(tabs[0]["tab"]))
 
     def whole_page(self) -> BrowserxTool | None:
         """The ``browserx full`` variant on the same connection, if this client can ask for it."""

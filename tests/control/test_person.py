@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from browserx.control.activity import describe
-from browserx.control.person import PersonControls
+from browserx.control.person import PersonControls, tab_listing
 from browserx.control.schemas import ClickParams, NavigateParams, NewTabParams, TypeParams, WaitParams
 from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
 from browserx.relay.connection import ExtensionConnection
@@ -197,3 +197,13 @@ def test_the_activity_sent_to_the_extension_has_no_typed_text() -> None:
         assert SECRET not in json.dumps(ext.sent)
 
     asyncio.run(main())
+
+
+def test_a_tabs_entry_names_its_id_tab_as_every_other_result_does() -> None:
+    info = TabInfo(tabId=7, windowId=3, url="https://a.example/?token=abc", title="A", active=True)
+    assert tab_listing(info, None) == {
+        "tab": 7, "windowId": 3, "url": "https://a.example/?token=abc", "title": "A", "active": True
+    }  # fmt: skip
+    refused = tab_listing(info, "blocked")
+    assert refused["tab"] == 7 and "tabId" not in refused
+    assert refused["why"] == "site_blocked" and refused["url"] == "https://a.example/"

@@ -11,7 +11,7 @@ import stat
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -51,6 +51,8 @@ class Methods:
 
     def __init__(self) -> None:
         self.gates: dict[str, asyncio.Event] = {}
+        self.started: set[str] = set()  # held requests that began (read from the test's thread)
+        self.outcome: dict[str, str] = {}  # held request → "done" or "cancelled"
 
     def gate(self, name: str) -> asyncio.Event:
         return self.gates.setdefault(name, asyncio.Event())
@@ -79,6 +81,17 @@ class Methods:
     async def weird(self, _: NoParams) -> Any:
         return object()  # not JSON-encodable
 
+    async def held(self, p: GateParams) -> dict[str, Any]:
+        """Runs until its gate opens (``read``, ``act``), saying how it ended."""
+        self.started.add(p.name)
+        try:
+            await asyncio.wait_for(self.gate(p.name).wait(), 5)
+        except asyncio.CancelledError:
+            self.outcome[p.name] = "cancelled"
+            raise
+        self.outcome[p.name] = "done"
+        return {"held": p.name}
+
     def table(self) -> dict[str, Method]:
         return {
             "echo": Method(EchoParams, self.echo, "Echo text."),
@@ -88,18 +101,20 @@ class Methods:
             "open": Method(GateParams, self.open),
             "slow": Method(EchoParams, self.slow),
             "weird": Method(NoParams, self.weird),
+            "read": Method(GateParams, self.held, abandon=True),
+            "act": Method(GateParams, self.held),
         }
 
 
-KNOWN = "boom, crash, echo, open, slow, wait, weird"
+KNOWN = "act, boom, crash, echo, open, read, slow, wait, weird"
 
 
 class ServerThread:
     """A ControlServer running in its own event loop on a background thread."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, methods: Methods | None = None) -> None:
         self.path = path
-        self.methods = Methods()
+        self.methods = methods or Methods()
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -442,6 +457,46 @@ def test_half_closed_client_still_gets_its_answers(server: ServerThread) -> None
             {"id": 1, "ok": True, "result": {"text": "a"}},
             {"id": 2, "ok": True, "result": {"text": "b"}},
         ]
+
+
+def until(condition: Callable[[], bool], timeout: float = 3.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_client_that_hangs_up_has_its_reads_cancelled_and_its_actions_finished(
+    server: ServerThread,
+) -> None:
+    """Ctrl-C on a snapshot: nobody waits for it, so the host stops it (and frees the tab); an
+    action cut half-way would leave the page worse than one finished unobserved, so it runs on."""
+    methods = server.methods
+    conn = Raw(server.path)
+    conn.request({"id": 1, "method": "read", "params": {"name": "r"}})
+    conn.request({"id": 2, "method": "act", "params": {"name": "a"}})
+    assert until(lambda: methods.started == {"r", "a"})
+    conn.close()
+    assert until(lambda: methods.outcome.get("r") == "cancelled")
+    assert "a" not in methods.outcome  # still running
+    with Raw(server.path) as other:
+        assert other.call({"id": 3, "method": "open", "params": {"name": "a"}})["ok"]
+        assert until(lambda: methods.outcome.get("a") == "done")
+        assert_still_serving(other)
+
+
+def test_a_client_that_half_closed_still_gets_the_answer_of_a_read(server: ServerThread) -> None:
+    with Raw(server.path) as conn:
+        conn.request({"id": 1, "method": "read", "params": {"name": "r"}})
+        conn.sock.shutdown(socket.SHUT_WR)
+        assert until(lambda: "r" in server.methods.started)
+        time.sleep(0.1)  # the server has seen the end of the input
+        with Raw(server.path) as other:
+            other.call({"id": 2, "method": "open", "params": {"name": "r"}})
+        assert conn.recv() == {"id": 1, "ok": True, "result": {"held": "r"}}
+    assert server.methods.outcome == {"r": "done"}
 
 
 # -- browserx.Client ---------------------------------------------------------------------------

@@ -177,7 +177,7 @@ def run_calls(client: Client, calls: Sequence[tuple[str, Params]], tab: int) -> 
             result: Any = client.call(name, **sent)
             answer = json.dumps(result, default=str, ensure_ascii=False)
             if name == "new_tab" and isinstance(result, dict):
-                new_tab = result.get("tab", result.get("tabId"))
+                new_tab = result["tab"]
         except BrowserxError as exc:
             answer = json.dumps(
                 {"error": exc.code, "message": exc.message, "details": exc.details},

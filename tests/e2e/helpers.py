@@ -33,7 +33,7 @@ def open_page(browser: Browser, bx: Client, url: str) -> int:
     browser.driver.get(url)
     for tab in bx.tabs():
         if tab["url"] == browser.driver.current_url:
-            return int(tab["tabId"])
+            return int(tab["tab"])
     raise AssertionError(f"tab with {url} not listed: {bx.tabs()}")
 
 

@@ -75,7 +75,7 @@ def test_swagger_scope_checkboxes_are_named_by_their_paragraphs(
 
 def obs_tab(bx: Client, browser: Browser) -> int:
     url = browser.driver.current_url
-    return next(int(t["tabId"]) for t in bx.tabs() if t["url"] == url)
+    return next(int(t["tab"]) for t in bx.tabs() if t["url"] == url)
 
 
 def test_carousel_image_link_is_a_link_named_by_its_image(browser: Browser, bx: Client, go: Any) -> None:

@@ -198,7 +198,7 @@ def test_a_crashed_renderer_gives_page_crashed_at_once_and_a_reload_brings_the_t
     deadline = time.monotonic() + 10
     while not (tabs := [t for t in bx.tabs() if t["url"] == url]) and time.monotonic() < deadline:
         time.sleep(0.1)
-    tab = int(tabs[0]["tabId"])
+    tab = int(tabs[0]["tab"])
     bx.snapshot(tab=tab)
     started = time.monotonic()
     try:
@@ -251,7 +251,7 @@ def test_fifty_tabs_attach_lazily_release_when_idle_and_keep_the_host_small(serv
         for i in range(49):
             driver.switch_to.new_window("tab")
             driver.get(servers.url("snap-controls.html" if i % 2 else "act-controls.html"))
-        tabs = [int(t["tabId"]) for t in bx.tabs() if t["url"].startswith(servers.origin)]
+        tabs = [int(t["tab"]) for t in bx.tabs() if t["url"].startswith(servers.origin)]
         assert len(tabs) == 50
         assert bx.status()["attached_tabs"] == []  # listing tabs attaches to none
         rss_start = _rss_mb(b.host.pid)

@@ -75,7 +75,7 @@ def own_tab(browser: Browser, bx: Client, servers: Servers) -> Iterator[int]:
         tabs := [t for t in bx.tabs() if t["url"] == url and t["status"] == "complete"]
     ):
         time.sleep(0.1)
-    tab = int(tabs[0]["tabId"])
+    tab = int(tabs[0]["tab"])
     bx.activate_tab(tab)  # in front: a background tab's timers are throttled to once a second
     yield tab
     for handle in set(driver.window_handles) - known:

@@ -29,12 +29,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @contextlib.asynccontextmanager
-async def mcp_session(args: list[str], env: dict[str, str], errlog: TextIO) -> AsyncIterator[ClientSession]:
-    """`browserx mcp ARGS` as a subprocess, through the SDK's own stdio client; the server is
-    stopped (stdin closed, then killed if need be) when the block ends."""
-    server = StdioServerParameters(
-        command=sys.executable, args=["-m", "browserx.interfaces.cli", "mcp", *args], env=env, cwd=REPO
-    )
+async def mcp_session(
+    args: list[str], env: dict[str, str], errlog: TextIO, command: str | None = None
+) -> AsyncIterator[ClientSession]:
+    """`browserx mcp ARGS` as a subprocess (``command`` when given: `browserx` as a client runs
+    it), through the SDK's own stdio client; the server is stopped (stdin closed, then killed if
+    need be) when the block ends."""
+    argv = ["mcp", *args] if command else ["-m", "browserx.interfaces.cli", "mcp", *args]
+    server = StdioServerParameters(command=command or sys.executable, args=argv, env=env, cwd=REPO)
     async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
         with anyio.fail_after(20):
             init = await session.initialize()
@@ -147,7 +149,7 @@ def test_mcp_launch_starts_its_own_browser_and_stops_it_at_the_end(servers: Serv
                 assert tabs.structured_content is not None
                 listed: list[dict[str, Any]] = tabs.structured_content["tabs"]
                 assert listed and json.loads(text_of(tabs)) == tabs.structured_content
-                tab = int(listed[0]["tabId"])
+                tab = int(listed[0]["tab"])
                 hosts.extend(json.loads(p.read_text())["pid"] for p in runtime.glob("host-*.json"))
                 assert hosts, list(runtime.iterdir())
                 went = await mcp.call_tool("navigate", {"tab": tab, "url": url, "observe": "full"})

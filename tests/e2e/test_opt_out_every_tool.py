@@ -229,7 +229,7 @@ def test_a_page_that_opted_out_keeps_its_title_out_of_tabs(
     with pytest.raises(BrowserxError) as refused:
         bx.snapshot(tab=tab)
     assert refused.value.code == "page_opted_out"
-    listed = [t for t in bx.tabs() if t["tabId"] == tab]
+    listed = [t for t in bx.tabs() if t["tab"] == tab]
     assert listed and MARK not in str(listed), listed
 
 

@@ -193,7 +193,7 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
         data = json.loads(answer)
         if name == "tabs":
             listed = data.get("tabs", data) if isinstance(data, dict) else data
-            (entry,) = [t for t in listed if t["tabId"] == tab]
+            (entry,) = [t for t in listed if t["tab"] == tab]
             if entry.get("why") != "site_blocked" or "Hello" in entry.get("title", ""):
                 wrong.append((name, entry))
         elif "tab" not in TOOLS_BY_NAME[name].params.model_fields and name != "new_tab":
@@ -231,7 +231,7 @@ def test_tab_sharing_only_shared_and_own_tabs(
         bx.snapshot(tab=tab)
     with pytest.raises(TabNotShared):
         bx.click(1, tab=tab)
-    listed = [t for t in bx.tabs() if t["tabId"] == tab]
+    listed = [t for t in bx.tabs() if t["tab"] == tab]
     assert listed and listed[0]["why"] == "tab_not_shared"
     own = bx.new_tab(url=servers.url("hello.html"))["tab"]
     try:

@@ -91,9 +91,9 @@ def tab_of(bx: Client, driver: WebDriver) -> int:
     url = driver.current_url
     for tab in tabs:
         if tab["url"] == url:
-            return int(tab["tabId"])
+            return int(tab["tab"])
     if len(tabs) == 1:  # a single-page app changed its URL since
-        return int(tabs[0]["tabId"])
+        return int(tabs[0]["tab"])
     raise AssertionError(f"tab with {url} not listed: {tabs}")
 
 

@@ -19,7 +19,7 @@ def test_open_act_release_reattach_activate_and_close_a_tab(
     opened = bx.new_tab(servers.url("act-controls.html"))
     tab = opened["tab"]
     assert opened["success"] and opened["changes"]["navigated"]
-    listed = {t["tabId"]: t for t in bx.tabs()}
+    listed = {t["tab"]: t for t in bx.tabs()}
     assert listed[tab]["url"] == servers.url("act-controls.html") and listed[tab]["active"]
     assert bx.click(id_of(bx, tab, "Increment"), tab=tab)["success"]
     assert tab in bx.status()["attached_tabs"]
@@ -30,10 +30,10 @@ def test_open_act_release_reattach_activate_and_close_a_tab(
     assert tab in bx.status()["attached_tabs"]
 
     assert bx.activate_tab(main_tab)["active"]
-    assert {t["tabId"]: t for t in bx.tabs()}[main_tab]["active"]
+    assert {t["tab"]: t for t in bx.tabs()}[main_tab]["active"]
 
     assert bx.close_tab(tab) == {"tab": tab, "closed": True}
-    assert tab not in {t["tabId"] for t in bx.tabs()}
+    assert tab not in {t["tab"] for t in bx.tabs()}
     with pytest.raises(BrowserxError) as closed:
         bx.snapshot(tab=tab)
     assert closed.value.code in ("unknown_tab", "tab_closed")
@@ -69,7 +69,7 @@ def test_a_tab_on_a_browser_page_says_so_and_navigate_leaves_it(
 ) -> None:
     # Where a person (or a fresh tab's chrome://newtab) left the tab: chrome.debugger may not attach.
     browser.driver.get("chrome://version")
-    tab = next(int(t["tabId"]) for t in bx.tabs() if t["url"].startswith("chrome://version"))
+    tab = next(int(t["tab"]) for t in bx.tabs() if t["url"].startswith("chrome://version"))
     with pytest.raises(BrowserxError) as off:
         bx.snapshot(tab=tab)
     assert off.value.code == "page_off_limits" and "Navigate" in off.value.message

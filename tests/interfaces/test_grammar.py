@@ -95,6 +95,11 @@ INVALID: list[tuple[str, int, str]] = [
     ('check(1, "yes")', 10, "expected true or false"),
     ("check(true)", 7, "expected an element ID"),
     ("wait(Saved)", 6, 'strings need double quotes: "Saved"'),
+    # other quotes: single (Python, JavaScript) and typographic
+    ("type(14, 'hi')", 10, 'found "\'"; strings need double quotes: "hi"'),
+    ("press('Enter')", 7, 'strings need double quotes: "Enter"'),
+    ("type(1, \u201cx y\u201d)", 9, 'strings need double quotes: "x y"'),
+    ("type(1, 'open", 9, 'strings need double quotes: "open"'),
     # a bad string: the lexer's error, as parse_action raises it (the rest: test_grammar_lexer.py)
     ('type(1, "\\q")', 10, "invalid escape \\q in string at column 10"),
     ("click(12) x", 11, 'expected end of input at column 11, found "x"'),  # trailing garbage

@@ -90,8 +90,11 @@ def build_methods(
             "tabs": [
                 tab_listing(t, refused[t.tabId])
                 if t.tabId in refused
-                else structs.replace(
-                    t, url=redact_url(t.url), title=OPTED_OUT_TITLE if t.tabId in hidden else t.title
+                else tab_listing(
+                    structs.replace(
+                        t, url=redact_url(t.url), title=OPTED_OUT_TITLE if t.tabId in hidden else t.title
+                    ),
+                    None,
                 )
                 for t in listed
             ]
@@ -234,7 +237,12 @@ def build_methods(
 
         return run
 
-    return {t.name: Method(t.params, guarded(t.name, handlers[t.name]), t.description) for t in TOOLS}
+    # A read-only tool's work is dropped when its client hangs up (Ctrl-C on a snapshot); one that
+    # changes the page or the tabs runs to its end (control/server.py says why).
+    return {
+        t.name: Method(t.params, guarded(t.name, handlers[t.name]), t.description, abandon=t.hints.read_only)
+        for t in TOOLS
+    }
 
 
 def confirming(registry: TabRegistry, person: PersonControls, act: Handler) -> Handler:

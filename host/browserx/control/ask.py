@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-import select
 import weakref
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from typing import Any, Literal
 import structlog
 
 from browserx.control.schemas import AskUserParams
-from browserx.control.server import CLIENT_SOCKET
+from browserx.control.server import CLIENT_SOCKET, client_hung_up
 from browserx.errors import BrowserxError, ExtensionDisconnected, NoAnswer, SiteBlocked, clip
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound
@@ -46,20 +45,6 @@ MAX_ANSWER_CHARS = 4000
 class Answer:
     text: str | None  # what the person typed or the choice they pressed (questions)
     allowed: bool | None  # Allow (True) / Deny or Block (False) (confirmations, sites)
-
-
-def client_hung_up(sock: Any) -> bool:
-    """Whether the control client behind ``sock`` closed its end (a full close: POLLHUP; a client
-    that only half-closed still waits for its answers)."""
-    try:
-        fd = sock.fileno()
-    except (OSError, ValueError, AttributeError):
-        return True
-    if fd < 0:
-        return True
-    poller = select.poll()
-    poller.register(fd, 0)
-    return any(ev & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, ev in poller.poll(0))
 
 
 class Asks:

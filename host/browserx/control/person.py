@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import msgspec
 import structlog
 
 from browserx.control.activity import describe
@@ -345,15 +346,17 @@ def _patterns(value: Any) -> tuple[str, ...]:
     return clean_patterns(value) if isinstance(value, list) else ()
 
 
-def tab_listing(info: TabInfo, why: str | None) -> dict[str, Any] | TabInfo:
-    """A ``tabs`` entry as the agent sees it: a tab it may not use says why, and a blocked site's
-    title and path are not shown."""
+def tab_listing(info: TabInfo, why: str | None) -> dict[str, Any]:
+    """A ``tabs`` entry as the agent sees it: the tab's id as ``tab`` (the name every other tool
+    and result uses; the extension says ``tabId``), and a tab it may not use says why, and a
+    blocked site's title and path are not shown."""
     if why is None:
-        return info
+        listed: dict[str, Any] = msgspec.to_builtins(info)  # (without the fields at their defaults)
+        return {"tab": listed.pop("tabId"), **listed}
     host = host_of(info.url)
     url = redact_url(f"{info.url.split(':', 1)[0]}://{host}/") if why == "blocked" and host else info.url
     out: dict[str, Any] = {
-        "tabId": info.tabId,
+        "tab": info.tabId,
         "windowId": info.windowId,
         "url": url if why == "blocked" else redact_url(info.url),
         "title": "(a site the person blocked)" if why == "blocked" else info.title,

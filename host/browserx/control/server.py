@@ -12,6 +12,12 @@ must drain to the client within WRITE_STALL_S. A client that does not read is dr
 unsent bytes are thrown away, its requests still running are cancelled (releasing any tab lock
 they wait for), and the freed memory goes back to the OS. A slow reader never holds a tab's lock
 (an answer is written after its handler returned) nor the event loop (writes only await).
+
+A client that hangs up (a full close: Ctrl-C on the CLI) is owed nothing more: its requests that
+only read (methods marked ``abandon``: a snapshot, a screenshot, a wait) are cancelled at once,
+freeing the tab for the next client. Its actions run to their end: an action cut half-way (a
+mouse button pressed and not released, half a text typed) leaves the page worse than one that
+finished unobserved. A client that only half-closed its end still gets every answer.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import asyncio
 import contextlib
 import contextvars
 import os
+import select
 import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -79,13 +86,31 @@ async def write_bounded(writer: asyncio.StreamWriter, data: bytes) -> None:
         view.release()
 
 
-class Method:
-    """One control method: its params model and handler."""
+def client_hung_up(sock: Any) -> bool:
+    """Whether the control client behind ``sock`` closed its end (a full close: POLLHUP; a client
+    that only half-closed still waits for its answers)."""
+    try:
+        fd = sock.fileno()
+    except (OSError, ValueError, AttributeError):
+        return True
+    if fd < 0:
+        return True
+    poller = select.poll()
+    poller.register(fd, 0)
+    return any(ev & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, ev in poller.poll(0))
 
-    def __init__(self, params: type[Params], handler: Handler, doc: str = "") -> None:
+
+class Method:
+    """One control method: its params model and handler. ``abandon``: it only reads, so when its
+    client hangs up before the answer it is cancelled (else it runs to its end)."""
+
+    def __init__(
+        self, params: type[Params], handler: Handler, doc: str = "", *, abandon: bool = False
+    ) -> None:
         self.params = params
         self.handler = handler
         self.doc = doc
+        self.abandon = abandon
 
 
 class ControlServer:
@@ -122,6 +147,7 @@ class ControlServer:
         CLIENT_SOCKET.set(writer.get_extra_info("socket"))
         write_lock = asyncio.Lock()
         inflight: set[asyncio.Task[None]] = set()
+        abandonable: set[asyncio.Task[Any]] = set()  # those of inflight that only read
         slots = asyncio.Semaphore(MAX_INFLIGHT)
         dropped = False
 
@@ -154,6 +180,7 @@ class ControlServer:
 
         def finished(job: asyncio.Task[None]) -> None:
             inflight.discard(job)
+            abandonable.discard(job)
             slots.release()
 
         try:
@@ -165,7 +192,14 @@ class ControlServer:
                     try:
                         line = await reader.readuntil(b"\n")
                     except asyncio.IncompleteReadError as exc:
-                        if exc.partial.strip():
+                        if client_hung_up(writer.get_extra_info("socket")):
+                            # Nobody will read the answers: reads stop now, actions finish.
+                            if abandonable:
+                                log.info("client_gone", cancelled=len(abandonable),
+                                         finishing=len(inflight) - len(abandonable))  # fmt: skip
+                            for job in abandonable:
+                                job.cancel()
+                        elif exc.partial.strip():
                             await respond(self._error(None, BadRequest("request must end with a newline")))
                         # A client that half-closed still gets the answers it is owed.
                         await asyncio.gather(*inflight, return_exceptions=True)
@@ -178,7 +212,7 @@ class ControlServer:
                         continue
                     if not line.strip():
                         continue
-                    job = asyncio.create_task(self._handle_line(line, send))
+                    job = asyncio.create_task(self._handle_line(line, send, abandonable))
                     del line
                     started = True
                     inflight.add(job)
@@ -212,8 +246,10 @@ class ControlServer:
             except asyncio.IncompleteReadError:
                 return
 
-    async def _handle_line(self, line: bytes, send: Callable[[bytes], Awaitable[None]]) -> None:
-        request_id, response = await self._dispatch(line)
+    async def _handle_line(
+        self, line: bytes, send: Callable[[bytes], Awaitable[None]], abandonable: set[asyncio.Task[Any]]
+    ) -> None:
+        request_id, response = await self._dispatch(line, abandonable)
         del line
         try:
             data = _encoder.encode(response) + b"\n"
@@ -228,8 +264,11 @@ class ControlServer:
         with contextlib.suppress(ConnectionError):
             await send(data)
 
-    async def _dispatch(self, line: bytes) -> tuple[int | str | None, dict[str, Any]]:
-        """The response to one request line (never raises)."""
+    async def _dispatch(
+        self, line: bytes, abandonable: set[asyncio.Task[Any]] | None = None
+    ) -> tuple[int | str | None, dict[str, Any]]:
+        """The response to one request line (never raises). While a method marked ``abandon``
+        runs, the task running it is in ``abandonable``."""
         request_id: int | str | None = None
         try:
             try:
@@ -261,7 +300,14 @@ class ControlServer:
                 raise BadRequest(
                     f"bad params for {request.method}: {_brief(exc)} (valid params: {valid})"
                 ) from None
-            result = await method.handler(params)
+            task = asyncio.current_task()
+            if method.abandon and abandonable is not None and task is not None:
+                abandonable.add(task)
+            try:
+                result = await method.handler(params)
+            finally:
+                if abandonable is not None and task is not None:
+                    abandonable.discard(task)  # answered: nothing left to cancel
             return request_id, {"id": request_id, "ok": True, "result": result}
         except BrowserxError as exc:
             return request_id, self._error(request_id, exc)

@@ -1,11 +1,14 @@
 """The ``browserx`` command line, a thin layer over :class:`browserx.Client`.
 
-Exit codes: 0 ok, 1 the request failed (the error is printed, as JSON with --json), 2 bad usage.
+Exit codes: 0 ok, 1 the request failed (the error is printed, as JSON with --json) or ``do
+'fail()'``, 2 bad usage, 130 Ctrl-C, 141 stdout closed by its reader (``| head``). Every command
+prints text for a person, and JSON with ``--json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -13,33 +16,41 @@ from pathlib import Path
 
 from browserx._version import __version__
 from browserx.errors import BrowserxError
-from browserx.install import BROWSERS, apply, default_plan, remove
+from browserx.install import BROWSERS, Step, WriteFile, apply, default_plan, remove
 from browserx.interfaces.cli_tools import add_tool_commands, print_json
 from browserx.runtime import pin_hint
 
 
 def cmd_legend(args: argparse.Namespace) -> int:
+    """How to read the view, then how to write an action (``browserx do``, a backend's ``action``)."""
+    from browserx.interfaces.grammar import legend
     from browserx.views import semantic, text
 
     print(semantic.LEGEND if args.format == "semantic" else text.LEGEND)
+    print()
+    sys.stdout.write(legend())
     return 0
 
 
 def cmd_do(args: argparse.Namespace) -> int:
-    """One action in the seed-004 grammar: click(12), setValue(13, "x"), goBack(), finish(), ..."""
+    """One action of the action grammar: click(12), setValue(13, "x"), goBack(), finish(), ...;
+    exit 0, or 1 for fail() as for an action that failed."""
     from browserx.control.client import Client
     from browserx.interfaces import grammar
     from browserx.interfaces.cli_tools import print_action
 
     try:  # parse before connecting: a grammar error needs no host, and is bad usage (exit 2)
-        grammar.parse_action(args.action)
+        call = grammar.parse_action(args.action)
     except grammar.GrammarError as exc:
         if args.json:
             print_json({"ok": False, "error": exc.to_dict()})
         print(f"browserx: {exc.code}: {exc.message}", file=sys.stderr)
         return 2
-    with Client(args.socket) as bx:
-        result = grammar.run_action(bx, args.action, tab=args.tab)
+    if call.tool is None:  # finish()/fail(): nothing runs, no host needed
+        result = grammar.ending(call)
+    else:
+        with Client(args.socket) as bx:
+            result = grammar.run_action(bx, args.action, tab=args.tab)
     if args.json:
         print_json(result)
     elif result.get("done"):  # finish()/fail(): the task ends, nothing ran on the host
@@ -47,7 +58,8 @@ def cmd_do(args: argparse.Namespace) -> int:
         print(f"{'finished' if result['success'] else 'failed'}{reason}")
     else:
         print_action(args, result)
-    return 0
+    # fail() exits 1, as `browserx agent` does when its backend gives up.
+    return 1 if result.get("done") and not result["success"] else 0
 
 
 def cmd_agent(args: argparse.Namespace) -> int:
@@ -64,26 +76,36 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace, key: str, lines: list[str], prefix: str) -> None:
+    """Lines for a person, or ``{key: lines}`` with --json."""
+    if args.json:
+        print_json({key: lines})
+        return
+    for line in lines:
+        print(f"{prefix}{line}")
+
+
+def _where(step: Step) -> str:
+    """What a step writes: a file's path, or the registry value it sets."""
+    return str(step.path) if isinstance(step, WriteFile) else step.describe()
+
+
 def cmd_install_host(args: argparse.Namespace) -> int:
     steps = default_plan(args.browser, Path(args.user_data_dir) if args.user_data_dir else None)
     if args.dry_run:
-        for step in steps:
-            print(step.describe())
+        _report(args, "would_write", [step.describe() for step in steps], "")
         return 0
     apply(steps)
-    for step in steps:
-        print(f"installed: {getattr(step, 'path', None) or step.describe()}")
+    _report(args, "installed", [_where(step) for step in steps], "installed: ")
     return 0
 
 
 def cmd_uninstall_host(args: argparse.Namespace) -> int:
     steps = default_plan(args.browser, Path(args.user_data_dir) if args.user_data_dir else None)
     if args.dry_run:
-        for step in steps:
-            print(f"would remove: {getattr(step, 'path', None) or step.describe()}")
+        _report(args, "would_remove", [_where(step) for step in steps], "would remove: ")
         return 0
-    for path in remove(steps):
-        print(f"removed: {path}")
+    _report(args, "removed", remove(steps), "removed: ")
     return 0
 
 
@@ -139,9 +161,13 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         raise SystemExit("browserx mcp: --headless goes with --launch")
     if args.socket and args.launch:
         raise SystemExit("browserx mcp: --launch starts its own host: no --socket with it")
+    if (args.url or args.keep) and not args.launch:
+        raise SystemExit("browserx mcp: --url and --keep go with --launch")
     from browserx.interfaces.mcp_server import main as serve_mcp  # the MCP SDK only for this command
 
-    return serve_mcp(socket_path=args.socket, launch=args.launch, headless=args.headless)
+    return serve_mcp(
+        socket_path=args.socket, launch=args.launch, headless=args.headless, url=args.url, keep=args.keep
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,10 +192,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     # status, tabs, snapshot, the actions, the tab tools, cdp, targets: one per declared tool.
     add_tool_commands(sub)
-    p = command("legend", cmd_legend, "Print how to read a view (for a system prompt).")
+    p = command(
+        "legend", cmd_legend, "Print how to read a view and how to write an action (for a system prompt)."
+    )
     p.add_argument("--format", choices=("text", "semantic"), default="text", help="which view (default text)")
     p = command("schema", cmd_schema, "Print the agent tools as function-calling definitions (JSON).")
-    p.add_argument("--format", choices=("json-schema", "openai", "anthropic"), default="json-schema")
+    p.add_argument(
+        "--format", choices=("json-schema", "openai", "anthropic"), default="json-schema",
+        help="json-schema: name, description and a JSON Schema of the parameters per tool; openai: "
+        "Chat Completions tools; anthropic: Messages API tools (default: json-schema)",
+    )  # fmt: skip
     p.add_argument("--tools", metavar="A,B", help="only these tools (default: every agent tool)")
     p.add_argument(
         "--strict", action="store_true",
@@ -185,46 +217,78 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--browser", choices=BROWSERS, help="only this browser (default: all)")
         p.add_argument("--user-data-dir", help="only this profile dir (its NativeMessagingHosts/)")
         p.add_argument("--dry-run", action="store_true", help="print what would be written where")
+        p.add_argument("--json", action="store_true", help="print JSON: the paths written or removed")
 
     p = command("launch", cmd_launch, "Start a browser with the extension and host, print the socket path.")
-    p.add_argument("--url", help="page to open")
-    p.add_argument("--headless", action="store_true")
+    p.add_argument("--url", help="page to open (default: a blank tab)")
+    p.add_argument("--headless", action="store_true", help="a browser without a window (default: a window)")
     p.add_argument("--browser", help="browser executable (default: Chromium on PATH)")
     p.add_argument("--user-data-dir", help="profile dir (default: a new temporary one)")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the host")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the host (default: 30)")
+    p.add_argument(
+        "--json", action="store_true",
+        help="print JSON: socket, host_socket, host_pid, browser_pid, user_data_dir, export",
+    )  # fmt: skip
     p = command(
         "stop", cmd_stop, "Stop the browser `browserx launch` started last (its throwaway profile goes too)."
     )
-    p.add_argument("--all", action="store_true", help="every browser launched from this runtime dir")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--all", action="store_true", help="every browser launched from this runtime dir (default: the last)"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON: the stopped browsers' pids")
 
     p = command("mcp", cmd_mcp, "Serve the browserx tools to MCP clients (Claude, Cursor, VS Code) on stdio.")
     p.add_argument(
         "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
     )
     p.add_argument("--launch", action="store_true", help="start a browser for this session, stop it after")
-    p.add_argument("--headless", action="store_true", help="with --launch: a browser without a window")
+    p.add_argument(
+        "--headless", action="store_true",
+        help="with --launch: a browser without a window (the default when there is no display)",
+    )  # fmt: skip
+    p.add_argument("--url", help="with --launch: the page the browser opens at (default: a blank tab)")
+    p.add_argument(
+        "--keep", action="store_true",
+        help="with --launch: leave the browser running when the session ends, and reuse one an earlier "
+        "session (or browserx launch) left: for clients that start the server per call; browserx stop ends it",
+    )  # fmt: skip
 
     p = command("do", cmd_do, 'Run one action written as a call: click(12), setValue(13, "x"), goBack(), ...')
     connects(p, tab=True)
-    p.add_argument("action", metavar="ACTION", help="e.g. 'press(\"Enter\")'; strings are JSON")
+    p.add_argument(
+        "action",
+        metavar="ACTION",
+        help="e.g. 'press(\"Enter\")'; strings are JSON (browserx legend: every verb)",
+    )
 
     p = command(
         "agent", cmd_agent, "Let a seed-004 backend drive a task: observe, POST /api/agent/interact, act."
     )
-    p.add_argument("--backend", required=True, metavar="URL", help="the backend's base URL (https://...)")
+    p.add_argument(
+        "--backend", required=True, metavar="URL",
+        help="the backend's base URL: https://..., or http://... (meant for one on this machine: "
+        "http://127.0.0.1:PORT, localhost; to another host it warns that nothing is encrypted)",
+    )  # fmt: skip
     p.add_argument("--task", required=True, metavar="TEXT", help="what to do (sent as `query`)")
     p.add_argument("--tab", type=int, help="tab id (default: the active tab, then kept)")
-    p.add_argument("--max-steps", type=int, default=25, metavar="N", help="give up after N actions (exit 2)")
+    p.add_argument(
+        "--max-steps",
+        type=int,
+        default=25,
+        metavar="N",
+        help="give up after N actions (exit 2) (default: 25)",
+    )
     p.add_argument(
         "--header", action="append", metavar="'NAME: VALUE'", help="sent on every request (repeatable)"
     )
-    p.add_argument("--timeout", type=float, default=120.0, metavar="S", help="seconds per backend request")
+    p.add_argument(
+        "--timeout", type=float, default=120.0, metavar="S", help="seconds per backend request (default: 120)"
+    )
     p.add_argument("--include-values", action="store_true", help="send form values (`v`; never passwords)")
     p.add_argument(
         "--ask-timeout", type=float, default=300.0, metavar="S",
-        help="seconds to wait for the person's answer when the backend needs input (the browserx popup)",
+        help="seconds to wait for the person's answer when the backend needs input (the browserx popup) "
+        "(default: 300)",
     )  # fmt: skip
     p.add_argument(
         "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
@@ -232,17 +296,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Exit codes of a command cut short, as a shell reports a process a signal ended (128 + signal).
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT)
+EXIT_BROKEN_PIPE = 141  # the reader of stdout went away (SIGPIPE): `browserx schema | head`
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        code: int = args.func(args)
+        args = build_parser().parse_args(argv)
+        try:
+            code: int = args.func(args)
+        except BrowserxError as exc:
+            if getattr(args, "json", False):
+                print_json({"ok": False, "error": exc.to_dict()})
+            else:
+                print(f"browserx: {exc.code}: {exc.message}", file=sys.stderr)
+            code = 1
+        sys.stdout.flush()  # a reader that went away shows here, not as a traceback at exit
         return code
-    except BrowserxError as exc:
-        if getattr(args, "json", False):
-            print_json({"ok": False, "error": exc.to_dict()})
-        else:
-            print(f"browserx: {exc.code}: {exc.message}", file=sys.stderr)
-        return 1
+    except KeyboardInterrupt:
+        # Ctrl-C: no traceback. The request's connection closed with the client, which tells the
+        # host to drop work nobody waits for (control/server.py).
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Nothing more can be written; point stdout at /dev/null so Python's own flush at exit
+        # does not complain about the pipe again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from browserx.control.client import Client
 from browserx.control.tools import TOOLS, Tool
@@ -78,9 +79,36 @@ def _converter(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any,
     raise TypeError(f"no CLI spelling for {annotation!r}")
 
 
+# A flag that turns a default-on field off: what it does, in the flag's own words (the field's
+# description says what "on" does). Others read "<field> = false (default: true): <description>".
+NEGATED_HELP = {
+    "wait_stable": "take the snapshot at once, without first waiting until the DOM stops changing "
+    "(default: wait)",
+    "checked": "uncheck it instead (default: check)",
+}
+
+
+def _default_text(field: FieldInfo) -> str | None:
+    """The field's default as the command line would write it; None: no default worth showing
+    (required, none, off, an empty list)."""
+    value = field.default
+    if value is PydanticUndefined or value is None or value is False or value == []:
+        return None
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _help(name: str, field: FieldInfo) -> str:
+    """The field's description, with its default when the description does not say it."""
+    text = field.description or name.replace("_", " ")
+    shown = _default_text(field)
+    if shown is not None and "default" not in text.lower():
+        text = f"{text.removesuffix('.')} (default: {shown})" + ("." if text.endswith(".") else "")
+    return text
+
+
 def _add_field(p: argparse.ArgumentParser, tool: Tool, name: str, field: FieldInfo) -> None:
     kind, choices = _converter(field.annotation)
-    help_text = field.description
+    help_text = _help(name, field)
     if name in tool.positional and name not in tool.cli:
         if kind is None:
             raise TypeError(f"{tool.name}.{name}: a flag cannot be positional")
@@ -93,7 +121,7 @@ def _add_field(p: argparse.ArgumentParser, tool: Tool, name: str, field: FieldIn
         if not on and flag == "--" + name.replace("_", "-"):
             flag = "--no-" + name.replace("_", "-")
         if not on:
-            help_text = f"{name} = false: {help_text}"
+            help_text = NEGATED_HELP.get(name, f"{name} = false (default: true): {field.description}")
         p.add_argument(flag, dest=name, action="store_const", const=on, default=None, help=help_text)
         return
     p.add_argument(flag, dest=name, type=kind, choices=choices, default=None, metavar=None, help=help_text,
@@ -139,14 +167,21 @@ def print_image(args: argparse.Namespace, result: dict[str, Any]) -> None:
 def run_tool(args: argparse.Namespace) -> int:
     tool: Tool = args.tool
     params = {n: getattr(args, n) for n in tool.params.model_fields if getattr(args, n) is not None}
+    if tool.name == "snapshot" and args.out and args.format != "hybrid":
+        print("browserx snapshot: --out writes the picture of --format hybrid", file=sys.stderr)
+        return 2
     with Client(args.socket) as bx:
         result = bx.call(tool.name, **params)
+        if tool.name == "snapshot" and getattr(args, "out", None) and _picture_held_back(result):
+            _take_picture_again(bx, result)
     if tool.unwrap:
         result = result[tool.unwrap]
-    printer: Printer = PRINTERS.get(tool.name) or (print_action if tool.acts else _print_plain_json)
+    printer: Printer = PRINTERS.get(tool.name) or print_action  # (every other tool has a printer)
     if tool.binary:
         print_image(args, result)
     elif args.json:
+        if tool.name == "snapshot" and args.out:
+            _hybrid_picture(args, result)  # the file, as without --json
         print_json(result)
     else:
         printer(args, result)
@@ -154,10 +189,6 @@ def run_tool(args: argparse.Namespace) -> int:
 
 
 # -- how results read -----------------------------------------------------------------------
-
-
-def _print_plain_json(_: argparse.Namespace, result: Any) -> None:
-    print_json(result)
 
 
 def print_status(_: argparse.Namespace, status: dict[str, Any]) -> None:
@@ -175,7 +206,7 @@ def print_status(_: argparse.Namespace, status: dict[str, Any]) -> None:
 def print_tabs(_: argparse.Namespace, tabs: list[dict[str, Any]]) -> None:
     for tab in tabs:
         mark = "*" if tab.get("active") and tab.get("focused") else " "
-        print(f"{mark}{tab['tabId']:>6}  {tab.get('title', '')[:60]:<60}  {tab.get('url', '')}")
+        print(f"{mark}{tab['tab']:>6}  {tab.get('title', '')[:60]:<60}  {tab.get('url', '')}")
 
 
 def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:
@@ -191,6 +222,26 @@ def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:
         print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
 
 
+def _picture_held_back(result: dict[str, Any]) -> bool:
+    """A hybrid view whose picture the host did not send: unchanged since the last hybrid view
+    of the tab (any client's), so only its hash came."""
+    return (
+        result.get("format") == "hybrid"
+        and result.get("screenshot") is None
+        and bool(result.get("screenshotHash"))
+    )
+
+
+def _take_picture_again(bx: Client, result: dict[str, Any]) -> None:
+    """--out always gets a file: the held-back picture taken again, as the hybrid view takes it."""
+    from browserx.control.snapshot_tool import HYBRID_MAX_WIDTH, HYBRID_QUALITY  # (this path only)
+
+    shot = bx.call("screenshot", tab=result["tab"], mode="viewport", format="jpeg",
+                   quality=HYBRID_QUALITY, max_width=HYBRID_MAX_WIDTH)  # fmt: skip
+    result["screenshot"] = shot["data"]
+    result["screenshotAgain"] = True  # (for the line saying what was written)
+
+
 def _hybrid_picture(args: argparse.Namespace, result: dict[str, Any]) -> str:
     """Write a hybrid view's screenshot to --out (if given and there is one); say what happened."""
     if result.get("screenshotNote"):
@@ -198,10 +249,15 @@ def _hybrid_picture(args: argparse.Namespace, result: dict[str, Any]) -> str:
     size = "x".join(str(n) for n in result.get("screenshotSize") or ())
     about = f"screenshot jpeg {size}, hash {result['screenshotHash']}"
     if result.get("screenshot") is None:
-        return f"{about}: unchanged since the last hybrid view of this tab (not sent again)"
+        return f"{about}: unchanged since the last hybrid view of this tab (not sent again; --out FILE writes it)"
     if args.out:
         Path(args.out).write_bytes(base64.b64decode(result["screenshot"]))
-        return f"{about}: written to {args.out}"
+        again = (
+            " (unchanged since the last hybrid view: taken again)"
+            if result.pop("screenshotAgain", None)
+            else ""
+        )
+        return f"{about}: written to {args.out}{again}"
     return f"{about} (--out FILE writes it)"
 
 
@@ -222,10 +278,53 @@ def print_answer(_: argparse.Namespace, result: dict[str, Any]) -> None:
     print(result["answer"])
 
 
+def print_new_tab(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """The new tab's id; with a URL, how the navigation went too."""
+    print(f"opened tab {result['tab']}")
+    if "action" in result:
+        print_action(args, result)
+
+
+def print_close_tab(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    print(f"closed tab {result['tab']}")
+
+
+def print_activate_tab(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    print(f"tab {result['tab']} is the active tab of its window")
+
+
+def print_release_tab(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    if result.get("released"):
+        print(f"released tab {result['tab']}: detached, the next request attaches again")
+    else:
+        print(f"tab {result['tab']} was not attached: nothing to release")
+
+
+def print_targets(_: argparse.Namespace, sessions: list[dict[str, Any]]) -> None:
+    """One line per child session (out-of-process iframe): its id, type and URL."""
+    if not sessions:
+        print("no child sessions (no out-of-process iframes)")
+    for target in sessions:
+        print(f"{target['session_id']}  {target['type']}  {target['url']}")
+
+
+def print_cdp(_: argparse.Namespace, result: Any) -> None:
+    """Raw CDP: its result is JSON data and reads best as such (indented; --json the same)."""
+    print_json(result)
+
+
+# A printer for every tool that is not an action (actions print one line, print_action) nor
+# binary (the image goes to --out): tests/interfaces/test_cli.py checks none is missing.
 PRINTERS: dict[str, Printer] = {
     "ask_user": print_answer,
     "status": print_status,
     "tabs": print_tabs,
     "snapshot": print_snapshot,
     "html": print_html,
+    "new_tab": print_new_tab,
+    "close_tab": print_close_tab,
+    "activate_tab": print_activate_tab,
+    "release_tab": print_release_tab,
+    "targets": print_targets,
+    "cdp": print_cdp,
 }

@@ -77,6 +77,7 @@ class Verb:
     name: str
     tool: str | None  # None: ends the task (finish/fail), nothing to run on the host
     forms: tuple[Form, ...]
+    doc: str = ""  # what it does, for the legend (``browserx legend``)
 
     def usage(self) -> str:
         return " or ".join(f"{self.name}({', '.join(a.usage() for a in f.args)})" for f in self.forms)
@@ -87,20 +88,23 @@ _REASON = (Form(), Form((Arg("reason", Kind.TEXT),)))
 
 # In the seed's words (setValue, goBack, finish, fail) plus the other tools an agent acts with.
 VERBS: tuple[Verb, ...] = (
-    Verb("click", "click", (Form((_ID,)),)),
-    Verb("setValue", "type", (Form((_ID, Arg("text", Kind.TEXT)), (("clear", True),)),)),
-    Verb("type", "type", (Form((_ID, Arg("text", Kind.TEXT))),)),
-    Verb("press", "key", (Form((Arg("key", Kind.TEXT),)),)),
-    Verb("scroll", "scroll", (Form((_ID,)), Form((Arg("direction", Kind.DIRECTION),)))),
-    Verb("select", "select", (Form((_ID, Arg("value", Kind.TEXT))),)),
-    Verb("check", "check", (Form((_ID,)), Form((_ID, Arg("checked", Kind.BOOL))))),
-    Verb("hover", "hover", (Form((_ID,)),)),
-    Verb("navigate", "navigate", (Form((Arg("url", Kind.TEXT),)),)),
-    Verb("goBack", "back", (Form(),)),
-    Verb("wait", "wait", (Form((Arg("text", Kind.TEXT),)),)),
-    Verb("finish", None, _REASON),
-    Verb("fail", None, _REASON),
-)
+    Verb("click", "click", (Form((_ID,)),), "click the element"),
+    Verb("setValue", "type", (Form((_ID, Arg("text", Kind.TEXT)), (("clear", True),)),),
+         "replace the field's value with text"),
+    Verb("type", "type", (Form((_ID, Arg("text", Kind.TEXT))),), "type text into the field, keeping its value"),
+    Verb("press", "key", (Form((Arg("key", Kind.TEXT),)),), 'press a key or shortcut ("Enter", "Ctrl+A")'),
+    Verb("scroll", "scroll", (Form((_ID,)), Form((Arg("direction", Kind.DIRECTION),))),
+         "scroll the element's container down a page, or the page that way"),
+    Verb("select", "select", (Form((_ID, Arg("value", Kind.TEXT))),), "choose the option with this label"),
+    Verb("check", "check", (Form((_ID,)), Form((_ID, Arg("checked", Kind.BOOL)))),
+         "check (or with false, uncheck) a checkbox, radio or switch"),
+    Verb("hover", "hover", (Form((_ID,)),), "move the mouse over the element"),
+    Verb("navigate", "navigate", (Form((Arg("url", Kind.TEXT),)),), "open the URL in the tab"),
+    Verb("goBack", "back", (Form(),), "go back one page"),
+    Verb("wait", "wait", (Form((Arg("text", Kind.TEXT),)),), "wait until the text shows on the page"),
+    Verb("finish", None, _REASON, "the task is done (nothing runs)"),
+    Verb("fail", None, _REASON, "the task cannot be done (nothing runs)"),
+)  # fmt: skip
 VERBS_BY_NAME: dict[str, Verb] = {v.name: v for v in VERBS}
 
 
@@ -117,6 +121,20 @@ def _check_verbs() -> None:
 
 
 _check_verbs()
+
+
+def legend() -> str:
+    """How to write an action, from VERBS itself (so it cannot drift from the parser): printed by
+    ``browserx legend`` for an agent that acts through ``browserx do`` or a backend's ``action``."""
+    lines = [
+        "Actions (browserx do 'ACTION', and a backend's `action`): one call, IDs from the view.",
+        *(f"  {verb.usage()}: {verb.doc}" for verb in VERBS),
+        "Arguments:",
+        *(f"  {kind.value}" for kind in Kind),
+        '"Strings" are JSON: in double quotes, with backslash escapes ("say \\"hi\\"").',
+        "A malformed action is an error naming what was expected at which column.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
@@ -156,6 +174,8 @@ def _syntax(text: str) -> tuple[Token, list[Token], Token]:
                 hint = ""
                 if tok.kind == "name":
                     hint = f'; strings need double quotes: "{clip(tok.text, 40)}"'
+                elif tok.kind == "char" and tok.text in OTHER_QUOTES:
+                    hint = "; strings need double quotes: " + _requoted(text, tok)
                 raise _expected(what, tok, hint)
             args.append(tok)
             tok = lx.next()
@@ -168,6 +188,18 @@ def _syntax(text: str) -> tuple[Token, list[Token], Token]:
     if end.kind != "end":
         raise _expected("end of input", end, " (one action per call)")
     return verb, args, tok
+
+
+# Quotes that are not JSON's: 'hi' (Python, JavaScript) and the typographic ones an LLM may write.
+OTHER_QUOTES = {"'": "'", "\u2018": "\u2019", "\u201c": "\u201d", "\u2019": "\u2019"}
+
+
+def _requoted(text: str, tok: Token) -> str:
+    """The string that opens at ``tok`` with another quote, written as JSON: 'hi' → "hi"."""
+    start = tok.column  # (the 0-based index after the quote)
+    end = text.find(OTHER_QUOTES[tok.text], start)
+    inner = text[start:] if end < 0 else text[start:end]
+    return clip(json.dumps(inner, ensure_ascii=False), 40)
 
 
 def _is_arg(tok: Token) -> bool:
@@ -303,15 +335,29 @@ def format_action(call: ActionCall) -> str:
     return f"{verb.name}({', '.join(_render(call.params[a.param], a.kind) for a in form.args)})"
 
 
+def ending(call: ActionCall) -> dict[str, Any]:
+    """The result of finish()/fail(), which end the task and never reach the host."""
+    return {"done": True, "success": call.verb == "finish", "reason": call.params.get("reason")}
+
+
 def run_action(client: Client, text: str, tab: int | None = None) -> dict[str, Any]:
     """Parse ``text`` and run it: the tool's result (an ActionResult), or for finish/fail, which
     the host never sees, ``{"done": True, "success": ..., "reason": ...}``."""
     call = parse_action(text)
     if call.tool is None:
-        return {"done": True, "success": call.verb == "finish", "reason": call.params.get("reason")}
+        return ending(call)
     where = {} if tab is None else {"tab": tab}
     result: dict[str, Any] = client.call(call.tool, **call.params, **where)
     return result
 
 
-__all__ = ["VERBS", "ActionCall", "GrammarError", "format_action", "parse_action", "run_action"]
+__all__ = [
+    "VERBS",
+    "ActionCall",
+    "GrammarError",
+    "ending",
+    "format_action",
+    "legend",
+    "parse_action",
+    "run_action",
+]

@@ -9,7 +9,17 @@ from typing import Any
 def describe_action(result: dict[str, Any]) -> str:
     """One line about an ActionResult: what was done to which element, and what visibly changed."""
     changes: dict[str, Any] = result.get("changes") or {}
-    head = f"{result.get('action', 'action')} {'succeeded' if result.get('success') else 'failed'}"
+    scroll = changes.get("scroll")
+    # A scroll that moved nothing worked (no error) but did not do what was asked: said so.
+    stuck = (
+        isinstance(scroll, dict)
+        and not changes.get("scroll_changed")
+        and scroll.get("before") == scroll.get("after")
+    )
+    outcome = "succeeded" if result.get("success") else "failed"
+    if stuck and result.get("success"):
+        outcome = "moved nothing"
+    head = f"{result.get('action', 'action')} {outcome}"
     if result.get("id") is not None:
         head += f" on [{result['id']}]"
     head += f" in {float(result.get('duration_ms') or 0):.0f} ms"
@@ -36,10 +46,8 @@ def describe_action(result: dict[str, Any]) -> str:
         parts.append("now checked" if changes["checked"] else "now unchecked")
     if changes.get("selected") is not None:
         parts.append(f"selected {json.dumps(changes['selected'], ensure_ascii=False)}")
-    scroll = changes.get("scroll")
     if scroll:
-        parts.append(f"scrolled {scroll.get('target', 'page')} {scroll.get('before')} → {scroll.get('after')}, "
-                     f"left to scroll: {scroll.get('remaining')}")  # fmt: skip
+        parts.insert(0, _scrolled(scroll, stuck))  # what a scroll did comes first
     elif changes.get("scroll_changed"):
         parts.append("a scroll position changed")
     if changes.get("focused") is not None:
@@ -57,6 +65,22 @@ def describe_action(result: dict[str, Any]) -> str:
     if verification:
         line += "\n" + str(verification.get("feedback", ""))
     return line
+
+
+def _scrolled(scroll: dict[str, Any], stuck: bool) -> str:
+    """Where a scroll went and how much room is left, in words (pixels as whole numbers)."""
+    target = scroll.get("target") or "page"
+    room = {way: px for way, px in (scroll.get("remaining") or {}).items() if px and px >= 1}
+    left = ", ".join(f"{way} {px:,.0f} px" for way, px in room.items())
+    if stuck:
+        if not room:
+            return f"nothing to scroll: the {target} does not scroll (it all fits)"
+        return f"nothing scrolled: the {target} is at its end that way; room left: {left}"
+    x0, y0 = scroll.get("before") or (0, 0)
+    x1, y1 = scroll.get("after") or (0, 0)
+    return f"scrolled the {target} from ({x0:,.0f}, {y0:,.0f}) to ({x1:,.0f}, {y1:,.0f}), " + (
+        f"room left: {left}" if room else "at its end every way"
+    )
 
 
 def _requests(network: dict[str, Any]) -> str:
