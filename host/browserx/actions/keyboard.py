@@ -8,6 +8,8 @@ session: the browser delivers them to whichever frame has focus.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,6 +53,7 @@ PICKER_FORMATS: dict[str, str] = {
 }
 PICK_JS = page_js.load("browserx.actions", "keyboard_pick.js")
 FOCUS_JS = page_js.load("browserx.actions", "keyboard_focus.js")
+BLUR_JS = page_js.load("browserx.actions", "keyboard_blur.js")
 
 
 async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:
@@ -132,6 +135,8 @@ async def type_text(
     include_values: bool = False,
     *,
     expect: Expect | None = None,
+    delay_ms: int = 0,
+    blur: bool = False,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         target = await resolve(tab, element_id)
@@ -172,6 +177,8 @@ async def type_text(
         try:
             if per_char:
                 for ch in text:
+                    if typed and delay_ms:  # paced as a person types (autocompletes, debounces)
+                        await asyncio.sleep(delay_ms / 1000)
                     if ctx.watch.started:  # the page is leaving: the rest would land on the next one
                         raise _navigated(typed, text, submit)
                     p = char_press(ch)
@@ -210,6 +217,9 @@ async def type_text(
                 changes.new_value = shown_value(value, field)
         if submit:
             await press(tab, key_press("Enter"))
+        if blur and not ctx.watch.started:  # leave the field, as a person moving on does
+            with contextlib.suppress(*PAGE_CALL_ERRORS):  # it (or its page) went away on Enter
+                await call_on(ctx.tab, target, BLUR_JS)
 
     return await perform(tab, "type", element_id, body, expect)
 

@@ -47,7 +47,16 @@ def action_handlers(registry: TabRegistry, settings: HostSettings) -> dict[str, 
         ),
         "type": action(
             lambda s, p: actions.type_text(
-                s, p.id, p.text, p.clear, p.submit, p.per_char, p.include_values, expect=p.expect
+                s,
+                p.id,
+                p.text,
+                p.clear,
+                p.submit,
+                p.per_char,
+                p.include_values,
+                expect=p.expect,
+                delay_ms=p.delay_ms,
+                blur=p.blur,
             )
         ),
         "key": action(lambda s, p: actions.key(s, p.key, p.modifiers, p.id, p.repeat, expect=p.expect)),

@@ -111,6 +111,8 @@ class ToolMethods:
         clear: bool = False,
         submit: bool = False,
         per_char: bool = False,
+        delay_ms: int = 0,
+        blur: bool = False,
         include_values: bool = False,
     ) -> dict[str, Any]:
         """Type text into a text field, textarea or contenteditable element by ID (focuses it first).
@@ -125,6 +127,8 @@ class ToolMethods:
             clear=clear,
             submit=submit,
             per_char=per_char,
+            delay_ms=delay_ms,
+            blur=blur,
             include_values=include_values,
         )
         out: dict[str, Any] = result

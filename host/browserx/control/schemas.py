@@ -135,6 +135,15 @@ class TypeParams(ActionParams):
     clear: bool = Field(default=False, description="Clear the current value first.")
     submit: bool = Field(default=False, description="Press Enter afterwards.")
     per_char: bool = Field(default=False, description="Send a key event per character (slower).")
+    delay_ms: int = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        description="With per_char: pause between characters, ms (as a person types).",
+    )
+    blur: bool = Field(
+        default=False, description="Leave the field afterwards (fires its change and blur events)."
+    )
     include_values: bool = Field(
         default=False, description="Return the field's value after the action (masked; never passwords)."
     )
