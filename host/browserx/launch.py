@@ -1,25 +1,30 @@
 """``browserx launch``: start a Chromium-family browser with the extension loaded and the host
-registered in a (throwaway by default) profile, and wait until its host is serving."""
+registered in a (throwaway by default) profile, and wait until its host is serving, or until the
+browser exits: then say why, in its own words (its stderr), and what to do (``--headless`` when it
+had no display to open a window on)."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from pydantic import BaseModel
 
 from browserx.errors import NoHost
 from browserx.install import REPO_ROOT, apply, default_plan
-from browserx.runtime import HostRecord, alive, ensure_runtime_dir, runtime_dir, wait_for_new_host
+from browserx.runtime import HostRecord, alive, ensure_runtime_dir, live_hosts, runtime_dir
 
 # Standard logging, not structlog: this runs in the CLI and the MCP server, whose stdout is not
 # for logs (unconfigured structlog prints there).
@@ -46,6 +51,23 @@ QUIET_FLAGS = (
     "--disable-gpu",
     "--window-size=1280,900",
 )
+
+
+# Chromium's words when it has no display for a window (X11, Wayland, GTK), and the prefix of its
+# log lines ("[pid:tid:date:ERROR:file.cc:257] ").
+_NO_DISPLAY = re.compile(
+    r"Missing X server|cannot open display|Failed to connect to Wayland|platform failed to initialize", re.I
+)
+_LOG_PREFIX = re.compile(r"^\[[^\]]*\]\s*")
+STDERR_TAIL_LINES = 8
+
+
+def display_available() -> bool:
+    """Whether a browser window has somewhere to open: on Linux an X server or a Wayland compositor
+    named in the environment; macOS and Windows always have one."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def find_browser() -> str:
@@ -81,6 +103,9 @@ def launch(
     user_data_dir: Path | None = None,
     timeout: float = 30.0,
 ) -> Launched:
+    """Start the browser and wait for its host. Raises NoHost, at once when the browser exits
+    first (quoting its stderr; naming ``--headless`` when it could not open a window), or after
+    ``timeout``; either way nothing it started is left running."""
     executable = browser or find_browser()  # before making a profile that nothing would remove
     profile = user_data_dir or Path(tempfile.mkdtemp(prefix="browserx-profile-"))
     apply(default_plan(None, profile))
@@ -88,24 +113,135 @@ def launch(
     cmd = [executable, *browser_flags(profile, headless)]
     if url:
         cmd.append(url)
-    proc = subprocess.Popen(
-        cmd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # the browser outlives this command
-    )
-    if user_data_dir is None:
-        remove_when_gone(proc.pid, profile)
-    host = wait_for_new_host(started, timeout, str(profile))
-    if host is None:
-        proc.terminate()
-        raise NoHost(
-            f"The browser started (pid {proc.pid}) but no browserx host connected within {timeout:.0f} s. "
-            "Check that the extension loaded (chrome://extensions) and the host log in the runtime dir."
+    # An unnamed file, not a pipe: nobody drains a pipe once this command has returned, and the
+    # browser writes to it for as long as it runs. Read only if it fails to start.
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            start_new_session=True,  # the browser outlives this command
         )
+        if user_data_dir is None:
+            remove_when_gone(proc.pid, profile)
+        try:
+            host = _wait_for_host(
+                proc, started, timeout, str(profile), headless, stderr, user_data_dir is not None
+            )
+        except NoHost:
+            stop_browser(proc.pid, profile if user_data_dir is None else None, grace_s=2.0)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(1)  # collected (stop_browser may have reaped it already: then at once)
+            raise
     record_launch(proc.pid, profile, throwaway=user_data_dir is None)
     return Launched(proc.pid, profile, host)
+
+
+def _wait_for_host(
+    proc: subprocess.Popen[bytes],
+    since: float,
+    timeout: float,
+    profile: str,
+    headless: bool,
+    stderr: IO[bytes],
+    user_profile: bool,
+) -> HostRecord:
+    """The host the browser's extension started, polled for; NoHost as soon as the browser exits
+    without one, or after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for record in live_hosts():
+            if record.started_at >= since and record.profile in (None, profile):
+                return record
+        code = proc.poll()
+        if code is not None:
+            raise exited_early(code, _read_all(stderr), headless, user_profile)
+        if time.monotonic() > deadline:
+            tail = _tail(_read_all(stderr))
+            raise NoHost(
+                f"The browser started (pid {proc.pid}) but no browserx host connected within {timeout:.0f} s. "
+                "Check that the extension loaded (chrome://extensions) and the host log in the runtime dir."
+                + (f" The browser's last lines on stderr: {' | '.join(tail)}" if tail else ""),
+                stderr=tail,
+            )
+        time.sleep(0.1)
+
+
+def _read_all(stream: IO[bytes]) -> str:
+    stream.seek(0)
+    return stream.read().decode("utf-8", "replace")
+
+
+def _tail(text: str, lines: int = STDERR_TAIL_LINES) -> list[str]:
+    return [_LOG_PREFIX.sub("", line).strip() for line in text.splitlines() if line.strip()][-lines:]
+
+
+def exited_early(code: int, stderr: str, headless: bool, user_profile: bool) -> NoHost:
+    """The error for a browser that exited before its host connected: its exit code and its own
+    words; when it could not open a window, that it needs a display or ``--headless``."""
+    tail = _tail(stderr)
+    no_window = next((_LOG_PREFIX.sub("", line).strip() for line in stderr.splitlines()
+                      if _NO_DISPLAY.search(line)), None)  # fmt: skip
+    if not headless and (no_window is not None or not display_available()):
+        said = (
+            f'Chromium says "{no_window}"' if no_window else f"its last words: {' | '.join(tail) or '(none)'}"
+        )
+        where = (
+            "there is no display here ($DISPLAY and $WAYLAND_DISPLAY are unset)"
+            if not display_available()
+            else f"the display could not be opened (DISPLAY={os.environ.get('DISPLAY', '')!r}, "
+            f"WAYLAND_DISPLAY={os.environ.get('WAYLAND_DISPLAY', '')!r})"
+        )
+        return NoHost(
+            f"The browser could not open a window and exited at once (exit code {code}): {said}; {where}. "
+            "Run it without a window: add --headless (`browserx launch --headless`, "
+            "`browserx mcp --launch --headless`).",
+            exit_code=code,
+            stderr=tail,
+        )
+    hint = (
+        " Exit code 0 right away: a browser already running with this profile took the request;"
+        " close it, or use another --user-data-dir."
+        if code == 0 and user_profile
+        else ""
+    )
+    return NoHost(
+        f"The browser exited (exit code {code}) before browserx's host connected."
+        + (f" Its last lines on stderr: {' | '.join(tail)}" if tail else " It wrote nothing on stderr.")
+        + hint,
+        exit_code=code,
+        stderr=tail,
+    )
+
+
+# -- a browser for one-shot sessions (browserx mcp --launch --keep) ----------------------------------
+
+
+@contextlib.contextmanager
+def launch_lock() -> Iterator[None]:
+    """One launch-or-reuse at a time in this runtime dir: two one-shot sessions started together
+    share one browser instead of starting two."""
+    import fcntl  # POSIX, as the rest of launching is (process groups)
+
+    ensure_runtime_dir()
+    with (runtime_dir() / "launch.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def reusable() -> Launched | None:
+    """The newest browser browserx launched (``browserx launch``, or a kept ``mcp --launch``)
+    whose host is serving, for a session that reuses it instead of starting another."""
+    hosts = live_hosts()
+    for record in reversed(launched()):
+        for host in hosts:
+            if host.profile == record.user_data_dir:
+                return Launched(record.browser_pid, Path(record.user_data_dir), host)
+    return None
 
 
 # -- what `browserx stop` stops ---------------------------------------------------------------

@@ -4,7 +4,9 @@ host link, checking what is listed, what reaches the host and what the model rea
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -14,8 +16,11 @@ from mcp_types import CallToolResult, TextContent
 
 from browserx.control.tools import AGENT_TOOLS
 from browserx.errors import PageOptedOut, UnknownElement
+from browserx.interfaces import mcp_server
 from browserx.interfaces.mcp_server import HostLink, build_server
 from browserx.interfaces.outcome import describe_action
+from browserx.launch import Launched
+from browserx.runtime import HostRecord
 
 CLICKED = {
     "success": True,
@@ -204,3 +209,41 @@ def test_a_hybrid_snapshot_is_the_semantic_json_then_the_image_unless_unchanged(
     unchanged = call(FakeLink({"snapshot": {**shot, "screenshot": None}}), "snapshot", {"format": "hybrid"})
     assert [c.type for c in unchanged.content] == ["text", "text"]
     assert "unchanged" in unchanged.content[1].text  # type: ignore[union-attr]
+
+
+# -- --launch: headless without a display, --url, --keep ----------------------------------------------
+
+
+def _launched(tmp_path: Path) -> Launched:
+    host = HostRecord(pid=2, socket=str(tmp_path / "host-2.sock"), started_at=1.0, version="0")
+    return Launched(1, tmp_path / "profile", host)
+
+
+def test_launch_goes_headless_without_a_display_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    started: list[dict[str, Any]] = []
+    monkeypatch.setattr(mcp_server, "display_available", lambda: False)
+    monkeypatch.setattr(mcp_server, "launch_browser", lambda **kw: started.append(kw) or _launched(tmp_path))
+    with caplog.at_level(logging.INFO, logger="browserx.mcp"):
+        mcp_server._launch(headless=False, url="http://127.0.0.1:1/a")
+    assert started == [{"url": "http://127.0.0.1:1/a", "headless": True}]
+    assert "no display ($DISPLAY and $WAYLAND_DISPLAY are unset): the browser runs headless" in caplog.text
+    monkeypatch.setattr(mcp_server, "display_available", lambda: True)
+    mcp_server._launch(headless=False)
+    assert started[-1] == {"url": "about:blank", "headless": False}  # a debuggable first tab
+
+
+def test_keep_reuses_a_browser_an_earlier_session_left_and_starts_one_only_without(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
+    monkeypatch.setattr(mcp_server, "display_available", lambda: True)
+    started: list[dict[str, Any]] = []
+    monkeypatch.setattr(mcp_server, "launch_browser", lambda **kw: started.append(kw) or _launched(tmp_path))
+    left = _launched(tmp_path)
+    monkeypatch.setattr(mcp_server, "reusable", lambda: left)
+    assert mcp_server._launch(headless=True, url="http://x/", keep=True) is left and started == []
+    monkeypatch.setattr(mcp_server, "reusable", lambda: None)
+    mcp_server._launch(headless=True, keep=True)
+    assert started == [{"url": "about:blank", "headless": True}]

@@ -11,8 +11,10 @@ validates the params (``bad_request``) exactly as for any other client. What thi
   also returned as structured content;
 - errors come back as tool results with ``isError`` and ``"<code>: <message>"``, so the model reads
   them and can correct itself;
-- with ``--launch`` it starts a browser with the extension for this session and stops it (and
-  removes its throwaway profile) when the session ends.
+- with ``--launch`` it starts a browser with the extension for this session (headless when there
+  is no display) and stops it (and removes its throwaway profile) when the session ends; with
+  ``--keep`` too it leaves the browser running and a later ``--keep`` session reuses it, so
+  one-shot clients (a server started per call) keep working in one page.
 
 stdout carries MCP messages only: logs go to stderr.
 """
@@ -45,7 +47,7 @@ from browserx.control.tools import AGENT_TOOLS, Tool
 from browserx.errors import AmbiguousHost, BadRequest, BrowserxError, HostDisconnected, NoHost, UnknownMethod
 from browserx.interfaces.mcp_input import guarded_input
 from browserx.interfaces.outcome import describe_action
-from browserx.launch import Launched, stop_browser
+from browserx.launch import Launched, display_available, launch_lock, reusable, stop_browser
 from browserx.launch import launch as launch_browser
 from browserx.runtime import (
     HostRecord,
@@ -370,11 +372,24 @@ def build_server(link: HostLink) -> Server[Any]:
 # -- a browser of its own (--launch) ------------------------------------------------------------------
 
 
-def _launch(headless: bool) -> Launched:
+def _launch(headless: bool, url: str | None = None, keep: bool = False) -> Launched:
+    if not headless and not display_available():
+        log.info("no display ($DISPLAY and $WAYLAND_DISPLAY are unset): the browser runs headless")
+        headless = True
     try:
-        # about:blank, not the browser's new-tab page: a chrome:// page cannot be debugged, so an
-        # agent's first `navigate` in the only tab would fail.
-        launched = launch_browser(url="about:blank", headless=headless)
+        if keep:
+            with launch_lock():  # sessions started together share one browser
+                reused = reusable()
+                if reused is not None:
+                    log.info(
+                        "reusing browser pid %d, profile %s, host socket %s (left running by --keep or "
+                        "browserx launch; browserx stop ends it)",
+                        reused.browser_pid, reused.user_data_dir, reused.host.socket,
+                    )  # fmt: skip
+                    return reused
+                launched = _start(headless, url)
+        else:
+            launched = _start(headless, url)
     except Exception as exc:  # every tool call answers it too (HostLink._socket)
         log.error("starting a browser failed: %s", exc)
         raise
@@ -385,6 +400,12 @@ def _launch(headless: bool) -> Launched:
         launched.host.socket,
     )
     return launched
+
+
+def _start(headless: bool, url: str | None) -> Launched:
+    # about:blank, not the browser's new-tab page: a chrome:// page cannot be debugged, so an
+    # agent's first `navigate` in the only tab would fail.
+    return launch_browser(url=url or "about:blank", headless=headless)
 
 
 def _stop_launched(launching: Future[Launched]) -> None:
@@ -398,15 +419,23 @@ def _stop_launched(launching: Future[Launched]) -> None:
 # -- running ---------------------------------------------------------------------------------------------
 
 
-async def serve(socket_path: str | None = None, launch: bool = False, headless: bool = False) -> None:
-    """Serve one MCP session on stdin/stdout until the client closes stdin (or SIGTERM/SIGINT)."""
+async def serve(
+    socket_path: str | None = None,
+    launch: bool = False,
+    headless: bool = False,
+    url: str | None = None,
+    keep: bool = False,
+) -> None:
+    """Serve one MCP session on stdin/stdout until the client closes stdin (or SIGTERM/SIGINT).
+    ``launch``: in a browser of its own, opened at ``url`` (when it starts: a reused one stays
+    where it is); ``keep``: left running at the end, and reused if an earlier session left one."""
     executor: ThreadPoolExecutor | None = None
     launching: Future[Launched] | None = None
     if launch:
         # In the background: the client gets its initialize answer and tool list at once; the
         # first tool call waits for the browser.
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="browserx-launch")
-        launching = executor.submit(_launch, headless)
+        launching = executor.submit(_launch, headless, url, keep)
     link = HostLink(socket_path, launching)
     pinned = link.pin()  # several hosts and none named: ambiguous_host, before serving anything
     if pinned is not None:
@@ -426,7 +455,7 @@ async def serve(socket_path: str | None = None, launch: bool = False, headless: 
                     return
                 cleaned_up = True
                 link.close()
-                if launching is not None:
+                if launching is not None and not keep:
                     await anyio.to_thread.run_sync(_stop_launched, launching)
                 if executor is not None:
                     executor.shutdown(wait=False)
@@ -456,7 +485,13 @@ async def serve(socket_path: str | None = None, launch: bool = False, headless: 
             await cleanup()
 
 
-def main(socket_path: str | None = None, launch: bool = False, headless: bool = False) -> int:
+def main(
+    socket_path: str | None = None,
+    launch: bool = False,
+    headless: bool = False,
+    url: str | None = None,
+    keep: bool = False,
+) -> int:
     # The server's own log and launch's (stopping the browser), on stderr: stdout is the protocol's.
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("browserx mcp: %(message)s"))
@@ -464,7 +499,7 @@ def main(socket_path: str | None = None, launch: bool = False, headless: bool = 
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
-    anyio.run(partial(serve, socket_path, launch, headless))
+    anyio.run(partial(serve, socket_path, launch, headless, url, keep))
     return 0
 
 
