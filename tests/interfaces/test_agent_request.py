@@ -11,6 +11,7 @@ from browserx.interfaces.agent_request import (
     Observation,
     build_request,
     domain_of,
+    frame_number,
     v2_node,
     v3_node,
 )
@@ -217,3 +218,9 @@ def test_a_failed_default_check_says_it_was_the_default() -> None:
     )
     body = build_request("t", AGENT_OBS, last=last)
     assert body["verification_passed"] is False
+
+
+def test_frame_labels_become_numbers() -> None:
+    assert [frame_number(label) for label in ("f1", "f12", "s1", "s12", "f1s2", "f2s3")] == [1, 12, 1001, 1012, 2002,
+                                                                                            3003]  # fmt: skip
+    assert [frame_number(label) for label in ("m:odd", "", "x", True, None)] == [None] * 5

@@ -41,3 +41,11 @@ def test_filtered_figures() -> None:
     assert filtered_figures(500, 8, "query") == {
         "filtered": {"reason": "query", "originalCount": 500, "filteredCount": 8, "tokenReduction": 98}
     }
+
+
+def test_every_element_in_a_frame_carries_its_frame() -> None:
+    frames = {e["n"]: e.get("f") for e in _semantic(snapshot_of(recorded("snap-frames")))["interactive_tree"]}
+    assert frames == {"Main frame button": None, "Same-origin frame button": "s1", "Cross-site frame button": "f1",
+                      "Cross-site field": "f1", "Nested frame button": "f2"}  # fmt: skip
+    nested = {e["n"]: e.get("f") for e in _semantic(snapshot_of(recorded("oopif")))["interactive_tree"]}
+    assert nested == {"Child button": "f1", "Nested button": "f2"}

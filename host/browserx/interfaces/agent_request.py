@@ -20,7 +20,7 @@ from browserx.interfaces.outcome import describe_action
 from browserx.snapshot.redaction import redact_url
 from browserx.views.semantic import ROLE_NAMES, role_name
 
-_FRAME = re.compile(r"f?([0-9]+)")
+_FRAME = re.compile(r"(?:f?([0-9]+))?(?:s([0-9]+))?")
 # Second-level labels under which a country's registrable domains sit (example.co.uk): the root
 # domain keeps three labels there, two elsewhere. A short list, not the public suffix list.
 _SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "gob", "gov", "go", "mil", "ne", "net", "or", "org"})
@@ -71,11 +71,18 @@ def _numbers(value: Any, n: int) -> bool:
 
 
 def frame_number(label: Any) -> int | None:
-    """browserx labels child frames ``f1``, ``f2``…; the seed numbers them (``f: 1``)."""
+    """The contract numbers frames (``f: 1``; 0 or none for the page itself); browserx labels them
+    (views/semantic.FrameLabels): a cross-site frame ``fN`` is N, a same-site frame ``sK`` 1000 + K
+    and ``fNsK`` (inside frame fN) 1000 × (N + 1) + K; the same label, the same number."""
     if isinstance(label, int) and not isinstance(label, bool):
         return label
     m = _FRAME.fullmatch(label) if isinstance(label, str) else None
-    return int(m.group(1)) if m else None
+    if m is None:
+        return None
+    outer, inner = m.group(1), m.group(2)
+    if inner is None:
+        return int(outer) if outer is not None else None
+    return 1000 * (int(outer or 0) + 1) + int(inner)
 
 
 def v2_node(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -51,7 +51,7 @@ LEGEND = """LEGEND for the browserx semantic view (interactive_tree):
 - s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed,
   required, readonly, invalid, focused)
 - xy: [x, y] centre in viewport CSS pixels (negative or beyond the viewport = scroll first)
-- f: frame (omitted in the main frame)
+- f: the frame it is in (omitted in the page itself): f1, f2 for cross-site frames, s1, s2 for same-site ones
 - box: [x, y, width, height] (only when boxes were requested)
 - scr: {"depth": "10%", "h": true} scroll container: how far scrolled; h = more content below;
   r = more content to the right (a carousel, a wide table)
@@ -76,7 +76,42 @@ def role_name(code: str) -> str:
     return ROLE_NAMES.get(code, code)
 
 
-def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[str, Any]:
+class FrameLabels:
+    """The label of the frame each node is in, None in the top document. A frame in another
+    process has its session's label (``f1``, as everywhere in browserx); a frame in the process of
+    the frame that holds it (same-site) is numbered among those, in document order, after an
+    ``s`` and behind the label of that frame, if any (``s1``, ``f1s2``)."""
+
+    def __init__(self, snap: DomSnapshot) -> None:
+        self.snap = snap
+        self._same_site: dict[int, str] | None = None  # document index → label, made on first need
+
+    def of(self, node: Node) -> str | None:
+        up = node.parent
+        while up is not None and not (up.tag == "#document" and up.parent is not None):
+            up = up.parent
+        if up is None or up.parent is None:
+            return None
+        if up.ref.frame != up.parent.ref.frame:  # the root document of a frame's own session
+            return up.ref.frame
+        if self._same_site is None:
+            self._same_site = {}
+            counts: dict[str, int] = {}
+            for doc in self.snap.nodes:
+                if (
+                    doc.tag == "#document"
+                    and doc.parent is not None
+                    and doc.ref.frame == doc.parent.ref.frame
+                ):
+                    counts[doc.ref.frame] = counts.get(doc.ref.frame, 0) + 1
+                    holder = "" if doc.ref.frame == "m" else doc.ref.frame
+                    self._same_site[doc.index] = f"{holder}s{counts[doc.ref.frame]}"
+        return self._same_site.get(up.index)
+
+
+def entry(
+    element_id: int, node: Node, snap: DomSnapshot, boxes: bool, frames: FrameLabels | None = None
+) -> dict[str, Any]:
     facts = control_facts(node, snap)
     out: dict[str, Any] = {"i": element_id, "r": role_code(facts["role"])}
     name = facts.get("name") or ""
@@ -103,8 +138,9 @@ def entry(element_id: int, node: Node, snap: DomSnapshot, boxes: bool) -> dict[s
         if boxes:
             b = node.box
             out["box"] = [round(b.x), round(b.y), round(b.w), round(b.h)]
-    if node.ref.frame != "m":
-        out["f"] = node.ref.frame
+    frame = (frames or FrameLabels(snap)).of(node)
+    if frame is not None:
+        out["f"] = frame
     if node.index in snap.covered:
         out["occ"] = True
     return out
@@ -138,9 +174,10 @@ def render_semantic(
     shown = list(element_ids)
     scr = {i: s for i, s in containers(snap)}
     tree = []
+    frames = FrameLabels(snap)
     for element_id in shown:
         node = snap.by_id[element_id]
-        item = entry(element_id, node, snap, boxes)
+        item = entry(element_id, node, snap, boxes, frames)
         state = scr.get(element_id)
         if state is not None:
             item["scr"] = {"depth": f"{state.percent or 0}%", "h": state.more_below}
