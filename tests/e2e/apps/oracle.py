@@ -6,7 +6,8 @@ what a page should contain — only how to open it and when it is ready.
 Static pages live in oracle/pages/*.html and load the libraries' own browser builds from
 oracle/node_modules (`npm ci` of oracle/package-lock.json: UMD/IIFE bundles, or ES modules through
 an import map). Svelte components (oracle/svelte/*.svelte) are compiled with the pinned
-``svelte/compiler`` by node when the server starts. The Python data apps (oracle/py/*.py: Shiny,
+``svelte/compiler``, and the Angular app (oracle/angular/main.ts) is bundled by the pinned esbuild
+(Angular compiled just in time in the browser), by node when the server starts. The Python data apps (oracle/py/*.py: Shiny,
 NiceGUI, Dash) run from their own venv ``.venv-oracle`` (oracle/requirements.txt). All of it is
 installed by scripts/setup-corpus.sh (`make corpus`).
 """
@@ -200,6 +201,16 @@ PAGES: tuple[OraclePage, ...] = (
       "app shell (body overflow hidden, inner-scrolling main), custom listbox select, hidden-input checkboxes, ARIA slider, disclosure", server="svelte"),
     P("svelte", "Svelte", "listbox-open", "/pages/svelte.html?c=Settings", "the custom plan listbox open", server="svelte",
       after=(click("button.select", shown("[role=listbox]")),)),
+    # Angular (bundled at start)
+    P("angular-material", "Angular", "orders", "/pages/angular.html",
+      "toolbar with menu button, sidenav nav list, tabs, form fields (input, select, autocomplete, datepicker), checkboxes, slide toggle, radio group, slider, buttons, table with sort headers, row buttons and paginator, expansion panels",
+      server="angular"),
+    P("angular-material", "Angular", "select-open", "/pages/angular.html", "the country select open (options in a CDK overlay)",
+      server="angular", after=(js_step(press("mat-select", "France"), shown(".mat-mdc-select-panel mat-option")),), settle=0.6),
+    P("angular-material", "Angular", "menu-open", "/pages/angular.html", "the account menu open",
+      server="angular", after=(js_step(press("button", "Account"), shown(".mat-mdc-menu-panel .mat-mdc-menu-item")),), settle=0.6),
+    P("angular-material", "Angular", "dialog", "/pages/angular.html", "the confirm dialog open",
+      server="angular", after=(js_step(press("button", "Place order"), shown("mat-dialog-container")),), settle=0.8),
     # Python data apps
     P("shiny", "Python", "dashboard", "/", "page_sidebar: selects, selectize, slider, date, checkbox, switch, radios, action button, nav tabs with a menu, table of action links, accordion",
       server="shiny", ready=f"{READY} && !!document.querySelector('#grid table') && !!document.querySelector('.irs')"),
@@ -244,24 +255,26 @@ def serve_python(script: str, probe: str = "/") -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serve_svelte() -> Iterator[str]:
-    """The Svelte components compiled by node with the pinned compiler, beside the static pages."""
-    with temp_dir("svelte") as tmp:
+def serve_built(name: str) -> Iterator[str]:
+    """oracle/<name>/build.cjs run by node with the pinned compiler or bundler (Svelte's compiler,
+    esbuild for Angular) into a temporary folder served at /<name>-build, beside the static pages."""
+    with temp_dir(name) as tmp:
         subprocess.run(
-            ["node", str(HERE / "svelte" / "build.cjs"), str(tmp)],
+            ["node", str(HERE / name / "build.cjs"), str(tmp)],
             check=True,
             capture_output=True,
             timeout=120,
         )
         with static_server(
-            {"/pages": PAGES_DIR, "/node_modules": NODE_MODULES, "/svelte-build": tmp}
+            {"/pages": PAGES_DIR, "/node_modules": NODE_MODULES, f"/{name}-build": tmp}
         ) as base:
             yield base
 
 
 SERVERS: dict[str, Callable[[], contextlib.AbstractContextManager[str]]] = {
     "static": serve_static,
-    "svelte": serve_svelte,
+    "svelte": lambda: serve_built("svelte"),
+    "angular": lambda: serve_built("angular"),
     "shiny": lambda: serve_python("shiny_app.py"),
     "nicegui": lambda: serve_python("nicegui_app.py"),
     "dash": lambda: serve_python("dash_app.py"),
