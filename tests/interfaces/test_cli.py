@@ -313,3 +313,12 @@ def test_a_reader_that_closes_the_pipe_early_ends_the_output_without_a_traceback
     with process.stderr:
         assert process.wait(timeout=30) == cli.EXIT_BROKEN_PIPE
         assert process.stderr.read() == b""
+
+
+def test_the_text_view_ends_its_line_before_the_stats(
+    host: type[FakeClient], capsys: pytest.CaptureFixture[str]
+) -> None:
+    host.RESULTS["snapshot"] = {"tab": 3, "format": "text", "text": "[1] button Save\n-- not shown --",
+                                "stats": {"tokens": 9}}  # fmt: skip
+    code, out, err = run(["snapshot", "--json-stats", "--socket", "s"], capsys)
+    assert code == 0 and out == "[1] button Save\n-- not shown --\n" and err == '{"tokens": 9}\n'

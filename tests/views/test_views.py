@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 import msgspec
+import pytest
 
 from browserx.snapshot.css_filter import expand
 from browserx.snapshot.model import Box, Node, NodeRef
@@ -150,6 +151,21 @@ def test_over_budget_keeps_the_viewport_first_and_summarises_the_rest() -> None:
     whole_lines = set(whole.payload.splitlines())
     body = [line for line in view.payload.splitlines() if re.search(r"\[\d+\] ", line)]
     assert all(line in whole_lines for line in body)
+
+
+@pytest.mark.parametrize("name", ["snap-layout", "snap-controls", "snap-frames"])
+def test_every_text_view_ends_with_a_newline_cut_or_whole(name: str) -> None:
+    """A view cut by its budget ends its last line too: what a caller prints after it (the CLI's
+    --json-stats) starts on a line of its own."""
+    snap = _snap(name)
+    previous = state_of(snap)
+    for budget in (0, 1, 10, 40, 120, 300):
+        for extra in ({}, {"viewport_only": True}, {"max_elements": 1}, {"query": "save"}):
+            view = _view(snap, max_tokens=budget, **extra)
+            assert view.payload.endswith("\n"), (budget, extra, view.payload[-80:])
+        delta = build_view(snap, ViewOptions(since_last=True, max_tokens=budget), events=summarise([], snap),
+                           previous=previous)  # fmt: skip
+        assert delta.payload.endswith("\n")
 
 
 def test_viewport_only_uses_the_two_thirds_rule() -> None:

@@ -217,8 +217,10 @@ def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:
         print_json(result["semantic"])
         print(_hybrid_picture(args, result), file=sys.stderr)
     else:
-        sys.stdout.write(result["text"])
+        text = result["text"]
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")  # (stats must not glue on)
     if "stats" in result:
+        sys.stdout.flush()  # the view before its stats, also where both streams go to one file
         print(json.dumps(result["stats"], ensure_ascii=False), file=sys.stderr)
 
 

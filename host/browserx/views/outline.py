@@ -154,6 +154,9 @@ class _Outliner:
             if item.children or kind == "row":
                 out.append(item)
             return
+        if tag == "label" and self.has_id_below(node):
+            self.visit_label(node, out, run)
+            return
         block = not node.flags & F_INLINE
         if block and run:
             _flush(run, out)
@@ -161,6 +164,25 @@ class _Outliner:
             visit(child, out, run)
         if block and run:
             _flush(run, out)
+
+    def visit_label(self, node: Node, out: list[Item], run: list[Node]) -> None:
+        """A <label> around a control: the text it gives the control as its name is printed on
+        the control's line, not again as a line of its own (``[3] checkbox Remember me`` and no
+        ``Remember me`` under it). Its text runs on its own (an inline label's text is not joined
+        with the text around it), and text the control's name does not hold stays."""
+        if run:
+            _flush(run, out)
+        inner: list[Item] = []
+        inner_run: list[Node] = []
+        for child in node.children:
+            self.visit(child, inner, inner_run)
+        if inner_run:
+            _flush(inner_run, inner)
+        names = [name for name in (_norm(c.node.name) for c in _controls(inner) if c.node) if name]
+        for item in inner:
+            text = _norm(item.text) if item.kind == "text" else ""
+            if not text or not any(text in name for name in names):
+                out.append(item)
 
 
 def _norm(text: str) -> str:
@@ -194,6 +216,16 @@ def _drop_echoes(container: Node, items: list[Item], start: int) -> None:
                 continue
         keep.append(item)
     items[start:] = keep
+
+
+def _controls(items: list[Item]) -> list[Item]:
+    """The control items among ``items`` and nested in them."""
+    found: list[Item] = []
+    for item in items:
+        if item.kind == "control":
+            found.append(item)
+        found.extend(_controls(item.children))
+    return found
 
 
 def _flush(run: list[Node], out: list[Item]) -> None:
