@@ -1,5 +1,5 @@
-"""What an action should bring about (``expect``), checked after it: seed 002's sentinel
-verification. Pure data (pydantic), beneath both the tool params (control/schemas.py) and the
+"""What an action should bring about (``expect``), checked after it (docs/DESIGN.md,
+"Verification"). Pure data (pydantic), beneath both the tool params (control/schemas.py) and the
 check itself (actions/verify.py)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`browserx agent` end to end: the real CLI, host, extension and Chromium against a fake backend
-of our own that follows seed 004 (a threaded http.server answering from a script, as a backend
+of our own that follows the contract (a threaded http.server answering from a script, as a backend
 would, from the request it got). Every request body is recorded and checked field by field: names
-and types exactly as seed 004 §1 has them."""
+and types exactly as the contract has them."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def ids_by_name(body: dict[str, Any]) -> dict[str, str]:
 
 
 def check_page_fields(body: dict[str, Any], url: str, tab: int, task: str) -> None:
-    """The fields every request carries, with seed 004's names and types."""
+    """The fields every request carries, with the contract's names and types."""
     assert set(body) >= PAGE_KEYS
     assert body["domMode"] == "semantic"
     assert body["url"] == url
@@ -209,7 +209,7 @@ def test_agent_drives_a_form_to_finish(browser: Browser, bx: Client, servers: Se
     assert "lastActionError" not in after_click
     assert "selectorPath" in after_click["lastActionResult"]["actualState"]
     assert set(after_click["lastActionResult"]) == {"success", "actualState"}
-    verified = after_click["clientVerification"]  # seed 004 §1: the selector check, in its own field
+    verified = after_click["clientVerification"]  # the selector check, in its own field
     assert type(verified.pop("timestamp")) is int
     assert verified == {"elementFound": True, "selector": "button[name='save']", "urlChanged": False}
     assert "clientVerification" not in after_type  # its ID was fresh: no selector check ran

@@ -1,4 +1,4 @@
-"""The hybrid view end to end (seed 004 §5): the semantic view plus a JPEG of the viewport at most
+"""The hybrid view end to end (docs/DESIGN.md, "Views"): the semantic view plus a JPEG of the viewport at most
 1024 px wide and its perceptual hash; the picture is null while the hash stays the one last sent
 for the tab, and is sent again once the page looks different; pages with an opted-out frame get
 no picture; the CLI prints the semantic JSON and writes the picture only to --out."""

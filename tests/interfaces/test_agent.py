@@ -40,7 +40,7 @@ def test_negotiation_retries_the_same_call_with_only_what_was_asked() -> None:
     assert retry == {**first, "taskId": "t-1", "screenshot": "/9j/4AAQ", "screenshotHash": "c3c3c3c3c3c3c3c3",
                      "skeletonDom": "<skeleton/>"}  # fmt: skip
     assert second["taskId"] == "t-1" and second["lastActionStatus"] == "success"
-    # the same picture again: null, with its hash (seed 004 §5.2)
+    # the same picture again: null, with its hash
     assert shot_again == {**second, "screenshot": None, "screenshotHash": "c3c3c3c3c3c3c3c3"}
     assert full == {**second, "dom": "<full/>"}  # each retry carries only what that answer asked for
     shots = [p for name, p in host.calls if name == "screenshot"]
@@ -62,7 +62,7 @@ def test_negotiation_is_bounded() -> None:
 @pytest.mark.parametrize("wrapped", [True, False])
 def test_a_task_id_from_any_answer_is_used_from_then_on(wrapped: bool) -> None:
     def answer(data: dict[str, Any]) -> dict[str, Any]:
-        return {"success": True, "data": data} if wrapped else data  # §3.2 or the bare §6.7 shape
+        return {"success": True, "data": data} if wrapped else data  # the data envelope or the bare shape
 
     backend, bodies = scripted_backend(
         answer({"status": "needs_context", "requestedDomMode": "skeleton", "taskId": "from-negotiation"}),

@@ -63,11 +63,11 @@ def test_a_stale_id_is_found_again_by_selector_path() -> None:
     body = build_request("t", AGENT_OBS, last=outcome)
     assert body["lastActionStatus"] == "success"
     assert "selectorPath" in body["lastActionResult"]["actualState"]
-    # Said in the contract's own field too: seed 004 §1's clientVerification.
+    # Said in the contract's own field too: clientVerification.
     check = body["clientVerification"]
     assert type(check.pop("timestamp")) is int
     assert check == {"elementFound": True, "selector": "[data-testid=save]", "urlChanged": False}
-    assert set(body["lastActionResult"]) == {"success", "actualState"}  # its shape as the seed has it
+    assert set(body["lastActionResult"]) == {"success", "actualState"}  # its shape as the contract has it
     assert "clientVerification" not in build_request("t", AGENT_OBS)
 
 

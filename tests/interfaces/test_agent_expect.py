@@ -1,4 +1,4 @@
-"""An answer's expected outcome (seed 002 §2.6.3) as the ``expect`` of the action
+"""An answer's expected outcome (docs/DESIGN.md, "Verification") as the ``expect`` of the action
 (interfaces/agent_expect.py): kinds, alternatives, timeouts in milliseconds."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def test_to_expect() -> None:
         "element_appears": {"text": "Saved"},
         "timeout": 2.0,
     }
-    # Milliseconds, always (seed 002 writes timeout: 2000): 5 is 5 ms, not 5 s; at most 60 s.
+    # Milliseconds, always (backends write timeout: 2000): 5 is 5 ms, not 5 s; at most 60 s.
     assert to_expect({"type": "element_disappears", "role": "dialog", "name": "Cookies", "timeout": 5}) == {
         "element_disappears": {"role": "dialog", "name": "Cookies"},
         "timeout": 0.005,

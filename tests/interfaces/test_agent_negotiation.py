@@ -31,7 +31,7 @@ def test_needs_of() -> None:
     assert ask(requestedDomMode="hybrid", needsScreenshot=True).names() == ["screenshot"]
     assert ask(requestedDomMode="hybrid", needsScreenshot=False).names() == []
     assert ask(requestedDomMode="skeleton", needsScreenshot=True).names() == ["screenshot"]
-    # The full DOM has no flag in the seed: requestedDomMode "full" asks for it whatever the flags say.
+    # The full DOM has no flag in the contract: requestedDomMode "full" asks for it whatever the flags say.
     assert ask(requestedDomMode="full", needsSkeletonDom=True).names() == ["skeletonDom", "dom"]
     assert ask(requestedDomMode="full", needsScreenshot=False, needsSkeletonDom=False).names() == ["dom"]
     legacy = needs_of(parse_response({"data": {"status": "needs_full_dom"}}))
@@ -52,7 +52,7 @@ def test_gather_artifacts_sends_what_was_asked() -> None:
         {"tab": AGENT_OBS.tab, "format": "jpeg", "quality": 70, "max_width": 1024},
     ) in host.calls
     assert ("html", {"tab": AGENT_OBS.tab, "mode": "full", "max_chars": 200_000}) in host.calls
-    # The same picture again: null, with its hash (seed 004 §5.2).
+    # The same picture again: null, with its hash.
     again, _ = gather_artifacts(host, AGENT_OBS.tab, Needs(screenshot=True), shot_hash, lines.append)  # type: ignore[arg-type]
     assert again == {"screenshot": None, "screenshotHash": "c3c3c3c3c3c3c3c3"}
 

@@ -1,5 +1,5 @@
 """The body of ``POST /api/agent/interact`` (interfaces/agent_request.py), built from a recorded
-observation: field by field, with the seed's types, on the first request and after an action that
+observation: field by field, with the contract's types, on the first request and after an action that
 succeeded, failed or carried a verification; the outcome line."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_first_request_is_the_semantic_first_contract() -> None:
         "xy": [70, 90],
         "box": [8, 80, 123, 21],
     }
-    assert tree[1]["f"] == 1  # the seed numbers frames; browserx labels them f1, f2
+    assert tree[1]["f"] == 1  # the contract numbers frames; browserx labels them f1, f2
     assert tree[2] == {"i": "5", "r": "inp", "n": "Cross-site field", "v": "Ada", "s": "required,focused",
                        "xy": [366, 281], "f": 1}  # fmt: skip
     assert tree[3] == {"i": "7", "r": "scr", "n": "", "xy": [209, 181], "box": [8, 80, 402, 202],

@@ -45,7 +45,7 @@ def test_parse_response_shapes() -> None:
                                                       "plan": {"steps": []}}})  # fmt: skip
     assert (data.action, data.taskId, data.thought) == ("click(42)", "t1", "go")
     assert data.actionDetails is not None and data.actionDetails.selectorPath == "button#go"
-    legacy = parse_response({"thought": "x", "action": "finish()"})  # §6.7: no data envelope
+    legacy = parse_response({"thought": "x", "action": "finish()"})  # the older shape: no data envelope
     assert legacy.action == "finish()"
     assert parse_response({"data": {"action": "finish()", "taskId": 7}}).taskId == "7"
     snake = parse_response({"data": {"action": "click(1)", "expected_outcome": {"type": "navigation"}}})

@@ -1,4 +1,4 @@
-"""The seed-004 action grammar: what parses to which tool call, where and why the rest fails, the
+"""The backend loop's action grammar: what parses to which tool call, where and why the rest fails, the
 format/parse round trip, and `browserx do` on a parse error (no host needed)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from browserx.interfaces.grammar import (
 
 VALID: list[tuple[str, str | None, dict[str, Any]]] = [
     ("click(12)", "click", {"id": 12}),
-    ('click("12")', "click", {"id": 12}),  # the seed's stable IDs: a string of digits
+    ('click("12")', "click", {"id": 12}),  # stable IDs as backends write them: a string of digits
     ('setValue(13, "space x")', "type", {"id": 13, "text": "space x", "clear": True}),
     ('type(13, "text")', "type", {"id": 13, "text": "text"}),
     ('press("Enter")', "key", {"key": "Enter"}),

@@ -1,5 +1,5 @@
 """The ``skeleton`` mode of the ``html`` view (views/html_skeleton.py): only controls, with the
-attributes seed 004 keeps, and only the context that holds them."""
+attributes that name or place them, and only the context that holds them."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ class PageState(BaseModel):
 
 
 class Verification(BaseModel):
-    """Whether the outcome the caller expected (``expect``) came about (seed 002 §2.6.3)."""
+    """Whether the outcome the caller expected (``expect``) came about (docs/DESIGN.md, "Verification")."""
 
     passed: bool = Field(description="The expected outcome held within the timeout.")
     expected: str = Field(description="The expectation, in words.")

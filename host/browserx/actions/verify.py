@@ -1,4 +1,4 @@
-"""Verified outcomes (seed 002 §2.6.3, sentinel verification): an action given ``expect`` checks,
+"""Verified outcomes (docs/DESIGN.md, "Verification"): an action given ``expect`` checks,
 once it has settled and then until the expectation holds or its timeout passes, whether what
 the caller meant came about, and reports what happened instead: URL, navigation, DOM changes,
 elements that appeared or went away, the acted-on element's value and state, and the error and

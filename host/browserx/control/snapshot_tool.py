@@ -1,6 +1,6 @@
 """The ``snapshot`` method: settle the page (stability wait + page events), take the snapshot,
 match a CSS filter in the page, then build the requested view and remember it for deltas; for the
-hybrid view, a JPEG of the viewport next to the semantic view (seed 004 §5)."""
+hybrid view, a JPEG of the viewport next to the semantic view (docs/DESIGN.md, "Views")."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from browserx.views.build import build_view
 from browserx.views.events import EventLog, from_raw, summarise
 from browserx.views.options import DEFAULT_MAX_TOKENS, ViewOptions
 
-# The hybrid view's picture (seed 004 §5): the viewport as JPEG, at most this wide, this quality.
+# The hybrid view's picture: the viewport as JPEG, at most this wide, this quality.
 HYBRID_MAX_WIDTH = 1024
 HYBRID_QUALITY = 70
 

@@ -1,24 +1,24 @@
-"""``browserx agent``: the seed 004 backend loop. Observe the tab (the semantic view), ``POST
-{backend}/api/agent/interact`` with seed 004 §1's body, run the ``action`` it answers with (the
+"""``browserx agent``: the backend loop (docs/DESIGN.md). Observe the tab (the semantic view), ``POST
+{backend}/api/agent/interact`` with the page and the last outcome, run the ``action`` it answers with (the
 grammar of interfaces/grammar.py), report how it went in the next request; until ``finish()``
 (exit 0) or ``fail()`` (exit 1). Errors and running out of steps exit 2.
 
-- Answers: ``{"success": true, "data": {...}}`` (§3.2) or the bare ``{"thought", "action", ...}``
-  of §6.7 (backend.parse_response). A ``taskId`` in any answer — a ``needs_context`` one included —
+- Answers: ``{"success": true, "data": {...}}`` or the bare ``{"thought", "action", ...}``
+  (backend.parse_response). A ``taskId`` in any answer — a ``needs_context`` one included —
   is sent on every later request (the negotiation retry included) until another answer carries
   a new one; so is a ``sessionId``. The answer's ``plan`` (its steps, the current one, how many)
   and a new session go to the step log: interfaces/agent_plan.py.
 - The request body: interfaces/agent_request.py (pure functions of the observation and the last
   outcome), checked against the contract (interfaces/backend.py) before it is sent.
-- ``needs_user_input`` (§3.2: ``status``, ``userQuestion``, no action): the question goes to the
+- ``needs_user_input`` (``status``, ``userQuestion``, no action): the question goes to the
   person in browserx's popup (the ``ask_user`` tool, up to ``--ask-timeout`` seconds); the next
   request (a fresh observation) carries their answer as ``userInput``; no answer ends the run
   (exit 2, ``no_answer``).
-- Negotiation (§1, §5.8): an answer asking for more context is retried with what it asked for,
+- Negotiation: an answer asking for more context is retried with what it asked for,
   at most ``MAX_NEGOTIATION_ROUNDS`` times a step; a view that lists no element is sent with the
   skeleton HTML and a screenshot instead: interfaces/agent_negotiation.py.
-- Running the answer's action, and finding a stale element again by its ``selectorPath`` (§4):
-  interfaces/agent_act.py; its ``expectedOutcome`` as the action's ``expect`` (seed 002 §2.6.3):
+- Running the answer's action, and finding a stale element again by its ``selectorPath``:
+  interfaces/agent_act.py; its ``expectedOutcome`` as the action's ``expect``:
   interfaces/agent_expect.py.
 
 This module is the loop and the command (``cli_main``).

@@ -3,10 +3,10 @@ its expected outcome as ``expect`` when the tool takes it (interfaces/agent_expe
 failed action (and one that does not parse) is an outcome to report in the next request, not an
 exception; ``finish()`` and ``fail()`` end the task.
 
-Robust selectors (seed 004 §4): when the action's element ID is stale or unknown, the element is
+Robust selectors (docs/DESIGN.md): when the action's element ID is stale or unknown, the element is
 looked up by ``actionDetails.selectorPath`` (matched in every frame and shadow root) and the action
 is run again on the ID found there. The step log and ``lastActionResult.actualState`` say so in
-words; ``clientVerification`` (§1: ``{elementFound, selector, urlChanged, timestamp}``) says that
+words; ``clientVerification`` (``{elementFound, selector, urlChanged, timestamp}``) says that
 the selector check ran, on which selector and whether it found an element."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _retry_by_selector(
     exc: BrowserxError,
     outcome: ActionOutcome,
 ) -> ActionOutcome:
-    """§4: the element ``call`` named is gone; find it by ``selector`` and run the action on it."""
+    """The element ``call`` named is gone; find it by ``selector`` and run the action on it."""
     old = call.params["id"]
     try:
         found = find_by_selector(client, params["tab"], selector)

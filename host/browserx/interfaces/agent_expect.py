@@ -1,6 +1,6 @@
-"""Verified outcomes (seed 002 §2.6.3): an answer's ``expectedOutcome`` / ``expected_outcome``
+"""Verified outcomes (docs/DESIGN.md, "Verification"): an answer's ``expectedOutcome`` / ``expected_outcome``
 translated into the ``expect`` an action takes (expectations.py). Its ``timeout`` / ``timeoutMs``
-is in milliseconds, as every example of seed 002 writes it. The verification comes back in the
+is in milliseconds, as backends write it (``2000``: 2 s). The verification comes back in the
 action's result and goes to the backend as ``verification_passed``, ``verification_message``,
 ``errors_detected``, ``success_messages`` (interfaces/agent_request.py)."""
 
@@ -17,8 +17,8 @@ def to_expect(outcome: Any) -> dict[str, Any] | None:
     ``{"or": [{"navigation": true}, {"element_appears": {"text": "Thank you"}}], "timeout": 2.0}``.
     Kinds: navigation, url_contains, element_appears, element_disappears, value_changes,
     state_changes, any_change, no_change; alternatives as ``or_<kind>`` keys or ``orOutcome``.
-    ``timeout`` (or ``timeoutMs``) is in milliseconds, as in every example of seed 002 (``2000``:
-    2 s; ``5``: 5 ms), capped at 60 s. None when nothing in it can be checked."""
+    ``timeout`` (or ``timeoutMs``) is in milliseconds, as backends write it (``2000``: 2 s;
+    ``5``: 5 ms), capped at 60 s. None when nothing in it can be checked."""
     if not isinstance(outcome, Mapping):
         return None
     parts = [_expect_one(outcome.get("type"), outcome)]

@@ -1,9 +1,9 @@
-"""Negotiation (seed 004 §1, §5.8): an answer with ``status: "needs_context"`` (or the legacy
+"""Negotiation (docs/DESIGN.md, "The backend loop"): an answer with ``status: "needs_context"`` (or the legacy
 ``needs_full_dom``) is retried as the same call, same ``taskId``, plus only what it asked for
 (``needs_of``): when the answer has either flag (``needsScreenshot``, ``needsSkeletonDom``), the
 flags alone say what is sent — an absent one is false; only when it has neither is
-``requestedDomMode`` read (hybrid → screenshot + skeleton, skeleton → skeleton). The seed has no
-flag for the full DOM: ``dom`` is sent for ``requestedDomMode: "full"`` or the legacy
+``requestedDomMode`` read (hybrid → screenshot + skeleton, skeleton → skeleton). The contract has
+no flag for the full DOM: ``dom`` is sent for ``requestedDomMode: "full"`` or the legacy
 ``needs_full_dom``, whatever the flags say. The artifacts (``gather_artifacts``): ``screenshot`` +
 ``screenshotHash`` (JPEG ≤ 1024 px wide, quality 70; ``null`` when the hash equals the last one
 sent), ``skeletonDom``, ``dom``; the loop (interfaces/agent.py) retries at most
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from browserx.control.client import Client
 
 MAX_NEGOTIATION_ROUNDS = 2
-SCREENSHOT_WIDTH, SCREENSHOT_QUALITY = 1024, 70  # JPEG, seed 004 §5.2
-HTML_MAX_CHARS = {"skeleton": 100_000, "full": 200_000}  # seed 004 §5.2 (skeleton), §5.8 (full)
+SCREENSHOT_WIDTH, SCREENSHOT_QUALITY = 1024, 70  # JPEG, as the contract asks
+HTML_MAX_CHARS = {"skeleton": 100_000, "full": 200_000}  # the contract's caps
 # An artifact the host cannot give (no such tool yet, an opted-out page, a CDP refusal) is left out.
 ARTIFACT_FAILURES = (BadRequest, PageOptedOut, CdpError, ActionError)
 
@@ -45,7 +45,7 @@ def needs_of(data: InteractData) -> Needs:
     """What a needs_context answer asks for. Its flags win when it has either of them
     (``needsScreenshot``, ``needsSkeletonDom``; an absent one is then false); only when it has
     neither is ``requestedDomMode`` read: hybrid → screenshot + skeleton, skeleton → skeleton.
-    The full DOM has no flag in the seed: ``requestedDomMode: "full"`` or the legacy
+    The full DOM has no flag in the contract: ``requestedDomMode: "full"`` or the legacy
     ``needs_full_dom`` asks for it either way."""
     if data.needsScreenshot is not None or data.needsSkeletonDom is not None:
         screenshot, skeleton = bool(data.needsScreenshot), bool(data.needsSkeletonDom)

@@ -1,9 +1,9 @@
 """The body of one ``POST {backend}/api/agent/interact`` of ``browserx agent`` (interfaces/agent.py),
 built by pure functions of the observation (the semantic view) and how the last action went:
-seed 004 §1's page fields (``interactiveTree`` typed as the seed types it), then, after an action,
+the page fields (``interactiveTree`` typed as the contract types it), then, after an action,
 ``lastActionStatus``, ``lastActionError``, ``lastActionResult``, ``previousUrl``,
 ``clientObservations``, ``clientVerification`` (when an ``actionDetails.selectorPath`` lookup ran)
-and the verification sentinel fields (seed 002 §2.6.3). The backend client checks the body against
+and the verification fields (docs/DESIGN.md, "The backend loop"). The backend client checks the body against
 the contract (interfaces/backend.py) before it is sent; the artifacts a negotiation asks for are
 added by interfaces/agent_negotiation.py."""
 
@@ -37,7 +37,7 @@ class Observation:
 
 
 def v3_node(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """One interactiveTree node as seed 004 types it: ``i`` a string, ``n`` always present, ``f``
+    """One interactiveTree node as the contract types it: ``i`` a string, ``n`` always present, ``f``
     a frame number."""
     node: dict[str, Any] = {
         "i": str(entry["i"]),
@@ -137,7 +137,7 @@ def filter_fields(page: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def page_fields(obs: Observation) -> dict[str, Any]:
-    """What every request says about the page (seed 004 §1, §6.2.1). The URL is the view's,
+    """What every request says about the page (docs/DESIGN.md, "The backend loop"). The URL is the view's,
     redacted as every browserx output is (snapshot/redaction.py); the view has already left out
     opted-out parts and password values."""
     page = obs.page
@@ -190,7 +190,7 @@ class ActionOutcome:
     message: str | None = None  # ... and message
     element_id: int | None = None
     notes: list[str] = field(default_factory=list)  # e.g. the selectorPath used
-    # The actionDetails.selectorPath lookup, when one ran: seed 004 §1's clientVerification
+    # The actionDetails.selectorPath lookup, when one ran: the contract's clientVerification
     # without urlChanged (known only when the next request is built).
     selector_check: dict[str, Any] | None = None
     # The verification checked the action kind's default expectation (the backend named none).

@@ -1,11 +1,11 @@
-"""The wire of seed 004's ``POST /api/agent/interact``: the request and response shapes (§1, §3.2,
-§4, §5, §6) as pydantic models, and the HTTP client that talks to a backend, local or remote.
+"""The wire of ``POST /api/agent/interact`` (docs/DESIGN.md, "The backend loop"): the request and
+response shapes as pydantic models, and the HTTP client that talks to a backend, local or remote.
 
 The request models are the contract the agent loop's requests (interfaces/agent_request.py,
-interfaces/agent_negotiation.py) are held to: field names and types exactly as the seed's
-TypeScript (``i`` a string, ``scrollableContainers[].id`` a string, ``screenshot`` a string or
+interfaces/agent_negotiation.py) are held to: field names and types exactly as the
+contract's TypeScript (``i`` a string, ``scrollableContainers[].id`` a string, ``screenshot`` a string or
 null). The response models are lenient where backends differ (extra fields kept, ``data`` or
-the legacy top-level shape of §6.7) and say clearly what is wrong when an answer cannot be used.
+the older bare ``{thought, action}`` shape) and say clearly what is wrong when an answer cannot be used.
 
 Secrets: header values, the URL's userinfo and query never appear in a message — ``Secrets.scrub``
 takes them out of anything printed, backend text included (a 401 page may echo a token).
@@ -37,7 +37,7 @@ class AgentError(Exception):
     secret."""
 
 
-# -- request (extension → backend), seed 004 §1 -------------------------------------------------
+# -- request (browserx → backend) ---------------------------------------------------------------
 
 
 class _Wire(BaseModel):
@@ -126,7 +126,7 @@ class DomChanges(_Wire):
 
 
 class ClientVerification(_Wire):
-    """The client's selector check (§1): sent after an action whose stale or unknown ID was looked
+    """The client's selector check: sent after an action whose stale or unknown ID was looked
     up by the answer's ``actionDetails.selectorPath``."""
 
     elementFound: bool
@@ -182,7 +182,7 @@ class InteractRequest(_Wire):
     screenshot: str | None = None
     screenshotHash: str | None = None
     # After a ``needs_user_input`` answer: what the person answered in browserx's popup (ask_user),
-    # sent once, in the next request (not part of seed 004, which leaves the reply open).
+    # sent once, in the next request (not part of the contract, which leaves the reply open).
     userInput: str | None = None
 
 
@@ -195,12 +195,10 @@ def check_request(body: dict[str, Any]) -> None:
     try:
         InteractRequest.model_validate_json(json.dumps(body))
     except ValidationError as exc:
-        raise AgentError(
-            f"internal: the request breaks the seed 004 contract: {_first_problem(exc)}"
-        ) from exc
+        raise AgentError(f"internal: the request breaks the backend contract: {_first_problem(exc)}") from exc
 
 
-# -- response (backend → extension), seed 004 §3.2, §4, §1 negotiation --------------------------
+# -- response (backend → browserx), negotiation included -----------------------------------------
 
 
 class _Lenient(BaseModel):
@@ -244,12 +242,12 @@ class InteractData(_Lenient):
 
     @property
     def negotiating(self) -> bool:
-        """Asks for more context (§1 negotiation; legacy: ``status`` or ``action`` needs_full_dom)."""
+        """Asks for more context (negotiation; legacy: ``status`` or ``action`` needs_full_dom)."""
         return self.status in NEGOTIATION or (self.action or "").strip() in NEGOTIATION
 
     @property
     def needs_user_input(self) -> bool:
-        """Asks the person a question (§3.2 ``status: needs_user_input``, ``userQuestion``) and
+        """Asks the person a question (``status: needs_user_input``, ``userQuestion``) and
         names no action: the loop asks it in browserx's popup and sends the answer as ``userInput``."""
         return self.status == "needs_user_input" and not (self.action or "").strip()
 
@@ -266,7 +264,7 @@ class InteractData(_Lenient):
 
 def parse_response(payload: Any) -> InteractData:
     """The ``data`` of a backend answer (``{"success": true, "data": {...}}``, or the bare
-    ``{"thought", "action"}`` of §6.7), or AgentError saying what is wrong with it."""
+    ``{"thought", "action"}``), or AgentError saying what is wrong with it."""
     if not isinstance(payload, dict):
         raise AgentError(f"malformed response: expected a JSON object, got {type(payload).__name__}")
     if payload.get("success") is False:

@@ -262,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = command(
-        "agent", cmd_agent, "Let a seed-004 backend drive a task: observe, POST /api/agent/interact, act."
+        "agent", cmd_agent, "Let an HTTP backend drive a task: observe, POST /api/agent/interact, act."
     )
     p.add_argument(
         "--backend", required=True, metavar="URL",

@@ -1,4 +1,4 @@
-"""The action grammar of seed 004: the one-line calls an LLM backend emits as its ``action``.
+"""The backend loop's action grammar: the one-line calls an LLM backend emits as its ``action``.
 
     click(12)   setValue(13, "space x")   type(13, "x")   press("Enter")   scroll(7)
     scroll("down")   select(15, "Deutsch")   check(14)   check(14, false)   hover(10)
@@ -10,9 +10,9 @@ Grammar (whitespace allowed between any two tokens)::
     arg    := INT | STRING | "true" | "false"
 
 INT is ASCII digits; STRING is a JSON string (JSON escapes, decoded with ``json.loads``). An
-element ID may also be written as a string of digits (``click("6")``: the seed's "stable IDs").
+element ID may also be written as a string of digits (``click("6")``, as backends write stable IDs).
 Each verb maps onto one tool of ``control/tools.py`` (``finish``/``fail``, each with an optional
-reason, onto none: they end the task; no ``goForward``: the seed has none), and the params it produces are validated against that tool's params model, so a call that
+reason, onto none: they end the task; no ``goForward``: backends have none), and the params it produces are validated against that tool's params model, so a call that
 parses is one the host accepts. Errors are ``bad_request`` with the 1-based ``column`` in their
 details and a message saying what was expected there. The tokens (with the checks of a string's
 escapes) are interfaces/grammar_lexer.py's; this module holds the verbs, the parser and the
@@ -86,7 +86,7 @@ class Verb:
 _ID = Arg("id", Kind.ID)
 _REASON = (Form(), Form((Arg("reason", Kind.TEXT),)))
 
-# In the seed's words (setValue, goBack, finish, fail) plus the other tools an agent acts with.
+# In the backends' words (setValue, goBack, finish, fail) plus the other tools an agent acts with.
 VERBS: tuple[Verb, ...] = (
     Verb("click", "click", (Form((_ID,)),), "click the element"),
     Verb("setValue", "type", (Form((_ID, Arg("text", Kind.TEXT)), (("clear", True),)),),

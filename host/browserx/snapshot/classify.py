@@ -1,4 +1,4 @@
-"""The three tiers (seed 001): 1 semantic (a meaningful role), 2 non-semantic but interactive (JS
+"""The three tiers (docs/DESIGN.md): 1 semantic (a meaningful role), 2 non-semantic but interactive (JS
 click listeners, onclick and framework attributes, tabindex, contenteditable, cursor:pointer,
 delegated clicks), 3 structural. ``is_interactive`` is what an agent can act on.
 """

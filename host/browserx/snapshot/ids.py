@@ -3,7 +3,7 @@ lifetime, so a stale ID can never silently hit a different element.
 
 A node that survives between snapshots (same frame + collector key, i.e. the same DOM object)
 keeps its ID. A node a framework re-created gets its old ID back when it is unmistakably the same
-thing (seed 000's levels): same html id or test id; else same role and name under the same parent
+thing (docs/DESIGN.md, "IDs"): same html id or test id; else same role and name under the same parent
 or at the same position among its siblings; else same role and name, unique among the vanished.
 Never by position alone: a different item in the same slot gets a new ID. Every level also asks
 for the same context (snapshot/context.py): the chain of dialog/form/landmark/row ancestors for the

@@ -1,4 +1,4 @@
-"""Stability wait before a snapshot (seed 002 §12), and the page events drained with it.
+"""Stability wait before a snapshot (docs/DESIGN.md, "Stability wait"), and the page events drained with it.
 
 Both happen in the page, in the same call that collects each frame (snapshot/capture.py), so a
 quiet page costs no round trip for them: the main frame's call first waits until the DOM has had

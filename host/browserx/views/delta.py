@@ -1,4 +1,4 @@
-"""Delta views (seed 002 §2.5.4): what changed since the last view this tab served — elements
+"""Delta views (docs/DESIGN.md, "Views"): what changed since the last view this tab served — elements
 that are new, gone, or whose name, value or states changed — and a short hash of the element
 tree, so "nothing changed" costs one line."""
 

@@ -1,4 +1,4 @@
-"""Page events (seed 002 §2.5.3): visible text that appeared or disappeared between two views —
+"""Page events (docs/DESIGN.md, "Views"): visible text that appeared or disappeared between two views —
 toasts, inline errors, role=alert/status, aria-live regions — classified as error, success,
 warning, loading or info by rules kept here as data, and remembered per tab (bounded)."""
 

@@ -1,7 +1,7 @@
 """The ``html`` view: the page as HTML, rendered from a snapshot (no I/O), in two modes.
 
 ``skeleton`` — only the elements an agent can act on (those with an ID), each with
-``data-id="ID"`` (the IDs of the text view, what actions take) and the attributes seed 004 keeps:
+``data-id="ID"`` (the IDs of the text view, what actions take) and the attributes that name or place it:
 the page's own ``id`` (for CSS selectors; whole or not at all: one longer than ``MAX_ATTR``
 characters is left out), ``name``, ``type``, ``href``, ``value`` (see below), ``placeholder``,
 ``role``, ``aria-label``, ``data-testid``; plus the states the text view shows for it (see

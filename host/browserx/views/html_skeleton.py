@@ -1,5 +1,5 @@
 """The ``skeleton`` mode of the ``html`` view (views/html.py): only the elements an agent can act
-on, each with its ``data-id``, the attributes seed 004 keeps (``SKELETON_ATTRS``), its value and
+on, each with its ``data-id``, the attributes that name or place it (``SKELETON_ATTRS``), its value and
 states (views/html_common.py) and its text or name; around them only the context that holds
 controls (landmarks, forms, dialogs and the like as bare wrappers, frames as ``<iframe
 data-frame>``, the heading of each section with controls); everything else hoisted away."""

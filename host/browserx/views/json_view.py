@@ -1,4 +1,4 @@
-"""The ``json`` view: the flattened ``SerializedDom`` of seeds 000/001 —
+"""The ``json`` view: the flattened tree (docs/DESIGN.md, "Views") —
 ``{"page": {"context": {...}, "body": {...}}}`` with only non-default fields; iframe and shadow
 content sit under their host element."""
 

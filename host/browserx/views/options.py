@@ -7,7 +7,7 @@ from typing import Literal
 
 Format = Literal["text", "json", "semantic"]
 DEFAULT_MAX_TOKENS = 6000  # the default budget of every view; 0 = unlimited
-MIN_VISIBLE = 2 / 3  # seed 002 §2.8.2: an element is in view when >= 2/3 of its box is visible
+MIN_VISIBLE = 2 / 3  # docs/DESIGN.md "In view": an element is in view when >= 2/3 of its box is visible
 
 
 @dataclass(frozen=True, slots=True)

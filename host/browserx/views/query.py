@@ -1,4 +1,4 @@
-"""Query-focused views (seed 002 §2.6.2): the outline cut into chunks by container (forms, lists,
+"""Query-focused views (docs/DESIGN.md, "Views"): the outline cut into chunks by container (forms, lists,
 table sections, landmarks, dialogs, frames, heading sections), the chunks ranked against the query
 with BM25 (rank-bm25's BM25Okapi, without numpy: see QueryIndex), and the best ones kept — each with its heading path — in document order."""
 

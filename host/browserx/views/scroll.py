@@ -1,4 +1,4 @@
-"""Scroll context (seed 002 §2.5.5): where the page is scrolled to and, per scroll container,
+"""Scroll context (docs/DESIGN.md, "Views"): where the page is scrolled to and, per scroll container,
 how deep it is scrolled and whether more content lies beyond, for every view."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``semantic`` view: the minified contract of seeds 002/004 — one short record per element
+"""The ``semantic`` view: the minified list of docs/DESIGN.md — one short record per element
 with an ID (``i`` ID, ``r`` role, ``n`` name, ``v`` value, ``s`` states, ``xy`` centre, ``f``
 frame, ``box``, ``scr`` scroll depth, ``occ`` covered), plus page context, scroll state, recent
 page events and meta counts. ``LEGEND`` explains the keys for a system prompt."""

@@ -1,5 +1,5 @@
 """Where an item is relative to what a person sees: in view when at least 2/3 of its box is
-visible inside the viewport and every scroll container around it (seed 002 §2.8.2), else the
+visible inside the viewport and every scroll container around it (docs/DESIGN.md, "In view"), else the
 direction to scroll (above / below / left / right) and the container to scroll in."""
 
 from __future__ import annotations
