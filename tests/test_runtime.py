@@ -24,6 +24,7 @@ from browserx.runtime import (
     link_browser,
     live_hosts,
     only_host,
+    prune_logs,
     remove_record,
     runtime_dir,
     successor,
@@ -378,3 +379,26 @@ def test_wait_for_new_host(rundir: Path, listen: type[Listener]) -> None:
 def test_alive() -> None:
     assert runtime.alive(os.getpid())
     assert not runtime.alive(dead_pid())
+
+
+# -- host logs --------------------------------------------------------------------------------
+
+
+def test_the_logs_of_the_last_hosts_that_ended_stay_and_older_ones_go(
+    rundir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alive = {os.getpid()}
+    monkeypatch.setattr(runtime, "alive", lambda pid: pid in alive)
+    ended = [rundir / f"host-{100 + n}.log" for n in range(runtime.KEEP_LOGS + 3)]
+    for age, path in enumerate(reversed(ended)):  # host-100.log is the newest
+        path.write_text("{}\n")
+        os.utime(path, (1000.0 + age, 1000.0 + age))
+    running = rundir / f"host-{os.getpid()}.log"
+    running.write_text("{}\n")
+    os.utime(running, (1.0, 1.0))  # older than all: still kept, its host runs
+    other = rundir / "notes.log"
+    other.write_text("")
+    removed = prune_logs()
+    assert sorted(removed) == sorted(ended[runtime.KEEP_LOGS :])
+    assert sorted(rundir.glob("*.log")) == sorted([*ended[: runtime.KEEP_LOGS], running, other])
+    assert prune_logs() == []

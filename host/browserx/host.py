@@ -36,6 +36,7 @@ from browserx.runtime import (
     HostRecord,
     ensure_runtime_dir,
     link_browser,
+    prune_logs,
     remove_record,
     unlink_browser,
     write_record,
@@ -197,6 +198,7 @@ def _record_captures(directory: str | None) -> None:
 def main() -> int:
     frames_fd = _take_stdout()
     runtime = ensure_runtime_dir()
+    prune_logs()  # the last few ended hosts' logs stay for a post-mortem, not every one forever
     handle = configure_logging(
         runtime / f"host-{os.getpid()}.log", os.environ.get("BROWSERX_LOG_LEVEL", "info")
     )

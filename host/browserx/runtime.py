@@ -2,7 +2,9 @@
 ``host-<pid>.sock`` (0600) and a discovery record ``host-<pid>.json``, and per browser a link
 ``browser-<browser pid>.sock`` to the socket of its current host (the extension restarts a host
 that dies, on a new socket: the link follows it, so a pinned client stays with its browser); the
-dir itself is 0700.
+dir itself is 0700. Each host also logs to ``host-<pid>.log`` there; the logs of the last
+KEEP_LOGS hosts that ended (a crashed one's included: that is what the log is for) stay, older
+ones go when a host starts.
 
 Which host a client talks to is never a guess: an explicit socket, else ``$BROWSERX_SOCKET``,
 else the one live host; with several, ``ambiguous_host`` lists them and how to pick one."""
@@ -26,6 +28,8 @@ from browserx.errors import AmbiguousHost, NoHost
 # the hosts of an ambiguous_host error, asking for its tab count.
 PROBE_TIMEOUT_S = 0.5
 TABS_TIMEOUT_S = 1.0
+# Logs of ended hosts kept for a post-mortem (the newest first); a running host's is never removed.
+KEEP_LOGS = 5
 
 
 class HostRecord(BaseModel):
@@ -183,6 +187,29 @@ def _sweep(directory: Path) -> None:
         if path.name.startswith("browser-") and path.is_symlink() and not path.exists():
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+
+
+_HOST_LOG = re.compile(r"host-(\d+)\.log$")
+
+
+def prune_logs(keep: int = KEEP_LOGS) -> list[Path]:
+    """Remove the logs of ended hosts but the ``keep`` newest (by when they were last written);
+    return what was removed. Logs of hosts still running stay whatever their age."""
+    directory = runtime_dir()
+    ended: list[tuple[float, Path]] = []
+    for path in directory.glob("host-*.log") if directory.is_dir() else ():
+        match = _HOST_LOG.match(path.name)
+        if match is None or alive(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            ended.append((path.stat().st_mtime, path))
+    ended.sort(reverse=True)
+    removed: list[Path] = []
+    for _, path in ended[keep:]:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def _no_host() -> NoHost:

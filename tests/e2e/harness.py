@@ -22,7 +22,25 @@ from browserx.relay.protocol import TEST_ONLY_CDP
 from browserx.runtime import HostRecord, wait_for_new_host
 from tests.e2e.servers import PAGES, Servers, fixture_servers
 
-__all__ = ["PAGES", "Browser", "Servers", "browser_with_extension", "fixture_servers"]
+__all__ = [
+    "ARTIFACTS",
+    "PAGES",
+    "Browser",
+    "Servers",
+    "artifact",
+    "browser_with_extension",
+    "fixture_servers",
+]
+
+# What a run leaves for a look afterwards (the last browser's host and Chromium logs, the corpus
+# reports and views): in the checkout, under pytest's own ignored cache dir, never in /tmp.
+ARTIFACTS = Path(__file__).resolve().parents[2] / ".pytest_cache" / "browserx-e2e"
+
+
+def artifact(name: str) -> Path:
+    """The path of one artifact of the run (its folder made)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS / name
 
 
 @dataclass
@@ -92,7 +110,7 @@ def browser_with_extension(
             else:
                 os.environ[name] = old
         # Keep the host logs of the last run for post-mortems.
-        keep = Path(tempfile.gettempdir()) / "browserx-e2e-last-logs"
+        keep = artifact("last-logs")
         shutil.rmtree(keep, ignore_errors=True)
         keep.mkdir(parents=True, exist_ok=True)
         for log in [*runtime.glob("host-*.log"), root / "chromium.log"]:

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browserx import Client
 from browserx.errors import BrowserxError, NotInteractable, Occluded, StaleElement, UnknownElement
-from tests.e2e.harness import Browser, Servers
+from tests.e2e.harness import Browser, Servers, artifact
 from tests.e2e.helpers import controls, id_of, js, open_page, wait_sessions
 
-REPORT = Path("/tmp/actions-report.txt")
+REPORT = artifact("actions-report.txt")
 
 
 @pytest.fixture

@@ -5,21 +5,20 @@ include its iframes' documents.
 
 Names our label hunt found (json ``"name_from": "nearby text"``) are richer than Chrome's empty
 names on purpose: they are left out of the ratio and listed in the report. Every disagreement is
-printed and written to /tmp/ax-oracle-report.txt; the floor is 98 % agreement.
+printed and written to .pytest_cache/browserx-e2e/ax-oracle-report.txt; the floor is 98 % agreement.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from browserx import Client
-from tests.e2e.harness import Browser, Servers
+from tests.e2e.harness import Browser, Servers, artifact
 from tests.e2e.helpers import SNAPSHOT_PAGES, open_page
 
-REPORT_PATH = Path("/tmp/ax-oracle-report.txt")
+REPORT_PATH = artifact("ax-oracle-report.txt")
 FLOOR = 0.98
 ARIA_INTERACTIVE = frozenset(
     {"button", "link", "textbox", "checkbox", "radio", "combobox", "listbox", "searchbox", "spinbutton",

@@ -10,7 +10,8 @@ printed near it, whether the whole-page view (``max_tokens=0``) has it, and whet
 accessibility tree has it (so a wrong expectation is told apart from a browserx bug).
 
 Per page: found / expected, IDs listed, tokens, snapshot latency and actions; the table is printed
-and written to /tmp/real-apps-report.txt, each page's text view to /tmp/real-apps/<app>-<page>.txt.
+and written to .pytest_cache/browserx-e2e/real-apps-report.txt, each page's text view to
+.pytest_cache/browserx-e2e/real-apps/<app>-<page>.txt.
 Needs `make corpus` (scripts/setup-corpus.sh).
 """
 
@@ -22,7 +23,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,10 +45,10 @@ from tests.e2e.apps.corpus import (
     run_steps,
     wait_for,
 )
-from tests.e2e.harness import Browser
+from tests.e2e.harness import Browser, artifact
 
-REPORT_PATH = Path("/tmp/real-apps-report.txt")
-VIEWS_DIR = Path("/tmp/real-apps")
+REPORT_PATH = artifact("real-apps-report.txt")
+VIEWS_DIR = artifact("real-apps")
 ROWS: dict[str, str] = {}
 HEADER = (
     f"{'page':<28} {'found':>7} {'IDs':>4} {'dup':>3} {'nodes':>6} {'tokens':>6} {'latency':>8} {'settle':>7} "

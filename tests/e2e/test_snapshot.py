@@ -8,7 +8,7 @@ The markers are read from the live DOM through Selenium (frames and open shadow 
 elements inside closed shadow roots are out of Selenium's reach and are listed by name here.
 
 Per-page counts (listed vs expected controls) and token costs are printed and written to
-/tmp/snapshot-fixture-report.txt when the module finishes.
+.pytest_cache/browserx-e2e/snapshot-fixture-report.txt when the module finishes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,10 +29,10 @@ from selenium.webdriver.support.ui import Select
 from browserx import Client
 from browserx.errors import BrowserxError, PageOptedOut
 from browserx.views.text import TEXT_ROLES, parse_controls
-from tests.e2e.harness import Browser, Servers
+from tests.e2e.harness import Browser, Servers, artifact
 from tests.e2e.helpers import SNAPSHOT_PAGES, open_page, run_cli
 
-REPORT_PATH = Path("/tmp/snapshot-fixture-report.txt")
+REPORT_PATH = artifact("snapshot-fixture-report.txt")
 REPORT: dict[str, str] = {}
 
 # What Selenium cannot see: controls inside closed shadow roots, as (name, role).
