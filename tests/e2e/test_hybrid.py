@@ -80,3 +80,9 @@ def test_the_cli_prints_the_semantic_json_and_writes_the_picture_to_out(
         assert written.format == "JPEG" and written.width <= 1024
     again = run_cli("snapshot", "--tab", str(tab), "--format", "hybrid")
     assert again.returncode == 0 and "unchanged" in again.stderr
+    # Unchanged, the host sends only the hash; --out gets the picture all the same.
+    second = tmp_path / "again.jpg"
+    kept = run_cli("snapshot", "--tab", str(tab), "--format", "hybrid", "--out", str(second))
+    assert kept.returncode == 0 and f"written to {second}" in kept.stderr and "taken again" in kept.stderr
+    with Image.open(second) as written:
+        assert written.format == "JPEG" and written.width <= 1024

@@ -6,7 +6,10 @@ import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +141,29 @@ def test_killed_host_is_restarted_by_the_extension(browser: Browser, bx: Client,
         time.sleep(0.2)
     assert tabs is not None, "no new host answered `browserx tabs` within 10 s"
     assert any(t["url"] == servers.url("hello.html") for t in tabs)
+
+
+def test_ctrl_c_on_a_waiting_cli_exits_130_quietly_and_the_host_drops_the_wait(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """Ctrl-C on a read (a wait, a snapshot): exit 130 with no traceback, and the host cancels the
+    work nobody waits for, freeing the tab at once (it held the tab until its timeout)."""
+    tab = open_page(browser, bx, servers.url("hello.html"))
+    log = Path(live_hosts()[0].log or "")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "browserx.interfaces.cli", "wait", "--tab", str(tab), "--text", "never shown",
+         "--timeout", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ.copy(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    time.sleep(1.5)  # the wait is running on the host
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=10)
+    assert (process.returncode, out, err) == (130, b"", b"")
+    started = time.monotonic()
+    bx.snapshot(tab=tab)  # the tab is free: no 30 s wait behind the abandoned one
+    assert time.monotonic() - started < 10
+    deadline = time.monotonic() + 5
+    while '"client_gone"' not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert '"cancelled": 1' in log.read_text()
