@@ -728,3 +728,38 @@ def test_cli_snapshot_prints_the_text_view(browser: Browser, bx: Client, servers
     assert as_json.returncode == 0, as_json.stderr
     ids = {c["id"] for c in json_controls(json.loads(as_json.stdout))}
     assert ids == {int(i) for i in ID_RE.findall(out.stdout)}
+
+
+def test_a_cover_that_comes_moves_or_goes_shows_at_the_next_snapshot(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """The collector keeps a hit test's answer while nothing that could cover an element moved
+    (snapshot/collector.js): every way a cover comes, moves, restacks or goes must still show in
+    the very next snapshot, as the page's own hit test says."""
+    page = "snap-covers.html"
+    driver = browser.driver
+    tab = open_page(browser, bx, servers.url(page))
+    steps = [
+        ("nothing over anything", ""),
+        ("the same again (answers kept)", ""),
+        ("a fixed toast shows over Alpha", "covers.toast(true)"),
+        ("the toast goes", "covers.toast(false)"),
+        ("an absolute promo moves over Beta", "covers.promoOver('Beta')"),
+        ("Beta lifted above it", "covers.lift('Beta', true)"),
+        ("Beta back under it", "covers.lift('Beta', false)"),
+        ("the promo moves on to Gamma", "covers.promoOver('Gamma')"),
+        ("a sheet grows from the bottom over everything", "covers.sheet(2000)"),
+        ("the sheet folds away", "covers.sheet(0)"),
+        ("a banner element is inserted over Delta", "covers.banner(true)"),
+        ("the banner is removed", "covers.banner(false)"),
+    ]
+    seen_covered = set()
+    for what, script in steps:
+        if script:
+            driver.execute_script(script)
+        truth: dict[str, bool] = driver.execute_script("return truth()")
+        controls = {c["name"]: c for c in bx.snapshot(tab=tab, format="json", max_tokens=0)["json"]["page"]["body"]["children"] if "id" in c}  # fmt: skip
+        shown = {name: "covered" in controls[name] for name in truth}
+        assert shown == truth, f"{what}: browserx {shown}, the page {truth}"
+        seen_covered |= {name for name, covered in truth.items() if covered}
+    assert seen_covered == {"Alpha", "Beta", "Gamma", "Delta"}  # every step really covered something

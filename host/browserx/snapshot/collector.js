@@ -735,7 +735,7 @@ function collect(root, opts) {
   // items), if its box meets the viewport. Tested ones get bit 131072; what covers them goes
   // in `hits` by key. The host tests what it lists beyond these in a call of its own.
   const hits = {}, hitStarted = performance.now();
-  let hitTested = 0;
+  let hitTested = 0, reused = 0;
   if (opts.hitTest) {
     const base = bx.base, listening = opts.listening && opts.listening.length ? new Set(opts.listening) : null;
     // Listening nodes, and the items of lists (list elements, elements with a role, rows of
@@ -763,6 +763,27 @@ function collect(root, opts) {
     }
     const memo = new Map();
     const vw = view0.innerWidth, vh = view0.innerHeight;
+    // What can cover an element is a positioned box (absolute, fixed, sticky, relative with a
+    // z-index: menus, dialogs, toasts, a grid's pinned parts). While none of them moved, changed
+    // its flags or stacking, came or went, an element still in the same place is covered or not
+    // as it was: its last answer holds, and the hit test (most of the walk's time on a big app,
+    // and all of it again at every snapshot of a live page) is spared. A cover that has left the
+    // page since (it need not be positioned) has the element tested again.
+    // (The element count too: an element that came or went in the flow moves others, or not.)
+    let sig = (Math.imul(vw, 31) + vh + Math.imul(view0.scrollX | 0, 961) + Math.imul(view0.scrollY | 0, 29791) + Math.imul(ne, 7919)) | 0;
+    for (let j = 0; j < ne; j++) {
+      const i = eIdx[j], f = fl[i];
+      if (!(f & 512)) continue;
+      const b = eBox[j];
+      sig = Math.imul(sig ^ (k[i] | 0), 16777619);
+      sig = Math.imul(sig ^ (f & ~131072), 16777619);
+      sig = Math.imul(sig ^ ((bx4[b] * 8191 + bx4[b + 1] * 131 + bx4[b + 2] * 37 + bx4[b + 3]) | 0), 16777619);
+      const z = eCs[j].zIndex;
+      sig = Math.imul(sig ^ (z === "auto" ? -1 : (z | 0)), 16777619);
+    }
+    const memos = bx.uncovered || (bx.uncovered = new WeakMap()); // per walked root (document, closed root)
+    const prev = memos.get(root), kept = prev !== undefined && prev.sig === sig ? prev.map : new WeakMap();
+    memos.set(root, { sig, map: kept });
     // Whether an overflow box is among a node's ancestors (parents come before their children).
     // Without one, the part of an element a person sees is its box within the viewport, and
     // visibleRect's walk up the ancestors (a computed style each) can be spared.
@@ -790,15 +811,27 @@ function collect(root, opts) {
       if (!maybe) continue;
       fl[i] |= 131072;
       hitTested++;
+      const el = eNode[j];
       let rect;
       if (!clipAbove[i]) {
-        const el = eNode[j], v = el.ownerDocument.defaultView, b = el.getBoundingClientRect();
+        const v = el.ownerDocument.defaultView, b = el.getBoundingClientRect();
         const x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
         const x2 = Math.min(b.right, v.innerWidth), y2 = Math.min(b.bottom, v.innerHeight);
         rect = x2 - x1 >= 1 && y2 - y1 >= 1 ? [x1, y1, x2, y2] : null;
+      } else {
+        rect = bx.visibleRect(el, memo);
       }
-      const c = bx.cover(eNode[j], rect, memo);
+      if (rect === null) continue;
+      const last = kept.get(el);
+      if (last !== undefined && last[0] === rect[0] && last[1] === rect[1] && last[2] === rect[2] && last[3] === rect[3] &&
+          (last[4] === null || (last[4][0] !== 0 && bx.nodeOf(last[4][0]) !== null && bx.nodeOf(last[4][0]).isConnected))) {
+        reused++;
+        if (last[4] !== null) hits[base + k[i]] = last[4];
+        continue;
+      }
+      const c = bx.cover(el, rect, memo);
       if (c !== null) hits[base + k[i]] = c;
+      kept.set(el, [rect[0], rect[1], rect[2], rect[3], c]);
     }
   }
   const hitMs = performance.now() - hitStarted;
@@ -842,7 +875,7 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, internals: internalsAt, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitMs,
+    suspects: suspects.length, internals: internalsAt, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitReused: reused, hitMs,
     mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

@@ -51,6 +51,7 @@ class RawFrame(msgspec.Struct, kw_only=True):
     # [the cover's key or 0, its tag#id.class]; the uncovered ones are not listed.
     hits: dict[int, tuple[int, str]] = {}
     hitTested: int = 0  # how many
+    hitReused: int = 0  # of those, answered by the last walk's (nothing that could cover them moved)
     hitMs: float = 0.0  # of pageMs
     mutations: int = -1  # DOM changes the page watcher has counted in this document (-1: no watcher)
     # compact columns, as sent

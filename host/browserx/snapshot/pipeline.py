@@ -238,6 +238,7 @@ def finish(
                 "timings_ms": {k: round(v * 1000, 1) for k, v in f.timings.items()}
                 | {"collect_in_page": round(f.raw.pageMs, 1), "hit_test_in_page": round(f.raw.hitMs, 1)},
                 "hit_tested_in_page": f.raw.hitTested,
+                "hit_reused_in_page": f.raw.hitReused,
                 **({"problems": f.problems} if f.problems else {}),
             }
             for f in frames
