@@ -10,12 +10,16 @@ same tab. Per page:
 * Playwright: ``aria_snapshot(mode="ai")`` lines with a ``[ref=…]``, joined to Chrome's targets by
   role and name one to one (its refs carry no DOM identity); states from its ``[checked]``,
   ``[selected]``, ``[expanded]``, ``[disabled]``, ``[pressed]`` marks;
-* tokens of each tool's default output and snapshot latency (interleaved runs after a warm-up).
+* tokens of each tool's default output and snapshot latency (interleaved runs after a warm-up);
+* the page's actions (oracle.py: one or two per library), per tool on the page opened afresh, as in
+  bench/corpus_actions.py: the target found by role and name in the tool's own view (browserx acts
+  by ID; Playwright by the aria ref of that line, else ``get_by_role``), judged by the page's own
+  state.
 
 The per-library table replaces the oracle section of docs/CORPUS.md (between its markers; the rest
 of the file belongs to bench/corpus.py) and is printed.
 
-    .venv-bench/bin/python bench/oracle_corpus.py [--runs N] [--pages lib/page,...] [--no-report]
+    .venv-bench/bin/python bench/oracle_corpus.py [--runs N] [--pages lib/page,...] [--no-actions] [--no-report]
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus_scoring import Control, playwright_controls
+from adapters.browserx import BrowserxConnection
+from corpus_actions import act_browserx, act_playwright
+from corpus_scoring import ActionRun, Control, playwright_controls
+from corpus_session import Session
 from harness import ROOT, arg_parser, comma_list, end_facts, run_facts, running_browser, short_error, workdir
 from markdown import load, machine_line, write_markdown
 from tests.e2e.apps.corpus import norm_name, run_steps
@@ -87,6 +94,7 @@ class Row:
     bx_tokens: int = 0
     pw_tokens: int = 0
     pw_misses: list[str] = field(default_factory=list)
+    acts: list[ActionRun] = field(default_factory=list)
     error: str = ""
 
 
@@ -186,6 +194,39 @@ def measure(page: Any, bx: Client, spec: OraclePage, base: str, runs: int) -> Ro
     return row
 
 
+class SharedTab(Session):
+    """corpus_session.Session over the tab this benchmark already drives (Playwright's page and a
+    browserx connection of its own), so bench/corpus_actions.py acts here as on the app corpus."""
+
+    def __init__(self, page: Any, conn: BrowserxConnection) -> None:  # no browser of its own
+        self.dump = None
+        self.page = page
+        self.conn = conn
+        self.tab = None
+        self.bx_elements = None
+
+
+def run_actions(s: SharedTab, spec: OraclePage, base: str) -> list[ActionRun]:
+    """Each tool on the page opened afresh by its steps, then the page's actions in order."""
+    from tests.e2e.apps.corpus import Step
+
+    out: list[ActionRun] = []
+    for tool, act in (("browserx", act_browserx), ("playwright", act_playwright)):
+        try:
+            run_steps(s, base, (Step(goto=spec.path, wait=spec.ready, timeout=30), *spec.after))
+            time.sleep(spec.settle)
+            s.tab = s.find_tab()
+        except Exception as exc:
+            out += [ActionRun(tool, a, False, f"page did not open: {short_error(exc)}") for a in spec.actions]
+            continue
+        for action in spec.actions:
+            try:
+                out.append(act(s, action))
+            except Exception as exc:
+                out.append(ActionRun(tool, action, False, short_error(exc)))
+    return out
+
+
 def pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f} %" if b else "—"
 
@@ -197,9 +238,10 @@ def median(xs: list[float]) -> float:
 def table(rows: list[Row]) -> list[str]:
     head = (
         "| library / page | Chrome targets | found browserx | role | name | states | precision browserx "
-        "| found Playwright | role Playwright | states Playwright | tokens browserx | tokens Playwright | ms browserx | ms Playwright |"
+        "| found Playwright | role Playwright | states Playwright | tokens browserx | tokens Playwright | ms browserx | ms Playwright "
+        "| actions verified browserx | actions verified Playwright |"
     )
-    out = [head, "| --- " + "| --: " * 13 + "|"]
+    out = [head, "| --- " + "| --: " * 15 + "|"]
     libs: dict[str, list[Row]] = {}
     for r in rows:
         libs.setdefault(r.page.library, []).append(r)
@@ -208,15 +250,18 @@ def table(rows: list[Row]) -> list[str]:
         for r in rs:
             bx.add(r.bx)
             pw.add(r.pw)
+        bx_acts, pw_acts = (
+            landed([a for r in rs for a in r.acts], tool) for tool in ("browserx", "playwright")
+        )
         out.append(
             f"| **{lib}** ({rs[0].page.ecosystem}) | {bx.targets} | **{pct(bx.found, bx.targets)}** | "
             f"{pct(bx.role, bx.found)} | {pct(bx.name, bx.found)} | {pct(bx.states, bx.found)} | "
             f"**{pct(bx.legit, bx.legit + bx.imprecise)}** | **{pct(pw.found, pw.targets)}** | "
-            f"{pct(pw.role, pw.found)} | {pct(pw.states, pw.found)} | | | | |"
+            f"{pct(pw.role, pw.found)} | {pct(pw.states, pw.found)} | | | | | **{bx_acts}** | **{pw_acts}** |"
         )
         for r in rs:
             if r.error:
-                out.append(f"| {lib}/{r.page.name} | error: {r.error} " + "| " * 12 + "|")
+                out.append(f"| {lib}/{r.page.name} | error: {r.error} " + "| " * 14 + "|")
                 continue
             ratio = median(r.bx_ms) / median(r.pw_ms) if r.pw_ms else float("nan")
             out.append(
@@ -224,9 +269,14 @@ def table(rows: list[Row]) -> list[str]:
                 f"{pct(r.bx.role, r.bx.found)} | {pct(r.bx.name, r.bx.found)} | {pct(r.bx.states, r.bx.found)} | "
                 f"{r.bx.legit}/{r.bx.legit + r.bx.imprecise} | {r.pw.found} ({pct(r.pw.found, r.pw.targets)}) | "
                 f"{pct(r.pw.role, r.pw.found)} | {pct(r.pw.states, r.pw.found)} | {r.bx_tokens:,} | {r.pw_tokens:,} | {median(r.bx_ms):.0f} | "
-                f"{median(r.pw_ms):.0f} ({ratio:.2f}×) |"
+                f"{median(r.pw_ms):.0f} ({ratio:.2f}×) | | |"
             )
     return out
+
+
+def landed(acts: list[ActionRun], tool: str) -> str:
+    runs = [a for a in acts if a.tool == tool]
+    return f"{sum(a.ok for a in runs)}/{len(runs)}" if runs else "—"
 
 
 def section(rows: list[Row], env: dict[str, Any], args: argparse.Namespace) -> str:
@@ -235,6 +285,7 @@ def section(rows: list[Row], env: dict[str, Any], args: argparse.Namespace) -> s
         bx.add(r.bx)
         pw.add(r.pw)
     libs = {r.page.library for r in rows}
+    acts = [a for r in rows for a in r.acts]
     lines = [
         BEGIN,
         "## Oracle corpus: Chrome's accessibility tree as the oracle (browserx and Playwright)",
@@ -242,7 +293,7 @@ def section(rows: list[Row], env: dict[str, Any], args: argparse.Namespace) -> s
         f"Generated by `bench/oracle_corpus.py` ({env['command']}); do not edit by hand. The same scoring runs in "
         "`make test` as tests/e2e/test_oracle_corpus.py (floors per library there). Pages: "
         f"`tests/e2e/apps/oracle.py` — {len(rows)} pages of {len(libs)} libraries (npm builds served from "
-        "node_modules, Svelte compiled at start, Shiny / NiceGUI / Dash apps), installed by `make corpus`.",
+        "node_modules, Svelte compiled and Angular bundled at start, Shiny / NiceGUI / Dash apps), installed by `make corpus`.",
         "",
         f"- Date: {env['date']}; {env['elapsed_s']:.0f} s; load {load(env['load_start'])} → {load(env['load_end'])}.",
         machine_line(env["machine"]),
@@ -262,11 +313,18 @@ def section(rows: list[Row], env: dict[str, Any], args: argparse.Namespace) -> s
         "then by name alone (its own role computation differs: role column).",
         f"- Tokens: cl100k_base of the default output (browserx text view, Playwright snapshot). Latency: median of "
         f"{args.runs} interleaved runs, ms (ratio = browserx ÷ Playwright).",
+        "- Actions verified, for actions the page's own state as the judge: each library's one or two actions "
+        "(`actions=` in oracle.py: click a tab, check a box, pick an option, type into a field), per tool on the "
+        "page opened afresh; the target found by role and name in the tool's own view (browserx acts by ID; "
+        "Playwright by that line's aria ref, else `get_by_role`), landed when the page's state says so (the "
+        "framework's model, the widget's API, checked / aria-selected / value) within 5 s.",
         "",
         f"**Total: browserx finds {bx.found}/{bx.targets} ({pct(bx.found, bx.targets)}), role "
         f"{pct(bx.role, bx.found)}, name {pct(bx.name, bx.found)}, states {pct(bx.states, bx.found)}, precision "
         f"{pct(bx.legit, bx.legit + bx.imprecise)}; Playwright finds {pw.found}/{pw.targets} "
-        f"({pct(pw.found, pw.targets)}), role {pct(pw.role, pw.found)}, states {pct(pw.states, pw.found)}.** Target: 99.5 % found per library.",
+        f"({pct(pw.found, pw.targets)}), role {pct(pw.role, pw.found)}, states {pct(pw.states, pw.found)}. "
+        f"Actions verified: browserx {landed(acts, 'browserx')}, Playwright {landed(acts, 'playwright')}.** "
+        "Target: 99.5 % found per library.",
         "",
         *table(rows),
         "",
@@ -276,6 +334,15 @@ def section(rows: list[Row], env: dict[str, Any], args: argparse.Namespace) -> s
             f"- {r.page.key}: {', '.join(r.pw_misses[:12])}{' …' if len(r.pw_misses) > 12 else ''}"
             for r in rows
             if r.pw_misses
+        ],
+        "",
+        "Actions that did not land (the tool's words):",
+        "",
+        *[
+            f"- {a.tool}, {r.page.key}: {a.action.label}: {a.detail}"
+            for r in rows
+            for a in r.acts
+            if not a.ok
         ],
         END,
     ]
@@ -294,6 +361,7 @@ def write_section(text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = arg_parser(__doc__, 3, "snapshot runs per tool and page")
     parser.add_argument("--pages", type=comma_list, default=(), help="only these pages (lib or lib/page)")
+    parser.add_argument("--no-actions", action="store_true", help="skip the pages' actions")
     parser.add_argument("--no-report", action="store_true", help=f"print only, do not write {REPORT.name}")
     args = parser.parse_args(argv)
     env = run_facts("bench/oracle_corpus.py", argv)
@@ -308,19 +376,25 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as pw, contextlib.ExitStack() as stack, Client() as bx:
             pw_browser = pw.chromium.connect_over_cdp(browser.cdp_endpoint)
             page = next(p for c in pw_browser.contexts for p in c.pages)
+            conn = BrowserxConnection(timeout=60)  # the actions' own client (replaced after a failed call)
+            stack.callback(lambda: conn.client.close())
+            shared = SharedTab(page, conn)
             bases: dict[str, str] = {}
             for spec in pages:
                 try:
                     if spec.server not in bases:
                         bases[spec.server] = stack.enter_context(SERVERS[spec.server]())
                     row = measure(page, bx, spec, bases[spec.server], args.runs)
+                    if spec.actions and not args.no_actions:
+                        row.acts = run_actions(shared, spec, bases[spec.server])
                 except Exception as exc:
                     row = Row(spec, error=short_error(exc))
                 rows.append(row)
                 print(
                     f"{spec.key:<34} bx {row.bx.found}/{row.bx.targets} prec {row.bx.legit}/"
                     f"{row.bx.legit + row.bx.imprecise}  pw {row.pw.found}/{row.pw.targets}  "
-                    f"ms {median(row.bx_ms):.0f}/{median(row.pw_ms):.0f} {row.error}",
+                    f"ms {median(row.bx_ms):.0f}/{median(row.pw_ms):.0f}  actions bx {landed(row.acts, 'browserx')} "
+                    f"pw {landed(row.acts, 'playwright')} {row.error}",
                     flush=True,
                 )
     end_facts(env)
