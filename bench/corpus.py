@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus_actions import run_actions
-from corpus_report import REPORT, SUMMARY_HEADER, floor_rows, summary_line, write_report
+from corpus_report import REPORT, SUMMARY_HEADER, action_kinds, floor_rows, summary_line, write_report
 from corpus_scoring import PageResult
 from corpus_session import Session, measure
 from harness import arg_parser, comma_list, end_facts, run_facts, running_browser, short_error, workdir
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     end_facts(env)
     print("\n" + "\n".join([SUMMARY_HEADER, *(summary_line(r) for r in results)]))
     print("\n".join(["", *floor_rows(results)[2:]]))
+    print("\n".join(["", *action_kinds(results)]))
     print(f"total {env['elapsed_s']:.0f} s")
     if not args.no_report:
         write_report(results, env, args)

@@ -81,6 +81,7 @@ def act_browserx(s: Session, action: Action) -> ActionRun:
     run.call_ms = (time.perf_counter() - t0) * 1000
     with contextlib.suppress(KeyError, TypeError, ValueError):
         run.host_ms = float(result["duration_ms"])
+        run.round_trips = int(result["round_trips"])
     return verify(s, run, f"`{target.line}`")
 
 

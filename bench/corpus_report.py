@@ -119,8 +119,8 @@ def action_kinds(results: list[PageResult]) -> list[str]:
     kinds = sorted({a.action.do for a in runs})
     lines = [
         "| kind | browserx verified | browserx client ms (median) | browserx `duration_ms` (median) "
-        "| Playwright verified | Playwright call ms (median) |",
-        "| --- | --: | --: | --: | --: | --: |",
+        "| browserx round trips (median) | Playwright verified | Playwright call ms (median) | ratio |",
+        "| --- | --: | --: | --: | --: | --: | --: | --: |",
     ]
 
     def med(values: list[float | None]) -> str:
@@ -129,10 +129,14 @@ def action_kinds(results: list[PageResult]) -> list[str]:
     for kind in [*kinds, "all"]:
         bx = [a for a in runs if a.tool == "browserx" and kind in (a.action.do, "all")]
         pw = [a for a in runs if a.tool == "playwright" and kind in (a.action.do, "all")]
+        trips = median_or_none([float(a.round_trips) for a in bx if a.ok and a.round_trips is not None])
+        bx_ms = median_or_none([a.call_ms for a in bx if a.ok])
+        pw_ms = median_or_none([a.call_ms for a in pw if a.ok])
+        ratio = f"{bx_ms / pw_ms:.2f}×" + (" ✓" if bx_ms <= pw_ms else "") if bx_ms and pw_ms else "—"
         lines.append(
-            f"| {kind} | {sum(a.ok for a in bx)}/{len(bx)} | {med([a.call_ms for a in bx if a.ok])} | "
-            f"{med([a.host_ms for a in bx if a.ok])} | {sum(a.ok for a in pw)}/{len(pw)} | "
-            f"{med([a.call_ms for a in pw if a.ok])} |"
+            f"| {kind} | {sum(a.ok for a in bx)}/{len(bx)} | {fmt_ms(bx_ms)} | "
+            f"{med([a.host_ms for a in bx if a.ok])} | {'—' if trips is None else f'{trips:g}'} | "
+            f"{sum(a.ok for a in pw)}/{len(pw)} | {fmt_ms(pw_ms)} | {ratio} |"
         )
     return lines
 

@@ -270,6 +270,7 @@ class ActionRun:
     detail: str = ""
     call_ms: float | None = None  # client-side time of the acting call(s)
     host_ms: float | None = None  # browserx: the result's duration_ms
+    round_trips: int | None = None  # browserx: the result's round_trips
 
 
 @dataclass

@@ -18,6 +18,7 @@ from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point, Quad, add_offsets, best_point
 from browserx.errors import BrowserxError
 from browserx.relay.cdp_types import GetContentQuadsResult
+from browserx.relay.session import in_background
 from browserx.tabs.tab import Tab
 
 EFFECT_BUDGET_S = 0.05
@@ -40,7 +41,7 @@ def _done(task: asyncio.Task[Any]) -> None:
 
 
 def _send(tab: Tab, params: dict[str, Any]) -> asyncio.Task[Any]:
-    task = asyncio.ensure_future(
+    task = in_background(
         tab.session.cdp(
             "Runtime.callFunctionOn",
             {"functionDeclaration": EFFECT_CALL_JS, **params},
@@ -110,7 +111,7 @@ def on_target(tab: Tab, object_id: str, session_id: str | None, context_id: int)
         if context_id == world[1]:
             _send(tab, {"objectId": object_id, "arguments": [{"value": {"kind": "element"}}]})
         return
-    task = asyncio.ensure_future(_framed(tab, object_id, session_id))
+    task = in_background(_framed(tab, object_id, session_id))
     _pending.add(task)
     task.add_done_callback(_done)
 

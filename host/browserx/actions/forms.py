@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from browserx import page_js
 from browserx.actions.effects import on_target
@@ -15,8 +16,10 @@ from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import NotInteractable, OptionNotFound
+from browserx.errors import CdpError, NotInteractable, OptionNotFound
 from browserx.expectations import Expect
+from browserx.relay.cdp_types import PartialAXTreeResult
+from browserx.snapshot.internals import facts_of
 from browserx.snapshot.redaction import field_of, field_secret, shown_value
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
@@ -26,6 +29,8 @@ STATE_JS = page_js.load("browserx.actions", "forms_state.js")
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
 OPEN_SETTLE_S = 0.15
 STATE_POLL_S = 0.5
+# Roles whose checked state Chrome's accessibility tree tells, when the page cannot.
+AX_TOGGLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
 
 
 async def select(
@@ -69,7 +74,7 @@ async def select(
             return
         await _select_aria(ctx, target, value)
 
-    return await perform(tab, "select", element_id, body, expect)
+    return await perform(tab, "select", element_id, body, expect, resolves_first=True)
 
 
 async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
@@ -106,7 +111,7 @@ async def check(
     async def body(ctx: ActionContext) -> None:
         target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        state = await call_on(tab, target, STATE_JS)
+        state = await _toggle_state(tab, target)
         if not isinstance(state, dict):
             raise NotInteractable(
                 f"{target.sentence()} has no checked state (not a checkbox, radio, switch or "
@@ -130,7 +135,7 @@ async def check(
                 await click_target(ctx, target)
             deadline = time.monotonic() + STATE_POLL_S  # frameworks may update the state a tick later
             while True:
-                state = await call_on(tab, target, STATE_JS)
+                state = await _toggle_state(tab, target)
                 if (
                     not isinstance(state, dict)
                     or bool(state["checked"]) == checked
@@ -150,4 +155,27 @@ async def check(
             on_target(tab, target.object_id, target.session_id, target.context_id)
         ctx.result.changes.checked = checked
 
-    return await perform(tab, "check", element_id, body, expect)
+    return await perform(tab, "check", element_id, body, expect, resolves_first=True)
+
+
+async def _toggle_state(tab: Tab, target: Target) -> dict[str, Any] | None:
+    """The checked state of a native or ARIA toggle, read in the page; of one whose role and state
+    come from ElementInternals (Material Web's md-radio), which the page cannot read, from Chrome's
+    accessibility tree. None when it has none."""
+    state = await call_on(tab, target, STATE_JS)
+    if isinstance(state, dict):
+        return state
+    try:
+        reply = await tab.session.cdp(
+            "Accessibility.getPartialAXTree",
+            {"objectId": target.object_id, "fetchRelatives": False},
+            session_id=target.session_id,
+            result_type=PartialAXTreeResult,
+        )
+    except CdpError:
+        return None
+    facts = facts_of(reply.nodes[0]) if reply.nodes else {}
+    if facts.get("axRole") not in AX_TOGGLE_ROLES:
+        return None
+    return {"checked": facts.get("checked") is True, "radio": facts["axRole"] in ("radio", "menuitemradio"),
+            "disabled": facts.get("disabled") is True}  # fmt: skip

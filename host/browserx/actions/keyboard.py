@@ -221,7 +221,7 @@ async def type_text(
             with contextlib.suppress(*PAGE_CALL_ERRORS):  # it (or its page) went away on Enter
                 await call_on(ctx.tab, target, BLUR_JS)
 
-    return await perform(tab, "type", element_id, body, expect)
+    return await perform(tab, "type", element_id, body, expect, resolves_first=True)
 
 
 async def _pick(

@@ -21,7 +21,9 @@ AT_POINT_JS = page_js.load("browserx.actions", "links_at_point.js")
 FOCUSED_JS = page_js.load("browserx.actions", "links_focused.js")
 
 
-def _check(value: Any) -> None:
+def check_link_value(value: Any) -> None:
+    """Refuse what a link snippet answered ({href, download, page} or null) when the URL
+    allowlist forbids following it."""
     if isinstance(value, dict) and isinstance(value.get("href"), str):
         page = value.get("page")
         check_link(value["href"], page if isinstance(page, str) else None, bool(value.get("download")))
@@ -44,7 +46,7 @@ async def refuse_link_at(tab: Tab, target: Target, point: Point) -> None:
         )  # fmt: skip
     except PAGE_CALL_ERRORS:
         return
-    _check(reply.result.value)
+    check_link_value(reply.result.value)
 
 
 async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
@@ -59,7 +61,7 @@ async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
                 session_id=target.session_id,
                 result_type=CallFunctionOnResult,
             )  # fmt: skip
-            _check(reply.result.value)
+            check_link_value(reply.result.value)
             return
         _, ctx = await isolated_world(tab.capture, None)
         focused = await tab.session.cdp(
@@ -69,4 +71,4 @@ async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
         )
     except PAGE_CALL_ERRORS:
         return
-    _check(focused.result.value)
+    check_link_value(focused.result.value)

@@ -98,6 +98,8 @@ class MutationCounter:
         self.tab = tab
         self.sessions: dict[str | None, int] = {}  # session → context id holding a counter
         self.url_before: str | None = None
+        # Counted in the call that settled a session (a click's last call: pointer_after.js).
+        self.counted: dict[str | None, tuple[int, str]] = {}
 
     async def start(self, session_id: str | None = None) -> None:
         if session_id in self.sessions:
@@ -113,6 +115,15 @@ class MutationCounter:
         self.sessions[session_id] = ctx
         if session_id is None:
             self.url_before = reply.result.value
+
+    def settled_in(self, session_id: str | None, counted: list[Any]) -> None:
+        """The session settled and was counted by the action itself ([changes, URL])."""
+        if session_id in self.sessions and len(counted) == 2 and isinstance(counted[0], int):
+            self.counted[session_id] = (counted[0], str(counted[1]))
+
+    @property
+    def all_settled(self) -> bool:
+        return bool(self.sessions) and all(s in self.counted for s in self.sessions)
 
     async def settle(self) -> None:
         """Until the acted-on documents have reacted (``SETTLE_JS``), all of them at once."""
@@ -131,6 +142,23 @@ class MutationCounter:
         """(mutations, main-frame URL); mutations None when a counted document was replaced. Stops
         counting."""
         return await self._count(READ_JS)
+
+    def read_settled(self) -> tuple[int | None, str | None]:
+        """``read``, from what the settling call counted (``all_settled``): the counters are
+        stopped without waiting for it."""
+        total: int | None = 0
+        url: str | None = None
+        for session_id, ctx in self.sessions.items():
+            changes, href = self.counted[session_id]
+            if session_id is None:
+                url = href
+            total = None if total is None or changes < 0 else total + changes
+            self.tab.session.fire_and_forget(
+                self.tab.session.cdp(
+                    "Runtime.evaluate", {"expression": READ_JS, "contextId": ctx}, session_id=session_id
+                )
+            )
+        return total, url
 
     async def peek(self) -> tuple[int | None, str | None]:
         """``read``, counting on."""

@@ -21,11 +21,13 @@ from browserx.actions.effects import Box, at_point, outline
 from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
 from browserx.actions.keys import modifiers_mask
-from browserx.actions.links import refuse_link_at
+from browserx.actions.links import AT_POINT_JS as LINK_AT_POINT_JS
+from browserx.actions.links import check_link_value, refuse_link_at
+from browserx.actions.page_changes import PEEK_JS, SETTLE_JS
 from browserx.actions.resolve import OBJECT_GROUP, Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable, Occluded
+from browserx.errors import BadRequest, BrowserxError, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
 from browserx.relay.cdp_types import CallFunctionOnResult, GetContentQuadsResult, ResolveNodeResult
 from browserx.snapshot.visibility import shows_on_hover
@@ -40,6 +42,18 @@ FRAMES_JS = page_js.load("browserx.actions", "pointer_frames.js")
 VISIBLE_AREA_JS = page_js.load("browserx.actions", "pointer_visible_area.js")
 GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js").replace("__HIT__", HIT_JS)
 VERDICT_JS = page_js.load("browserx.actions", "pointer_verdict.js")
+AIM_JS = (
+    page_js.load("browserx.actions", "pointer_aim.js")
+    .replace("__AREA__", VISIBLE_AREA_JS)
+    .replace("__LINK__", LINK_AT_POINT_JS)
+    .replace("__GUARD__", GUARD_JS)
+)
+AFTER_JS = (
+    page_js.load("browserx.actions", "pointer_after.js")
+    .replace("__VERDICT__", VERDICT_JS)
+    .replace("__SETTLE__", SETTLE_JS)
+    .replace("__PEEK__", PEEK_JS)
+)
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
@@ -231,6 +245,18 @@ async def click_target(
     before any reached it) re-computes the point once; a second one fails, nothing clicked."""
     tab = ctx.tab
     for attempt in (1, 2):
+        if attempt == 1 and not force and target.session_id is None and not _shows_on_hover(tab, target):
+            aimed = await _aim(ctx, target)
+            if isinstance(aimed, str):
+                continue  # something else at the point: once more, the long way
+            if aimed is not None:
+                point, box = aimed
+                await at_point(tab, point, box, click=True)
+                await mouse_click(tab, point, button, count, modifiers)
+                if await _after(ctx, target, point) == "again":
+                    continue
+                ctx.result.point = (round(point[0], 1), round(point[1], 1))
+                return point
         local, point, box = await _locate_boxed(tab, target, force, skip_hit=True)
         await refuse_link_at(tab, target, point)  # a link outside the URL allowlist: no click at all
         if attempt == 1 and _shows_on_hover(tab, target):
@@ -255,6 +281,53 @@ async def click_target(
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
         return point
     raise AssertionError("unreachable")  # the second attempt returns or raises
+
+
+async def _aim(ctx: ActionContext, target: Target) -> tuple[Point, Box | None] | str | None:
+    """The fast way to a click in the top document: one call measures the target, picks the
+    point, checks its link and arms the interceptor (pointer_aim.js). The point and the box to
+    outline; "again" when something else is at the point now; None when the target must be
+    scrolled into view first (the long way does that)."""
+    tab = ctx.tab
+    aim = await call_on(tab, target, AIM_JS)
+    if not isinstance(aim, dict) or aim.get("scroll"):
+        return None
+    try:
+        check_link_value(aim.get("link"))  # a link outside the URL allowlist: no click at all
+    except BrowserxError:
+        _disarm(tab, target)
+        raise
+    if isinstance(aim.get("cover"), dict):
+        return "again"
+    x, y = aim["point"]
+    left, top, right, bottom = aim["area"]["rect"]
+    box = (left, top, right - left, bottom - top) if right - left >= 1 and bottom - top >= 1 else None
+    return (float(x), float(y)), box
+
+
+async def _after(ctx: ActionContext, target: Target, point: Point) -> str | None:
+    """The interceptor's verdict and, when the click reached its target, the page's reaction
+    settled and counted, in one call (pointer_after.js). "again" when nothing reached the target
+    (safe to try once more); raises when an event landed on another element."""
+    try:
+        verdict = await call_on(ctx.tab, target, AFTER_JS)
+    except (CdpError, CdpTimeout):
+        return None  # navigated away or removed by the click: nothing left to report
+    if not isinstance(verdict, dict):
+        return None
+    stopped = verdict.get("bad")
+    if isinstance(stopped, dict):
+        if not verdict.get("seen"):
+            return "again"
+        raise _intercepted(target, stopped, point)
+    counted = verdict.get("counted")
+    if "settled" in verdict and isinstance(counted, list):
+        ctx.counter.settled_in(None, counted)
+    return None
+
+
+def _disarm(tab: Tab, target: Target) -> None:
+    tab.session.fire_and_forget(call_on(tab, target, VERDICT_JS))
 
 
 def _shows_on_hover(tab: Tab, target: Target) -> bool:
@@ -309,7 +382,7 @@ async def click(
         await ctx.adopt(target)
         await click_target(ctx, target, button, max(1, min(count, 3)), mask, force)
 
-    return await perform(tab, "click", element_id, body, expect)
+    return await perform(tab, "click", element_id, body, expect, resolves_first=True)
 
 
 async def hover(
@@ -323,7 +396,7 @@ async def hover(
         await mouse_move(tab, point)
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
 
-    return await perform(tab, "hover", element_id, body, expect)
+    return await perform(tab, "hover", element_id, body, expect, resolves_first=True)
 
 
 __all__ = ["click", "click_target", "held_keys", "hover", "locate", "mouse_click", "mouse_move"]

@@ -4,8 +4,8 @@
 // but the target is returned and nothing is armed. Then, armed: until disarmed (or 3 s), every
 // trusted press/release/click in the target's window whose target is not the element (nor inside
 // it, nor its label) is stopped before the page sees it (capture phase on window, default
-// prevented) and remembered: a page that moves another control under the point between this
-// check and the dispatch gets no click at all.
+// prevented) and remembered, until the press has reached the target: a page that moves another
+// control under the point between this check and the dispatch gets no click at all.
 function(x, y) {
   const hit = (__HIT__).call(this, x, y);
   if (hit) return hit;
@@ -18,11 +18,14 @@ function(x, y) {
     (el.labels && Array.prototype.some.call(el.labels, l => inside(l, t))) ||
     (el.localName === 'label' && t === el.control);
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
-  const g = {seen: 0, bad: null};
+  const g = {seen: 0, bad: null, pressed: false};
   const on = (e) => {
     if (!e.isTrusted) return;
     const t = e.composedPath()[0] || e.target;
-    if (ok(t)) { g.seen++; return; }
+    if (ok(t)) { g.seen++; if (e.type === 'pointerdown' || e.type === 'mousedown') g.pressed = true; return; }
+    // The press reached the target: what the page put under the pointer since is its own reaction
+    // to it (MUI's select opens its menu, backdrop and all, on mousedown): the release is let be.
+    if (g.pressed) return;
     e.preventDefault(); e.stopImmediatePropagation();
     if (!g.bad) g.bad = {desc: (t.localName || '#text') + (t.id ? '#' + t.id : ''),
       text: ((t.getAttribute && t.getAttribute('aria-label')) || t.innerText || t.textContent || '')

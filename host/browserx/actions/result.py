@@ -120,6 +120,11 @@ class ActionResult(BaseModel):
     action: str = Field(description="click, type, key, scroll, select, check, hover, navigate, ...")
     id: int | None = Field(default=None, description="Element ID acted on (the healed one if recovered).")
     duration_ms: float = Field(default=0.0, description="Wall time of the action, settle time included.")
+    round_trips: int = Field(
+        default=0,
+        description="Round trips to the page the action took, observation included (CDP commands sent while "
+        "none of the tab's was waiting for its answer).",
+    )
     changes: Changes = Field(default_factory=Changes, description="What the action observably changed.")
     recovered_from: int | None = Field(
         default=None, description="Old element ID, when the element had been re-rendered and was found again."

@@ -10,6 +10,7 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from browserx.actions.network import NetworkWatch
 from browserx.actions.page_changes import NAV_COMMIT_S, NAV_LOAD_S, MutationCounter, NavigationWatch
@@ -34,11 +35,16 @@ class ActionContext:
     settle: bool = True  # wait a moment for the page's reaction before reading changes
     # Values were asked for (and the field is no secret): network facts keep query values.
     include_values: bool = False
+    # The top document's observation, started while the target is resolved (perform's
+    # ``resolves_first``): adopt waits for it, before any input.
+    observing: asyncio.Future[Any] | None = None
 
     async def adopt(self, target: Target) -> None:
         """The action acts on ``target``: report its (possibly healed) ID, watch its frame."""
         self.result.id = target.element_id
         self.result.recovered_from = target.recovered_from
+        if self.observing is not None:
+            await self.observing
         await self.watch_session(target.session_id)
 
     async def watch_session(self, session_id: str | None) -> None:
@@ -51,9 +57,19 @@ Body = Callable[[ActionContext], Awaitable[None]]
 
 
 async def perform(
-    tab: Tab, action: str, element_id: int | None, body: Body, expect: Expect | None = None
+    tab: Tab,
+    action: str,
+    element_id: int | None,
+    body: Body,
+    expect: Expect | None = None,
+    *,
+    resolves_first: bool = False,
 ) -> ActionResult:
+    """Run ``body`` observed. ``resolves_first``: the body resolves its target and calls
+    ``ctx.adopt`` before any input, so the observation starts alongside that lookup (one round
+    trip less) instead of before it."""
     t0 = time.perf_counter()
+    trips = tab.session.round_trips
     result = ActionResult(success=False, action=action, id=element_id)
     watch = NavigationWatch(tab)
     network = NetworkWatch(tab)
@@ -71,10 +87,19 @@ async def perform(
             # A crashed renderer has nothing to observe (only reload and navigate are served:
             # they bring a new one, and the result says what they did).
             if not tab.session.crashed:
-                await asyncio.gather(ctx.counter.start(None), network.start(None))
+                observing = asyncio.gather(ctx.counter.start(None), network.start(None))
+                if resolves_first and verifier is None:
+                    ctx.observing = observing
+                else:
+                    await observing
                 if verifier is not None:
                     await verifier.before_action()
-            await _unless_crashed(tab, crashed, body(ctx))
+            try:
+                await _unless_crashed(tab, crashed, body(ctx))
+            finally:
+                if ctx.observing is not None and not ctx.observing.done():
+                    with contextlib.suppress(BrowserxError):
+                        await ctx.observing  # the body failed before it adopted its target
             result.success = True
         except BrowserxError as exc:
             _fail(result, exc)
@@ -93,6 +118,7 @@ async def perform(
         network.stop()
         tab.invalidate("action")
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
+    result.round_trips = tab.session.round_trips - trips
     result.timestamp = time.time()
     return result
 
@@ -122,7 +148,7 @@ async def _unless_crashed(tab: Tab, crashed: asyncio.Event, work: Awaitable[None
 
 async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
     result, watch = ctx.result, ctx.watch
-    if result.success and ctx.settle:
+    if result.success and ctx.settle and not ctx.counter.all_settled:
         await ctx.counter.settle()
         if watch.started and not watch.committed:
             await watch.wait("committed", NAV_COMMIT_S)
@@ -135,7 +161,10 @@ async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
         result.verification = await verifier.after_action(result, ctx.counter, watch)
     await ctx.network.finish_api_calls()
     result.network = ctx.network.facts(ctx.include_values)
-    mutations, url = await ctx.counter.read()
+    if ctx.counter.all_settled and verifier is None and not ctx.after_settle:
+        mutations, url = ctx.counter.read_settled()  # counted as it settled: nothing to wait for
+    else:
+        mutations, url = await ctx.counter.read()
     changes = result.changes
     changes.dom_mutations = mutations
     before = ctx.counter.url_before

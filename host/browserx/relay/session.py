@@ -10,8 +10,9 @@ through the hooks registered here, and clear their own state.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar, overload
 
 import structlog
@@ -43,6 +44,18 @@ RECOVERY_METHODS = frozenset(
 RECOVERY_EVENTS = frozenset({"Inspector.targetReloadedAfterCrash", "Page.frameNavigated"})
 
 
+# Set in the tasks of work nobody waits for (fire_and_forget, the visual effects): their commands
+# are no round trip of the request that sent them.
+_BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("browserx_background", default=False)
+
+
+def in_background(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """``work`` as a task whose CDP commands count as nobody's round trips."""
+    context = contextvars.copy_context()
+    context.run(_BACKGROUND.set, True)
+    return asyncio.get_running_loop().create_task(work, context=context)
+
+
 class TabSession:
     def __init__(self, tab_id: int, conn: ExtensionConnection) -> None:
         self.tab_id = tab_id
@@ -58,6 +71,11 @@ class TabSession:
         self._frame_labels: dict[str, str] = {}
         self._listeners: list[EventListener] = []
         self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
+        # What the tab's requests cost, read by the actions (their result's round trips): CDP
+        # commands sent, and round trips, a command sent while none was waiting for its answer.
+        self.commands = 0
+        self.round_trips = 0
+        self._waiting = 0
         # What the layers above clear when the debugger (re-)attaches, when a child session goes,
         # and when the whole page goes (detached, crashed: the argument says which).
         self.on_attached: list[Callable[[], None]] = []
@@ -123,6 +141,7 @@ class TabSession:
         if self.crashed and method not in RECOVERY_METHODS:
             raise self.crashed_error()
         await self.ensure_attached()
+        waits = self._sent(1)
         try:
             return await self.conn.cdp(
                 self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
@@ -135,6 +154,18 @@ class TabSession:
             return await self.conn.cdp(
                 self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
             )
+        finally:
+            self._waiting -= waits
+
+    def _sent(self, commands: int) -> bool:
+        """Count commands about to be sent; whether someone waits for their answer."""
+        self.commands += commands
+        if _BACKGROUND.get():
+            return False
+        if self._waiting == 0:
+            self.round_trips += 1
+        self._waiting += 1
+        return True
 
     @overload
     async def cdp_batch(
@@ -162,13 +193,17 @@ class TabSession:
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
-        return await self.conn.cdp_batch(self.tab_id, commands, session_id, result_type=result_type)
+        waits = self._sent(len(commands))
+        try:
+            return await self.conn.cdp_batch(self.tab_id, commands, session_id, result_type=result_type)
+        finally:
+            self._waiting -= waits
 
-    def fire_and_forget(self, work: Awaitable[Any]) -> asyncio.Future[Any]:
+    def fire_and_forget(self, work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session
         holds the task until it is done (``close`` cancels what is left), and its outcome is
         ignored (a frame gone meanwhile took its objects with it)."""
-        task = asyncio.ensure_future(work)
+        task = in_background(work)
         self._background.add(task)
         task.add_done_callback(self._background_done)
         return task
