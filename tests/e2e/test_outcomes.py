@@ -30,7 +30,16 @@ def page(browser: Browser, bx: Client, servers: Servers) -> tuple[int, dict[str,
 
 def verification(result: dict[str, Any]) -> dict[str, Any]:
     v = result["verification"]
-    assert set(v) == {"passed", "expected", "actual", "errors_detected", "success_messages", "feedback"}
+    assert set(v) == {
+        "passed",
+        "expected",
+        "actual",
+        "errors_detected",
+        "success_messages",
+        "feedback",
+        "confidence",
+        "page_state",
+    }
     return dict(v)
 
 

@@ -311,9 +311,15 @@ def test_a_screen_reader_only_radio_of_a_group_a_person_sees_is_listed() -> None
     labels = [el("label", text(f"{i} Stars")) for i in (1, 2)]
     for star, label in zip(stars, labels, strict=True):
         label.state = {"control": star.ref.key}
-    empty = el("input", attrs={"type": "radio", "name": "r"}, visible=False)
-    skipped = el("input", attrs={"type": "radio", "name": "r", "tabindex": "-1"}, visible=False)
-    alone = el("input", attrs={"type": "radio", "name": "other"}, visible=False)
-    tree = classified(*stars, *labels, empty, skipped, alone)
-    assert empty.visible and not skipped.visible and not alone.visible
+    empty_label = el("label", text("Empty"), visible=False)  # clipped: rendered, not seen
+    empty = el("input", attrs={"type": "radio", "name": "r"}, state={"labels": [empty_label.ref.key]},
+               visible=False)  # fmt: skip
+    skipped = el("input", attrs={"type": "radio", "name": "r", "tabindex": "-1"},
+                 state={"labels": [empty_label.ref.key]}, visible=False)  # fmt: skip
+    # MkDocs' palette: the other state's radio, its label not rendered at all (never walked).
+    put_away = el("input", attrs={"type": "radio", "name": "r", "aria-label": "Switch"}, visible=False)
+    alone = el("input", attrs={"type": "radio", "name": "other"}, state={"labels": [empty_label.ref.key]},
+               visible=False)  # fmt: skip
+    tree = classified(*stars, *labels, empty, empty_label, skipped, put_away, alone)
+    assert empty.visible and not skipped.visible and not alone.visible and not put_away.visible
     assert {n.index for n in tree.nodes if n.visible and n.tag == "input"} == {empty.index}

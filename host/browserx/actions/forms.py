@@ -12,6 +12,7 @@ from browserx.actions.effects import on_target
 from browserx.actions.keyboard import focus, press
 from browserx.actions.keys import key_press
 from browserx.actions.matching import normalise
+from browserx.actions.page_changes import PEEK_JS, SETTLE_FN
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
@@ -26,8 +27,15 @@ from browserx.tabs.tab import Tab
 
 SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
 STATE_JS = page_js.load("browserx.actions", "forms_state.js")
+SELECT_SETTLED_JS = (
+    page_js.load("browserx.actions", "forms_select_settled.js")
+    .replace("__SELECT__", SELECT_JS)
+    .replace("__SETTLE__", SETTLE_FN)
+    .replace("__PEEK__", PEEK_JS)
+)
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
-OPEN_SETTLE_S = 0.15
+OPEN_WAIT_S = 1.0  # a custom list still opening (an animation, a fetch) is read again this long
+OPEN_POLL_S = 0.1
 STATE_POLL_S = 0.5
 # Roles whose checked state Chrome's accessibility tree tells, when the page cannot.
 AX_TOGGLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
@@ -44,7 +52,10 @@ async def select(
     async def body(ctx: ActionContext) -> None:
         target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        out = await call_on(tab, target, SELECT_JS, value)
+        # In the top document the page's reaction is settled and counted in the same call.
+        out = await call_on(tab, target, SELECT_SETTLED_JS if target.session_id is None else SELECT_JS, value)
+        if isinstance(out, dict) and isinstance(out.get("counted"), list):
+            ctx.counter.settled_in(None, out["counted"])
         if not isinstance(out, dict):
             raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
         if out.get("native"):
@@ -84,13 +95,19 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
     role = target.fingerprint.role if target.fingerprint else None
     if role != "listbox":
         await click_target(ctx, target)
-        await asyncio.sleep(OPEN_SETTLE_S)
-    snap = await take_snapshot(tab)
     want = normalise(value)
-    options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]
-    found = [(i, n) for i, n in options if normalise(n.name) == want] or [
-        (i, n) for i, n in options if normalise(n.name).casefold() == want.casefold()
-    ]
+    # Read as soon as the list shows the option (most draw it in the click's own handlers), again
+    # while it is still opening, up to OPEN_WAIT_S.
+    deadline = time.monotonic() + OPEN_WAIT_S
+    while True:
+        snap = await take_snapshot(tab)
+        options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]
+        found = [(i, n) for i, n in options if normalise(n.name) == want] or [
+            (i, n) for i, n in options if normalise(n.name).casefold() == want.casefold()
+        ]
+        if len(found) == 1 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(OPEN_POLL_S)
     if len(found) != 1:
         names = sorted({n.name for _, n in options})[:30]
         why = "several options are" if found else "no option is"

@@ -25,6 +25,7 @@ from browserx.actions.keys import (
     parse_combo,
 )
 from browserx.actions.links import refuse_link_focused
+from browserx.actions.page_changes import PEEK_JS, SETTLE_FN
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult
@@ -54,6 +55,17 @@ PICKER_FORMATS: dict[str, str] = {
 PICK_JS = page_js.load("browserx.actions", "keyboard_pick.js")
 FOCUS_JS = page_js.load("browserx.actions", "keyboard_focus.js")
 BLUR_JS = page_js.load("browserx.actions", "keyboard_blur.js")
+PROBE_FOCUS_JS = (
+    page_js.load("browserx.actions", "keyboard_probe_focus.js")
+    .replace("__PROBE__", PROBE_JS)
+    .replace("__FOCUSED__", FOCUS_JS)
+)
+AFTER_JS = (
+    page_js.load("browserx.actions", "keyboard_after.js")
+    .replace("__SETTLE__", SETTLE_FN)
+    .replace("__PROBE__", PROBE_JS)
+    .replace("__PEEK__", PEEK_JS)
+)
 
 
 async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:
@@ -141,7 +153,8 @@ async def type_text(
     async def body(ctx: ActionContext) -> None:
         target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        probe = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+        # Probed and, when it takes text, focused in one call (a picker input is not focused).
+        probe = await call_on(ctx.tab, target, PROBE_FOCUS_JS, list(TEXT_INPUT_TYPES))
         if isinstance(probe, dict) and probe.get("tag") == "input" and probe.get("type") in PICKER_FORMATS:
             await _pick(ctx, target, probe, text, include_values)
             return
@@ -170,7 +183,10 @@ async def type_text(
         ctx.include_values = (
             include_values and field_secret(field_of(probe.get("attrs") or {}, probe)) is None
         )
-        await focus(ctx, target)
+        if probe.get("focused"):
+            on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
+        else:
+            await focus(ctx, target)  # the page kept the focus from it: DOM.focus, else a click
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
             await clear_field(ctx, target)
         typed = 0  # characters sent while the page we type into was still there
@@ -188,17 +204,28 @@ async def type_text(
                         await tab.session.cdp("Input.insertText", {"text": ch})
                     typed += 1
             elif text:
-                await tab.session.cdp("Input.insertText", {"text": text})
-                typed = len(text)
                 # insertText sends no key events; search boxes and editors that listen for keyup
                 # (MkDocs Material's search) would not notice. A person's typing ends with one.
+                # Both sent at once: the browser runs input in order.
                 last = char_press(text[-1])
-                await tab.session.cdp(
-                    "Input.dispatchKeyEvent",
-                    {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
-                     "modifiers": last.modifiers},
+                await asyncio.gather(
+                    tab.session.cdp("Input.insertText", {"text": text}),
+                    tab.session.cdp(
+                        "Input.dispatchKeyEvent",
+                        {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
+                         "modifiers": last.modifiers},
+                    ),
                 )  # fmt: skip
-            after = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
+                typed = len(text)
+            if target.session_id is None and not submit and not blur and not ctx.watch.started:
+                # Settled, read back and counted in one call (the observation's own end).
+                settled = await call_on(ctx.tab, target, AFTER_JS, list(TEXT_INPUT_TYPES))
+                after = settled.get("probe") if isinstance(settled, dict) else None
+                counted = settled.get("counted") if isinstance(settled, dict) else None
+                if isinstance(counted, list):
+                    ctx.counter.settled_in(None, counted)
+            else:
+                after = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         except PAGE_CALL_ERRORS as exc:  # the field's document went away: a navigation, if it started
             if not ctx.watch.started:
                 raise
@@ -209,7 +236,7 @@ async def type_text(
         changes = ctx.result.changes
         changes.value_changed = value != before
         changes.focused = bool(after.get("focused")) if isinstance(after, dict) else None
-        if isinstance(value, str):
+        if isinstance(value, str) and isinstance(after, dict):
             changes.value_length = len(value)
             # Form values only on request, masked like the views; passwords never leave the host.
             field = field_of(after.get("attrs") or {}, after)

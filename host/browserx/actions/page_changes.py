@@ -19,11 +19,13 @@ from browserx.tabs.tab import Tab
 QUIET_MS = 50
 SETTLE_CAP_MS = 600
 START_JS = page_js.load("browserx.actions", "page_changes_start.js")
-SETTLE_JS = (
+# The settling function (an arrow taking ``quick``), and the expression that runs it the usual way.
+SETTLE_FN = (
     page_js.load("browserx.actions", "page_changes_settle.js")
     .replace("__QUIET__", str(QUIET_MS))
     .replace("__CAP__", str(SETTLE_CAP_MS))
 )
+SETTLE_JS = f"({SETTLE_FN})(false)"
 READ_JS = page_js.load("browserx.actions", "page_changes_read.js")
 PEEK_JS = page_js.load("browserx.actions", "page_changes_peek.js")
 NAV_COMMIT_S = 5.0

@@ -84,10 +84,11 @@ def _description_tag(description: str) -> str:
 
 
 async def call_on(tab: Tab, target: Target, js: str, *args: Any) -> Any:
-    """Run a function on the resolved element (``this``) with JSON arguments; its value back."""
+    """Run a function on the resolved element (``this``) with JSON arguments; its value back (a
+    promise's, once it settles)."""
     reply = await tab.session.cdp(
         "Runtime.callFunctionOn",
-        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True,
+        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True, "awaitPromise": True,
          "arguments": [{"value": a} for a in args]},
         session_id=target.session_id,
         result_type=CallFunctionOnResult,

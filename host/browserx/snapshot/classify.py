@@ -351,7 +351,8 @@ def stand_in_for_hidden_toggles(tree: Tree) -> None:
 def keyboard_reached_radios(tree: Tree) -> list[Node]:
     """Screen-reader-only radios of a group a person sees (MUI Rating's "Empty": the input and its
     label both visually hidden beside the stars that stand in for the others): the arrow keys
-    reach them from the group, so they are listed. Returns the radios it made visible."""
+    reach them from the group, so they are listed. Only with a label of their own in the
+    accessibility tree. Returns the radios it made visible."""
     unseen: list[Node] = []
     shown_groups: set[tuple[str, str]] = set()
     for node in tree.nodes:
@@ -360,12 +361,25 @@ def keyboard_reached_radios(tree: Tree) -> list[Node]:
         group = (node.ref.frame, node.attrs["name"])
         if node.visible or _stood_in_for(node, tree):
             shown_groups.add(group)
-        elif node.rendered and not is_disabled(node) and (tabindex(node) or 0) >= 0:
+        elif (
+            node.rendered
+            and not is_disabled(node)
+            and (tabindex(node) or 0) >= 0
+            and _label_rendered(node, tree)
+        ):
             unseen.append(node)
     revealed = [n for n in unseen if (n.ref.frame, n.attrs["name"]) in shown_groups]
     for node in revealed:
         node.visible = True
     return revealed
+
+
+def _label_rendered(node: Node, tree: Tree) -> bool:
+    """Whether a control has a label in the accessibility tree (screen-reader-only: clipped, not
+    removed). A radio whose label the page does not render at all (MkDocs' palette shows one
+    state's label at a time; a display:none label is never walked) is a choice the page put
+    away, not a screen-reader-only one."""
+    return any(label.rendered for label in _labels_of(node, tree))
 
 
 def _visible_label_around(node: Node) -> Node | None:

@@ -1,0 +1,12 @@
+// type (actions/keyboard.py), called on the element with the text input types, before typing: what
+// kind of text target it is (keyboard_probe.js, __PROBE__) and, when it is one that takes text,
+// focused in the same call (focused: whether it, or for an editable region something inside it,
+// has the focus now: keyboard_focus.js, __FOCUSED__).
+function(types) {
+  const probe = (__PROBE__).call(this, types);
+  if (probe.kind && !probe.disabled && !probe.readonly) {
+    this.focus();
+    probe.focused = (__FOCUSED__).call(this);
+  }
+  return probe;
+}
