@@ -25,7 +25,8 @@ function(x, y) {
     if (ok(t)) { g.seen++; if (e.type === 'pointerdown' || e.type === 'mousedown') g.pressed = true; return; }
     // The press reached the target: what the page put under the pointer since is its own reaction
     // to it (MUI's select opens its menu, backdrop and all, on mousedown): the release is let be.
-    if (g.pressed) return;
+    // (The click then goes to what both have in common, an ancestor of the target: ok above.)
+    if (g.pressed && (e.type === 'pointerup' || e.type === 'mouseup')) return;
     e.preventDefault(); e.stopImmediatePropagation();
     if (!g.bad) g.bad = {desc: (t.localName || '#text') + (t.id ? '#' + t.id : ''),
       text: ((t.getAttribute && t.getAttribute('aria-label')) || t.innerText || t.textContent || '')
