@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from browserx.relay.cdp_types import PartialAXTreeResult
 from browserx.snapshot.frames import RawFrame
-from browserx.snapshot.internals import apply_internal_roles, facts_of
+from browserx.snapshot.internals import apply_internal_roles, facts_of, internal_roles
 
 RECORDED = json.loads((Path(__file__).parent / "ax_replies" / "material-web.json").read_text())
 
@@ -37,3 +38,45 @@ def test_the_facts_join_the_state_of_the_node_the_collector_named() -> None:
                    frameOwners=[], pruned=0, internals=[3, 7])  # fmt: skip
     apply_internal_roles(raw, {1: {"axRole": "tab", "selected": True}, 5: {"axRole": "radio"}})
     assert raw.state == {7: {"focused": True, "axRole": "tab", "selected": True}}
+
+
+def test_chrome_is_asked_again_only_about_elements_whose_attributes_changed() -> None:
+    """A page snapshotted again asks Chrome nothing while its custom elements' attributes stay as
+    they were; a tab whose attribute changed (active moved) is asked about again, alone."""
+    import asyncio
+
+    from tests.fakes import fake_tab
+
+    asked: list[str] = []
+
+    def answer(method: str, params: dict[str, Any], session_id: str | None) -> Any:
+        if method == "Runtime.evaluate":
+            return {"result": {"type": "object", "objectId": "array"}}
+        if method == "Runtime.getProperties":
+            return {
+                "result": [
+                    {"name": str(i), "value": {"type": "object", "objectId": f"el{i}"}} for i in range(2)
+                ]
+            }
+        if method == "Accessibility.getPartialAXTree":
+            asked.append(params["objectId"])
+            return RECORDED["md-primary-tab[active]"]
+        return {}
+
+    tab, _ = fake_tab(answer)
+
+    def raw(sigs: list[str]) -> RawFrame:
+        return RawFrame(url="", title="", viewport=[0, 0], scroll=[0, 0], dpr=1, docSize=[0, 0], noAi=False,
+                        key=[0, 11, 12], box=[], flags=[], text={}, attrs={}, state={}, suspects=0, frameOwners=[],
+                        pruned=0, internals=[1, 2], internalsSig=sigs)  # fmt: skip
+
+    async def run() -> None:
+        first = await internal_roles(tab.capture, None, 5, raw(["active=", "x="]))
+        assert first == {0: {"axRole": "tab", "selected": True}, 1: {"axRole": "tab", "selected": True}}
+        assert asked == ["el0", "el1"]
+        again = await internal_roles(tab.capture, None, 5, raw(["active=", "x="]))
+        assert again == first and asked == ["el0", "el1"]  # nothing asked
+        await internal_roles(tab.capture, None, 5, raw(["", "x=;active="]))
+        assert asked == ["el0", "el1", "el0", "el1"]  # no signature: asked; changed: asked
+
+    asyncio.run(run())

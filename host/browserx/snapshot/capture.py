@@ -122,7 +122,7 @@ async def _capture_frame(
 
     # Read before the closed roots' collector runs (the renderer runs commands in order): it
     # leaves its own list in the same place.
-    internals_task = internal_roles(state, session_id, ctx) if raw.internals else _no_internals()
+    internals_task = internal_roles(state, session_id, ctx, raw) if raw.internals else _no_internals()
     listeners, closed, internals = await asyncio.gather(
         _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
         _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),

@@ -44,6 +44,9 @@ class CaptureState:
         # Per session: the last listing of a listener-heavy document, with its world and the page
         # watcher's mutation count when it was taken (capture.py reuses it while that stands).
         self.heavy_listings: dict[str | None, tuple[tuple[str, int], int, dict[int, set[str]]]] = {}
+        # Per session: what Chrome's accessibility tree said of each custom element with an
+        # ElementInternals role (snapshot/internals.py), by key, with the element's attributes then.
+        self.internal_facts: dict[str | None, dict[int, tuple[str, dict[str, object]]]] = {}
         session.on_attached.append(self.watched_sessions.clear)  # scripts of a former attachment are gone
         session.on_session_gone.append(self.forget_session)
         session.on_page_gone.append(self._page_gone)
@@ -85,6 +88,7 @@ class CaptureState:
             del self.owner_keys[owner]
         self.doc_handles.pop(session_id, None)
         self.heavy_listings.pop(session_id, None)
+        self.internal_facts.pop(session_id, None)
 
     def _page_gone(self, reason: str) -> None:
         """Detached or crashed: the page's worlds, watchers and handles are gone. The main
@@ -102,5 +106,6 @@ class CaptureState:
         self.owner_keys.clear()
         self.doc_handles.clear()
         self.heavy_listings.clear()
+        self.internal_facts.clear()
         if reason == "renderer crashed":
             self.watched_sessions.clear()

@@ -167,7 +167,7 @@ function collect(root, opts) {
   // (Material Web's tabs and radios), which page JS cannot read; the host asks Chrome's
   // accessibility tree about them (snapshot/internals.py). Node indexes, and the elements.
   const MAX_INTERNALS = 200;
-  const internals = [], internalsAt = [];
+  const internals = [], internalsAt = [], internalsSig = [];
   let pruned = 0;
   const withValues = !!opts.values;
   // Elements seen as type=password in this world (here and by the action probes), kept across
@@ -581,7 +581,13 @@ function collect(root, opts) {
       // Closed roots the host handed in before (host → root) are walked like open ones: page JS
       // cannot see them, but this world keeps them, so repeat snapshots need no CDP for them.
       if (tag.includes("-") && internals.length < MAX_INTERNALS && node.hasAttribute("tabindex") &&
-          !node.hasAttribute("role")) { internals.push(node); internalsAt.push(i); }
+          !node.hasAttribute("role")) {
+        // Its attributes as they are: what Chrome said of it holds while they do (components
+        // reflect their state in them: md-radio's checked, md-primary-tab's active).
+        let sig = "";
+        for (const name of node.getAttributeNames()) sig += name + "=" + node.getAttribute(name) + "\u0001";
+        internals.push(node); internalsAt.push(i); internalsSig.push(sig);
+      }
       const sr = node.shadowRoot || closedRoots.get(node);
       if (sr) {
         sNode[top] = sr; sType[top] = 11; sParent[top] = i; sScope[top] = scope; sX[top] = ox; sY[top] = oy; top++;
@@ -875,7 +881,7 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, internals: internalsAt, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitReused: reused, hitMs,
+    suspects: suspects.length, internals: internalsAt, internalsSig, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitReused: reused, hitMs,
     mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

@@ -42,6 +42,7 @@ class RawFrame(msgspec.Struct, kw_only=True):
     suspects: int
     # Node indexes of custom elements that take focus and say no role (snapshot/internals.py).
     internals: list[int] = []
+    internalsSig: list[str] = []  # each one's attributes, as the collector saw them
     frameOwners: list[int]
     pruned: int
     optedOut: int = 0  # elements left out, with all they hold, because they said data-no-ai

@@ -3,8 +3,8 @@ its attributes (``this.internals.role = "tab"``: Material Web's tabs and radios,
 a list item host wrapping its own ``<button>``), and page JavaScript cannot read them. The
 collector leaves the custom elements that take focus yet say no role in
 ``globalThis.__browserx.internals``; Chrome's accessibility tree says what each one is. Two round
-trips plus one batch, only on pages that have such elements; asked while the click listeners are
-looked up, so a snapshot seldom waits for it.
+trips plus one batch, only on pages that have such elements and only for those whose attributes
+changed since it was last asked (or new ones); asked while the click listeners are looked up.
 
 Asking turns Chrome's accessibility tree on for that document (kept while the page lives): the
 price of reading what only it knows, paid only by pages with such elements.
@@ -46,13 +46,35 @@ def facts_of(node: AXNode) -> dict[str, Any]:
     return facts
 
 
-async def internal_roles(state: CaptureState, session_id: str | None, ctx: int) -> dict[int, dict[str, Any]]:
-    """By node index (the collector's columns): what Chrome's accessibility tree says of each
-    element in ``__browserx.internals``."""
+async def internal_roles(
+    state: CaptureState, session_id: str | None, ctx: int, raw: RawFrame
+) -> dict[int, dict[str, Any]]:
+    """By position in ``raw.internals``: what Chrome's accessibility tree says of each element
+    the collector left in ``__browserx.internals``. Kept per element while its attributes stay as
+    they were (components reflect their state in them), so a page snapshotted again asks nothing."""
+    known = state.internal_facts.setdefault(session_id, {})
+    keys = [raw.key[i] for i in raw.internals]
+    sigs = raw.internalsSig if len(raw.internalsSig) == len(keys) else [""] * len(keys)
+    out: dict[int, dict[str, Any]] = {}
+    missing: list[int] = []
+    for position, (key, sig) in enumerate(zip(keys, sigs, strict=True)):
+        hit = known.get(key)
+        if sig and hit is not None and hit[0] == sig:
+            out[position] = dict(hit[1])
+        else:
+            missing.append(position)
+    for key in [k for k in known if k not in set(keys)]:
+        del known[key]  # gone, or no longer such an element
+    if not missing:
+        return out
     _, objects = await object_ids(state, session_id, ctx, "globalThis.__browserx.internals", GROUP)
+    asked = [p for p in missing if p < len(objects)]
     try:
         replies = await state.session.cdp_batch(
-            [("Accessibility.getPartialAXTree", {"objectId": o, "fetchRelatives": False}) for o in objects],
+            [
+                ("Accessibility.getPartialAXTree", {"objectId": objects[p], "fetchRelatives": False})
+                for p in asked
+            ],
             session_id,
             result_type=PartialAXTreeResult,
         )
@@ -60,11 +82,11 @@ async def internal_roles(state: CaptureState, session_id: str | None, ctx: int) 
         state.session.fire_and_forget(
             state.session.cdp("Runtime.releaseObjectGroup", {"objectGroup": GROUP}, session_id=session_id)
         )
-    return {
-        position: facts_of(reply.nodes[0])
-        for position, reply in enumerate(replies)
-        if isinstance(reply, PartialAXTreeResult) and reply.nodes
-    }
+    for position, reply in zip(asked, replies, strict=True):
+        if isinstance(reply, PartialAXTreeResult) and reply.nodes:
+            facts = out[position] = facts_of(reply.nodes[0])
+            known[keys[position]] = (sigs[position], facts)
+    return out
 
 
 def apply_internal_roles(raw: RawFrame, by_position: dict[int, dict[str, Any]]) -> None:
