@@ -21,7 +21,6 @@ from browserx.install import (
     default_plan,
     launcher_path,
     plan_install,
-    plan_uninstall,
     remove,
     render_manifest,
 )
@@ -140,11 +139,6 @@ def test_user_data_dir_plan_writes_only_that_profile(os_name: install.OsName, tm
     check_manifest(step.content, "/x")
 
 
-def test_plan_uninstall_mirrors_install() -> None:
-    steps = plan_install(os_name="linux", home=Path("/h"), host_path="/x")
-    assert plan_uninstall(steps) == steps
-
-
 # -- manifest ----------------------------------------------------------------------------------
 
 
@@ -201,7 +195,7 @@ def test_apply_and_remove(tmp_path: Path) -> None:
         assert isinstance(step, WriteFile)
         assert step.path.read_text(encoding="utf-8") == step.content
     apply(steps)  # idempotent
-    removed = remove(plan_uninstall(steps))
+    removed = remove(steps)
     assert removed == [str(p) for p in paths]
     assert not any(p.exists() for p in paths)
     assert remove(steps) == []

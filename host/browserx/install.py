@@ -112,11 +112,6 @@ def plan_install(
     return steps
 
 
-def plan_uninstall(steps: list[Step]) -> list[Step]:
-    """What install would have written is what uninstall removes."""
-    return steps
-
-
 def apply(steps: list[Step]) -> None:
     for step in steps:
         if isinstance(step, WriteFile):

@@ -23,18 +23,9 @@ def quad_center(q: Quad) -> Point:
     return (sum(q[0::2]) / 4, sum(q[1::2]) / 4)
 
 
-def clip_quad(q: Quad, width: float, height: float) -> list[float]:
-    """Clamp each corner into the viewport (axis-aligned approximation: good enough for picking
-    a point that is inside both the element and the visible area)."""
-    out: list[float] = []
-    for i in range(4):
-        out.append(min(max(q[2 * i], 0.0), width))
-        out.append(min(max(q[2 * i + 1], 0.0), height))
-    return out
-
-
 def clip_quad_to(q: Quad, rect: Sequence[float]) -> list[float]:
-    """Clamp each corner into ``rect`` (left, top, right, bottom), as ``clip_quad`` does."""
+    """Clamp each corner into ``rect`` (left, top, right, bottom): an axis-aligned approximation,
+    good enough for picking a point inside both the element and the visible area."""
     out: list[float] = []
     for i in range(4):
         out.append(min(max(q[2 * i], rect[0]), rect[2]))
@@ -42,20 +33,15 @@ def clip_quad_to(q: Quad, rect: Sequence[float]) -> list[float]:
     return out
 
 
-def best_point(
-    quads: Sequence[Quad], viewport: tuple[float, float] | None = None, visible: Sequence[float] | None = None
-) -> Point | None:
+def best_point(quads: Sequence[Quad], visible: Sequence[float] | None = None) -> Point | None:
     """Center of the largest (visible part of a) quad: an inline element wrapping over lines has
-    several; a tall element may stick out of the viewport or out of a clipping box, so clip
-    (to the viewport, or to the ``visible`` rect the page measured) before choosing."""
+    several; a tall element may stick out of its viewport or out of a clipping box, so clip to
+    the ``visible`` rect the page measured (left, top, right, bottom) before choosing."""
     best: tuple[float, Point] | None = None
     for q in quads:
         if len(q) != 8:
             continue
-        if visible is not None:
-            part = clip_quad_to(q, visible)
-        else:
-            part = clip_quad(q, *viewport) if viewport else list(q)
+        part = clip_quad_to(q, visible) if visible is not None else list(q)
         area = quad_area(part)
         if area < 1:  # fully outside the viewport or degenerate
             continue
@@ -82,12 +68,4 @@ def add_offsets(point: Point, offsets: Sequence[Point]) -> Point:
     for dx, dy in offsets:
         x += dx
         y += dy
-    return (x, y)
-
-
-def to_local(point: Point, offsets: Sequence[Point]) -> Point:
-    x, y = point
-    for dx, dy in offsets:
-        x -= dx
-        y -= dy
     return (x, y)

@@ -57,14 +57,7 @@ class Target:
         return _cap(self.describe())
 
     def describe(self) -> str:
-        fp = self.fingerprint
-        if fp is None:
-            return f"element {self.element_id}"
-        return (
-            f"element {self.element_id} ({fp.role or fp.tag} {fp.name!r})"
-            if fp.name
-            else (f"element {self.element_id} ({fp.role or fp.tag})")
-        )
+        return describe_id(self.element_id, self.fingerprint)
 
 
 def _cap(text: str) -> str:
@@ -72,6 +65,7 @@ def _cap(text: str) -> str:
 
 
 def describe_id(element_id: int, fp: Fingerprint | None) -> str:
+    """ "element 12 (button 'Save')": an ID with what it named."""
     if fp is None:
         return f"element {element_id}"
     what = fp.role or fp.tag
@@ -133,7 +127,6 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
 
 
 async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
-    tab.remember()  # the snapshot the agent is acting from, if still cached
     ref = tab.ids.ref_of.get(element_id)
     if ref is None and tab.ids.from_before(element_id):
         raise StaleElement(

@@ -1,6 +1,6 @@
 """Builds the view a caller asked for from one snapshot — text, json or semantic; whole, within a
 token budget, viewport only, filtered, query-focused or as a delta — with page context, scroll
-state and page events on top. Pure: no browser round trips (those are in control/observe.py)."""
+state and page events on top. Pure: no browser round trips (those are in control/snapshot_tool.py)."""
 
 from __future__ import annotations
 
