@@ -36,6 +36,9 @@ def test_click_increments_counter_and_reports_result(browser: Browser, bx: Clien
     assert result["action"] == "click" and result["duration_ms"] > 0
     assert js(browser, "counts.inc") == 1
     assert result["changes"]["navigated"] is False
+    # A click in view, observation included, in four round trips to the page (README; a ratchet:
+    # resolve beside the observation's start, aim, the mouse events, verdict and settle).
+    assert 1 <= result["round_trips"] <= 4, result["round_trips"]
 
 
 def test_click_with_modifiers_double_and_right_click(browser: Browser, bx: Client, page: Any) -> None:
