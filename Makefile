@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint bench bench-venv bench-corpus bench-oracle bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-screenshot clean
 
 setup: system venv native
 
@@ -97,11 +97,19 @@ bench-oracle: bench-venv corpus
 bench-screenshot: setup
 	$(PY) bench/screenshot.py $(SHOT_ARGS)
 
-lint: venv
+# tsc and eslint, pinned in tools/js/package.json, into tools/js/node_modules (redone when the pins change).
+js-tools:
+	sh scripts/setup-js-tools.sh
+
+# The JavaScript too: tsc over its JSDoc types (tools/js/check.mjs: the extension, and the page snippets
+# against host/browserx/page_api.d.ts and snippets.d.ts) and eslint (tools/js/eslint.config.mjs).
+lint: venv js-tools
 	$(VENV)/bin/ruff check host tests scripts bench
 	$(VENV)/bin/ruff format --check host tests scripts bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	node tools/js/check.mjs
+	tools/js/node_modules/.bin/eslint --config tools/js/eslint.config.mjs extension host/browserx tools/js
 
 clean:
 	test ! -x $(PY) || $(PY) scripts/build_native.py --clean

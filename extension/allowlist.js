@@ -1,3 +1,4 @@
+// @ts-check
 // CDP methods the relay will forward: exactly those the host sends. Defence in depth: the host
 // keeps the same list (host/browserx/relay/protocol.py) and a unit test checks the two agree.
 // (The test suite's extra methods come from an allowlist-test.js only its copy of the extension

@@ -1,3 +1,4 @@
+// @ts-check
 // The questions the agent waits on (issue 22, items 5-6), the service worker's side: the host's
 // `ask` (ask_user's question, a confirmation before a sensitive action, "Allow browserx on this
 // site?") is kept in chrome.storage.session under "ask:<askId>" — where the popup
@@ -58,6 +59,7 @@ async function dropAsk(askId) {
 // The person answered in the popup: record a site decision, then tell the host.
 async function answerAsk({ askId, answer, allowed }) {
   const key = ASK_PREFIX + askId;
+  /** @type {any} what the session kept of the question: checked below */
   const entry = (await chrome.storage.session.get(key))[key];
   if (!entry || !waitingAsks.has(askId)) return { error: "This question is no longer waiting for an answer." };
   const decision = typeof allowed === "boolean" ? allowed : null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The person's controls over the agent (issue 22), the service worker's side: "Stop agent" /
 // "Resume", site rules, tab sharing; the Activity list and the agent's state for the popup.
 // Loaded by service-worker.js (importScripts). The host enforces the same rules
@@ -8,6 +9,7 @@
 // "ask"), blockedSites, allowedSites, tabSharing, confirmSensitive.
 // chrome.storage.session: sharedTabs (tab ids), activity (the last 50 entries), agent (the
 // agent's state), hostStatus (connected or why not, attached tabs).
+/* global post, detachAll, attached, forget, updateBadge, badRequest -- service-worker.js's */
 /* exported CONTROL_DEFAULTS, controlsSnapshot, controlsGate, controlHandlers, controlsHostStatus, controlsTabOpened */
 
 const CONTROL_DEFAULTS = {

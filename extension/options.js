@@ -1,17 +1,20 @@
+// @ts-check
 // browserx settings page (options.html): the person's site rules, tab sharing and confirmations,
 // kept in chrome.storage.local under the names the service worker reads (extension/controls.js).
 "use strict";
 
-const $ = (id) => document.getElementById(id);
+/** @param {string} id The settings page's fields and buttons, by ID. */
+const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 function lines(text) {
   return [...new Set(text.split("\n").map((l) => l.trim()).filter(Boolean))];
 }
 
 async function load() {
+  /** @type {Record<string, any>} what storage holds: checked below */
   const v = await chrome.storage.local.get(["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive"]);
   const mode = ["all", "listed", "ask"].includes(v.siteMode) ? v.siteMode : "all";
-  for (const radio of document.querySelectorAll('input[name="siteMode"]')) radio.checked = radio.value === mode;
+  for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="siteMode"]'))) radio.checked = radio.value === mode;
   $("blockedSites").value = (Array.isArray(v.blockedSites) ? v.blockedSites : []).join("\n");
   $("allowedSites").value = (Array.isArray(v.allowedSites) ? v.allowedSites : []).join("\n");
   $("tabSharing").checked = v.tabSharing === true;
@@ -20,7 +23,7 @@ async function load() {
 
 $("settings").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const mode = document.querySelector('input[name="siteMode"]:checked')?.value || "all";
+  const mode = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="siteMode"]:checked'))?.value || "all";
   await chrome.storage.local.set({
     siteMode: mode,
     blockedSites: lines($("blockedSites").value),

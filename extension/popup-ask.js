@@ -1,3 +1,4 @@
+// @ts-check
 // The popup's "#ask" section (issue 22, items 5-6): the questions the agent waits on, kept by the
 // service worker (asks.js) in chrome.storage.session under "ask:<askId>". A question shows its
 // text, its choices as buttons, a textbox "Answer" and a "Send" button; a confirmation before a
@@ -100,11 +101,11 @@
       .filter((a) => !(a.since + a.timeoutS * 1000 < now)) // its time ran out: the host takes it back
       .sort((a, b) => a.since - b.since);
     // Keep what the person is typing: redraw only when the set of questions changed.
-    const shown = [...section.querySelectorAll(".ask")].map((b) => b.dataset.askId).join(",");
+    const shown = [.../** @type {NodeListOf<HTMLElement>} */ (section.querySelectorAll(".ask"))].map((b) => b.dataset.askId).join(",");
     if (shown === asks.map((a) => a.askId).join(",")) return;
     section.replaceChildren(...asks.map(render));
     section.hidden = asks.length === 0;
-    section.querySelector("input[name=answer]")?.focus();
+    /** @type {HTMLInputElement | null} */ (section.querySelector("input[name=answer]"))?.focus();
   }
 
   chrome.storage.onChanged.addListener((changes, area) => {

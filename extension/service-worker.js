@@ -1,3 +1,4 @@
+// @ts-check
 // browserx relay: a thin pipe between the native host and chrome.debugger.
 // The host owns all the logic. This worker forwards messages, remembers what it
 // attached, and cleans up when the host goes away.
@@ -322,6 +323,7 @@ const handlers = {
     requireTabId(tabId);
     if (!Number.isSafeInteger(high) || high < 0) throw badRequest("high must be a non-negative integer");
     const key = WATERMARK_PREFIX + tabId;
+    /** @type {any} */
     const stored = (await chrome.storage.session.get(key))[key];
     if (!Number.isInteger(stored) || high > stored) await chrome.storage.session.set({ [key]: high });
     return { high: Math.max(high, Number.isInteger(stored) ? stored : 0) };
@@ -390,6 +392,8 @@ function urlAllowed(url) {
   if (typeof url !== "string") return false;
   let u;
   try {
+    // The URL Standard strips C0 controls and spaces around a URL: so does this check.
+    // eslint-disable-next-line no-control-regex
     u = new URL(url.replace(/[\t\n\r]/g, "").replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ""));
   } catch {
     return false;
@@ -437,11 +441,12 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   if (ALWAYS_FORWARD.has(method) || enabledDomains.get(tabId)?.has(domain)) {
     post({ type: "event", tabId, sessionId, method, params });
   }
-  if (method === "Target.attachedToTarget" && params?.sessionId) {
+  const child = /** @type {{sessionId?: string} | undefined} */ (params);
+  if (method === "Target.attachedToTarget" && child?.sessionId) {
     // Chrome only auto-attaches one level deep; repeat on the child so nested
     // out-of-process iframes get sessions too.
     chrome.debugger
-      .sendCommand({ tabId, sessionId: params.sessionId }, "Target.setAutoAttach", AUTO_ATTACH)
+      .sendCommand({ tabId, sessionId: child.sessionId }, "Target.setAutoAttach", AUTO_ATTACH)
       .catch(() => {});
   }
 });

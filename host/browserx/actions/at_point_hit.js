@@ -1,3 +1,4 @@
+// @ts-check
 // click_at / hover_at (actions/at_point.py): what is at a point. Run in browserx's isolated world
 // of a session's top document with (x, y) in that document's viewport: the element there, through
 // open shadow roots (and closed ones the host handed in: __browserx.closed) and same-origin frames;

@@ -1,3 +1,4 @@
+// @ts-check
 // browserx visual effects: a cursor, click ripples and highlights so the user can see what the
 // agent does. Run by the host in browserx's isolated world of the tab's top document (no content
 // script on any site): called as effect(msg, el) with {kind, x, y, width, height, box, click,

@@ -1,3 +1,4 @@
+// @ts-check
 // key without an ID (actions/focus_guard.py), in browserx's isolated world of a session's top
 // document: where the keys would go — the focused element, through open shadow roots, closed ones
 // the host handed in (__browserx.closed) and same-origin frames. Answers {optedOut} (read by

@@ -1,3 +1,4 @@
+// @ts-check
 // select (actions/forms.py), called on the element with the wanted option. A native <select>: pick
 // by exact label, then value, then case-insensitive label; fire the events a user's choice fires
 // (input, change; bubbling) so frameworks notice. Anything else answers {native: false} (the host

@@ -1,3 +1,4 @@
+// @ts-check
 // select (actions/forms.py), called on the element in the top document with the wanted option: the
 // choice made (forms_select.js, __SELECT__) and, when it was, the page's reaction settled
 // (page_changes_settle.js, __SETTLE__) and counted (page_changes_peek.js, __PEEK__) in the same

@@ -1,3 +1,4 @@
+// @ts-check
 // check (actions/forms.py), called on the element: the checked state of a native or ARIA toggle;
 // null when the element has none.
 function() {

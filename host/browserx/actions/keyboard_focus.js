@@ -1,3 +1,7 @@
+// @ts-check
 // focus (actions/keyboard.py), called on the element: whether it (or, for an editable region,
 // something inside it) has focus.
-function() { const r = this.getRootNode(); return r.activeElement === this || this.contains(r.activeElement); }
+function() {
+  const r = this.getRootNode();
+  return r.activeElement === this || this.contains(r.activeElement);
+}

@@ -1,3 +1,4 @@
+// @ts-check
 // type into a picker input (date, time, color, range…; actions/keyboard.py), called on the element
 // with the text: its value set the way the picker sets it (the native value setter, then input and
 // change events that bubble, which React's and other frameworks' change tracking picks up). {ok:

@@ -1,3 +1,4 @@
+// @ts-check
 // type and clear_field (actions/keyboard.py), called on the element with the text input types: what
 // kind of text target it is (input, textarea, editable or null), and its value.
 function(types) {

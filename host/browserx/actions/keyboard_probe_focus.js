@@ -1,3 +1,4 @@
+// @ts-check
 // type (actions/keyboard.py), called on the element with the text input types, before typing: what
 // kind of text target it is (keyboard_probe.js, __PROBE__) and, when it is one that takes text,
 // focused in the same call (focused: whether it, or for an editable region something inside it,

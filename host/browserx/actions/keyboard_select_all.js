@@ -1,3 +1,4 @@
+// @ts-check
 // clear_field (actions/keyboard.py), called on a field whose value survived the keyboard's
 // select-all and Backspace: all of its text selected through the DOM (Backspace follows).
 function() {

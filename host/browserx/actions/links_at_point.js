@@ -1,3 +1,4 @@
+// @ts-check
 // click (actions/links.py), called on the target element with the point the click will land at, in
 // its session's root viewport: the link the click would follow — of the element hit there (the
 // target, a child of it, or with force whatever covers it), or of the target itself — as

@@ -1,3 +1,4 @@
+// @ts-check
 // key Enter (actions/links.py), evaluated in browserx's world of the main frame: the link Enter would
 // follow — the focused element (through open shadow roots and same-origin frames) or its link
 // ancestor — as {href, download, page}; null when focus is on no link.

@@ -1,3 +1,4 @@
+// @ts-check
 // wait (actions/navigation.py), evaluated in the page's main world, called there with the two texts
 // as JSON (null: not asked): [`want` is in the body's text, `gone` is not]. Text inside a part that
 // opted out of AI agents (data-no-ai) does not count: a wait must not tell what it holds.

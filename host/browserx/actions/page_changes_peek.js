@@ -1,3 +1,4 @@
+// @ts-check
 // actions/page_changes.py: [DOM changes counted since START, URL], the counter (globalThis.__bxmo)
 // left running; -1 when there is none (a new document).
 (() => {

@@ -1,3 +1,4 @@
+// @ts-check
 // actions/page_changes.py: [DOM changes counted since START, URL], and the counter
 // (globalThis.__bxmo) stopped and dropped; -1 when there was none (a new document).
 (() => {

@@ -1,3 +1,4 @@
+// @ts-check
 // After an action (actions/page_changes.py): the page's reaction, observed instead of waited for —
 // the next animation frame and the tasks queued before it (input handlers have run; a framework's
 // re-render, flushed in the event, a microtask or that frame, is done). A page that changed since

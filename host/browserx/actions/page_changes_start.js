@@ -1,3 +1,4 @@
+// @ts-check
 // Before an action (actions/page_changes.py), in browserx's isolated world of each acted-on
 // document: a MutationObserver counting DOM changes, kept in globalThis.__bxmo (replacing any
 // earlier one); answers the URL. browserx's own overlay coming or going (actions/effects.js) is

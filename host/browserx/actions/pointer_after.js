@@ -1,3 +1,4 @@
+// @ts-check
 // actions/pointer.py (click_target), called on the target in the top document right after the
 // mouse events: disarm the interceptor and say what it stopped (pointer_verdict.js, __VERDICT__);
 // when nothing was stopped, let the page react (page_changes_settle.js, __SETTLE__) and count its

@@ -1,3 +1,4 @@
+// @ts-check
 // actions/pointer.py (click_target), called on the target in the top document (or a same-origin
 // frame of it): everything decided before the mouse events, in one call. Its visible part
 // (pointer_visible_area.js, __AREA__); when not wholly in view, {scroll: true} and nothing else

@@ -1,3 +1,4 @@
+// @ts-check
 // actions/pointer.py, after scrolling into view: after a scroll the browser routes input by the
 // compositor's hit-test data, which trails the page by a frame or so: an event sent at once can be
 // delivered to the iframe that *was* at that point. Waiting two animation frames lets a new

@@ -1,3 +1,4 @@
+// @ts-check
 // actions/pointer.py, called on the target right before the mouse events are dispatched, with the
 // point in its session's root viewport (a Playwright-like hit-target interceptor). First the hit
 // test of pointer_hit.js (__HIT__, spliced in by pointer.py): what is under the point now; anything

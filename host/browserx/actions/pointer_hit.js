@@ -1,3 +1,4 @@
+// @ts-check
 // click / hover (actions/pointer.py), called on the element (or an owning <iframe>) with a point in
 // its session's root viewport. Walks down same-origin frames (their quads are already top-level),
 // then hit-tests in the element's own tree scope (a closed shadow root too: we hold the element).

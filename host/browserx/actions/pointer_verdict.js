@@ -1,3 +1,4 @@
+// @ts-check
 // actions/pointer.py, after the mouse events: disarm pointer_guard.js and say what it stopped
 // ({bad: {desc, text}} when an event hit another element, else {bad: null, seen: n}).
 function() {

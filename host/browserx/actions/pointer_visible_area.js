@@ -1,3 +1,4 @@
+// @ts-check
 // actions/pointer.py, called on the element: its visible part in its frame's viewport, clipped by
 // the rules the snapshot's visibility follows (__browserx.visibleRect), so an element the view
 // lists is one a click reaches. Without a visible box of its own (display: contents, a zero-size

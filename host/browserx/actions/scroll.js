@@ -1,3 +1,4 @@
+// @ts-check
 // scroll (actions/scroll.py), shared by page and container scrolling; `this` is an element or null
 // (the page). Scrolls by `amount` px (a negative amount: __PAGE_FRACTION__ of a page) unless
 // measureOnly; answers the scroller, the positions before and after and what is left in each

@@ -1,2 +1,3 @@
+// @ts-check
 // actions/scroll.py: the top-level page's scroll position.
 [scrollX, scrollY]

@@ -1,3 +1,4 @@
+// @ts-check
 // expect (actions/verify.py), called on the acted-on element: its value and states, as a person
 // would see them change.
 function() {

@@ -1,3 +1,4 @@
+// @ts-check
 // control/sensitive.py, called in browserx's isolated world on the element an action targets
 // (``this``; none for a key press without an ID: the focused element, through shadow roots and
 // same-origin frames): whether the action would submit the element's form (a click on a submit

@@ -1,3 +1,4 @@
+// @ts-check
 // pixels/screenshot.py, called on the element: its content box (its box without border and padding)
 // as [left, top, right, bottom] in the viewport of its session's root frame (the top-level page, or
 // an out-of-process iframe's own document), whether that root is the top-level page, and whether it

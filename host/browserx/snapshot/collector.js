@@ -1,3 +1,4 @@
+// @ts-check
 // The browser half of a snapshot: one call per frame, run in browserx's isolated world, that
 // gathers raw facts only (structure, tags, attributes, text, boxes, a few computed styles, live
 // form state). Classification, naming, flattening and IDs happen in Python.

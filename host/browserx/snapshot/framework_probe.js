@@ -1,3 +1,4 @@
+// @ts-check
 // snapshot/framework.py: the framework probe, in the page's MAIN world (framework props are
 // expandos only that world sees). Installed once per document (marked by document.__bxProbe); every
 // call answers how many elements the document has. On the event `browserx-scan` (dispatched by the

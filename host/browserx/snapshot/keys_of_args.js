@@ -1,3 +1,7 @@
+// @ts-check
 // The collector's keys of the elements passed, given one if they have none yet: the nodes with
 // click listeners (snapshot/listeners.py).
-function(...els){const B=globalThis.__browserx;return els.map(e=>B.keyFor(e))}
+function(...els) {
+  const B = globalThis.__browserx;
+  return els.map((e) => B.keyFor(e));
+}

@@ -1,3 +1,4 @@
+// @ts-check
 // Called on the array of suspected shadow hosts (globalThis.__browserx.suspects) with the
 // positions of those that have a closed shadow root: marks the others plain, so the collector does
 // not suspect them again (snapshot/closed_roots.py).

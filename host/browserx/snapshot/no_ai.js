@@ -1,3 +1,4 @@
+// @ts-check
 // The one page-side reading of the opt-out (data-no-ai), placed as __NO_AI__ into every snippet
 // that meets nodes on its own (collector.js as __browserx.optedOut, the page watch, resolve, hit
 // tests, focus): whether a node is inside an element that says data-no-ai, through shadow roots

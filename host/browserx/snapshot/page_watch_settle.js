@@ -1,3 +1,4 @@
+// @ts-check
 // snapshot/page_watch.py: a promise of the watcher's (__WATCH__) report once the DOM has been quiet
 // for `quiet` ms (and, with `network`, no resource finished loading in the last 500 ms), or at
 // `timeout`; drains the event buffer. It runs in the same call as the collector

@@ -1,3 +1,4 @@
+// @ts-check
 // One call per frame, run in browserx's isolated world (snapshot/collector.py sends it once per
 // world, then calls it by name). With `quiet` given, the page watcher's report comes first: the
 // main frame waits there for its DOM to settle, every frame drains its page events; then the

@@ -1,0 +1,175 @@
+// The type of every page snippet (host/browserx/**/*.js, browserx/page_js.py): its `this`, what
+// the host sends it and what it answers (a function), or what it evaluates to (an expression),
+// keyed by its path under host/browserx. BxPlaceholders: the type of what the loading module
+// splices in for each `__NAME__` of a file (another snippet, or a number or a string the host
+// owns). Checked by `make lint` (tools/js/check.mjs): a snippet not listed here fails the check.
+
+/**
+ * A node a snippet reads by duck typing: it tells the kind (nodeType, localName, `in`) before it
+ * reads a kind's members (`host`, `contentDocument`, `value`, `labels`...), which no one DOM type
+ * spells. Where a snippet's `this` or argument is one, its members go unchecked.
+ */
+type BxDuck = any;
+
+/** The collector's options (snapshot/collector.py). */
+interface BxCollectOptions {
+  freshBase?: number;
+  values?: boolean;
+  hitTest?: boolean;
+  listening?: number[];
+  origin?: [number, number];
+}
+
+/** What a hit test found instead of the element: "tag#id.class" and its text. */
+interface BxHitDesc { desc: string; text: string; outside?: boolean }
+
+/** A link a click would follow. */
+interface BxLink { href: string; download: boolean; page: string }
+
+/** keyboard_probe.js: what kind of text target an element is. */
+interface BxProbe {
+  kind: string | null;
+  tag: string;
+  type: string;
+  attrs: object;
+  wasPassword: boolean;
+  disabled: boolean;
+  readonly: boolean;
+  value: string | null;
+  focused: boolean;
+}
+
+/** forms_select.js: a native <select>'s choice. */
+interface BxSelected {
+  native: boolean;
+  error?: "disabled" | "missing" | "option_disabled";
+  options?: string[];
+  label?: string;
+  value?: string;
+  changed?: boolean;
+  attrs?: Record<string, string>;
+  settled?: number;
+  counted?: BxCounted;
+}
+
+/** [DOM changes counted, URL] (page_changes_*.js; -1: no counter, a new document). */
+type BxCounted = [number, string];
+
+/** pointer_verdict.js: what the interceptor stopped, and how many events reached the target. */
+interface BxVerdict { bad: BxGuard["bad"]; seen: number }
+
+/** pointer_visible_area.js. */
+interface BxArea { rect: BxRect; inner: boolean; whole: boolean }
+
+/** page_watch_settle.js: the watcher's report. */
+interface BxSettled {
+  waited: number;
+  stable: boolean;
+  now: number;
+  events: BxPageEvent[];
+  mutations: number;
+  ticking?: true;
+}
+
+/** snapshot/no_ai.js: whether a node is inside what opted out of AI agents (data-no-ai). */
+type BxNoAi = (node: BxDuck) => boolean;
+
+/** page_changes_settle.js: the page's reaction waited for; answers the ms waited. */
+type BxSettleChanges = (quick: boolean) => Promise<number>;
+
+interface BxSnippets {
+  "actions/at_point_hit.js": (this: unknown, x: number, y: number) =>
+    {view: number[], optedOut?: true, frameOwner?: number, local?: number[],
+     keys?: number[], desc?: string, text?: string};
+  "actions/at_point_key_for.js": (this: Element) => number;
+  "actions/effects.js": (this: unknown, msg: {kind: string, x?: number, y?: number, width?: number,
+    height?: number, box?: number[], click?: boolean, durationMs?: number}, el?: Element | null) => void;
+  "actions/focus_guard.js": (this: unknown, blur: boolean) =>
+    {optedOut: boolean} | {frameOwner: number} | {closedHost: true};
+  "actions/forms_select.js": (this: BxDuck, want: string) => BxSelected | {native: boolean, error: string, options?: string[]};
+  "actions/forms_select_settled.js": (this: BxDuck, want: string) => BxSelected | Promise<BxSelected>;
+  "actions/forms_state.js": (this: BxDuck) =>
+    {checked: boolean, radio: boolean, disabled: boolean, keyboard?: boolean} | null;
+  "actions/keyboard_after.js": (this: BxDuck, types: string[]) =>
+    Promise<{probe: BxProbe, settled: number, counted: BxCounted}>;
+  "actions/keyboard_blur.js": (this: BxDuck) => true;
+  "actions/keyboard_focus.js": (this: BxDuck) => boolean;
+  "actions/keyboard_pick.js": (this: BxDuck, text: string) => {ok: boolean, value: string};
+  "actions/keyboard_probe.js": (this: BxDuck, types: string[]) => BxProbe;
+  "actions/keyboard_probe_focus.js": (this: BxDuck, types: string[]) => BxProbe;
+  "actions/keyboard_select_all.js": (this: BxDuck) => true;
+  "actions/links_at_point.js": (this: BxDuck, x: number, y: number) => BxLink | null;
+  "actions/links_focused.js": BxLink | null;
+  "actions/navigation_wait.js": (want: string | null, gone: string | null) => [boolean, boolean];
+  "actions/page_changes_peek.js": BxCounted;
+  "actions/page_changes_read.js": BxCounted;
+  "actions/page_changes_settle.js": BxSettleChanges;
+  "actions/page_changes_start.js": string;
+  "actions/pointer_after.js": (this: BxDuck) =>
+    BxVerdict | Promise<{bad: null, seen: number, settled: number, counted: BxCounted}>;
+  "actions/pointer_aim.js": (this: BxDuck) =>
+    {area: BxArea, scroll: true} | {area: BxArea, point: number[], link: BxLink | null, cover: BxHitDesc | null} | null;
+  "actions/pointer_frames.js": (this: unknown) => Promise<void> | undefined;
+  "actions/pointer_guard.js": (this: BxDuck, x: number, y: number) => BxHitDesc | null;
+  "actions/pointer_hit.js": (this: BxDuck, x: number, y: number) => BxHitDesc | null;
+  "actions/pointer_verdict.js": (this: Element) => BxVerdict;
+  "actions/pointer_visible_area.js": (this: BxDuck) => BxArea | null;
+  "actions/resolve.js": (this: unknown, key: number) => Node | "no-ai" | null;
+  "actions/scroll.js": (this: BxDuck, direction: string, amount: number, measureOnly: boolean) =>
+    {label: string, before: number[], after: number[], remaining: Record<string, number>};
+  "actions/scroll_page_pos.js": [number, number];
+  "actions/verify_drain_events.js": {now: number, events: BxPageEvent[]};
+  "actions/verify_target_state.js": (this: BxDuck) =>
+    {value: string | null, state: object, password: boolean};
+  "control/policy_opted_out.js": boolean;
+  "control/sensitive_facts.js": (this: BxDuck, enter: boolean) =>
+    {submits: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
+     label: string}[]};
+  "pixels/screenshot_content_box.js": (this: Element) => [number[], boolean, boolean];
+  "pixels/screenshot_page_metrics.js": [number, number, number, number, number, number];
+  "snapshot/closed_roots.js": (this: Element, opts: BxCollectOptions, ...hostsThenRoots: BxDuck[]) => string;
+  "snapshot/collector.js": (root: BxDuck, opts?: BxCollectOptions) => string;
+  "snapshot/css_filter_match.js": (this: unknown, selector: string, rootKeys: number[]) => string;
+  "snapshot/framework_probe.js": number;
+  "snapshot/key_of_this.js": (this: Element) => number;
+  "snapshot/keys_of_args.js": (this: unknown, ...els: Node[]) => number[];
+  "snapshot/mark_plain.js": (this: Element[], closed: number[]) => void;
+  "snapshot/no_ai.js": BxNoAi;
+  "snapshot/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
+  "snapshot/page_watch.js": BxWatch;
+  "snapshot/page_watch_settle.js": (quiet: number, timeout: number, network: boolean) => Promise<BxSettled>;
+  "snapshot/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,
+    network?: boolean) => string | Promise<string>;
+}
+
+interface BxPlaceholders {
+  "actions/at_point_hit.js": {__NO_AI__: BxNoAi};
+  "actions/focus_guard.js": {__NO_AI__: BxNoAi};
+  "actions/forms_select_settled.js":
+    {__SELECT__: BxSnippets["actions/forms_select.js"], __SETTLE__: BxSettleChanges, __PEEK__: BxCounted};
+  "actions/keyboard_after.js":
+    {__SETTLE__: BxSettleChanges, __PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
+  "actions/keyboard_probe_focus.js":
+    {__PROBE__: BxSnippets["actions/keyboard_probe.js"], __FOCUSED__: BxSnippets["actions/keyboard_focus.js"]};
+  "actions/page_changes_settle.js": {__QUIET__: number, __CAP__: number};
+  /** __SETTLE__: page_changes.SETTLE_JS, the settle function called (not quick). */
+  "actions/pointer_after.js":
+    {__VERDICT__: BxSnippets["actions/pointer_verdict.js"], __SETTLE__: Promise<number>, __PEEK__: BxCounted};
+  "actions/pointer_aim.js": {__AREA__: BxSnippets["actions/pointer_visible_area.js"],
+    __LINK__: BxSnippets["actions/links_at_point.js"], __GUARD__: BxSnippets["actions/pointer_guard.js"]};
+  "actions/pointer_guard.js": {__HIT__: BxSnippets["actions/pointer_hit.js"]};
+  "actions/resolve.js": {__NO_AI__: BxNoAi};
+  "actions/scroll.js": {__PAGE_FRACTION__: number};
+  "actions/verify_drain_events.js": {__WATCH__: BxWatch};
+  "snapshot/closed_roots.js": {__COLLECT__: BxSnippets["snapshot/collector.js"]};
+  "snapshot/collector.js": {__NO_AI__: BxNoAi};
+  "snapshot/framework_probe.js": {__MAX__: number};
+  "snapshot/page_watch.js": {__NO_AI__: BxNoAi, __SELECTOR__: string, __MAX__: number};
+  "snapshot/page_watch_early.js": {__WATCH__: BxWatch};
+  "snapshot/page_watch_settle.js": {__WATCH__: BxWatch};
+  "snapshot/settle_and_collect.js":
+    {__COLLECT__: BxSnippets["snapshot/collector.js"], __SETTLE__: BxSnippets["snapshot/page_watch_settle.js"]};
+}
+
+/** The check's wrapper (tools/js/snippet.mjs): a snippet is a BxSnippets[file] (`this` and all). */
+declare function __bxSnippet<K extends keyof BxSnippets>(file: K, snippet: BxSnippets[K]): BxSnippets[K];
