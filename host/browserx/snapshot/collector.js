@@ -150,6 +150,7 @@ function collect(root, opts) {
     "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
+  const STATUS_ROLE = /(^|\s)(alert|status)(\s|$)/; // the roles views/events.py reads classes of
   // Hit-testing candidates (see the occlusion pass): tags and attributes that may make an element a control.
   const ACTIVE_TAGS = new Set(["a", "area", "button", "input", "select", "textarea", "summary", "option", "label",
     "details", "video", "audio"]);
@@ -229,8 +230,9 @@ function collect(root, opts) {
         : v.length > 200 ? v.slice(0, 200) : v;
     }
     // Classes only say something to the host about status regions (page events' kind); sent
-    // for every element they were a twentieth of the payload and an attribute dict per div.
-    if (cls !== null && ((out !== null && out.role !== undefined) || el.tagName === "OUTPUT")) {
+    // for every element they were a twentieth of the payload and an attribute dict per div, for
+    // every element with a role a third of a data grid's (each cell has one).
+    if (cls !== null && ((out !== null && out.role !== undefined && STATUS_ROLE.test(out.role)) || el.tagName === "OUTPUT")) {
       (out || (out = {})).class = cls.length > 200 ? cls.slice(0, 200) : cls;
     }
     return out;
