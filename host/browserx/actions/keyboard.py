@@ -27,7 +27,7 @@ from browserx.actions.keys import (
 from browserx.actions.links import refuse_link_focused
 from browserx.actions.page_changes import PEEK_JS, SETTLE_FN
 from browserx.actions.pointer import click_target
-from browserx.actions.resolve import Target, call_on, resolve
+from browserx.actions.resolve import Target, by_key, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import PAGE_CALL_ERRORS, BadRequest, CdpError, NotInteractable, PageNavigated
@@ -59,6 +59,13 @@ PROBE_FOCUS_JS = (
     page_js.load("browserx.actions", "keyboard_probe_focus.js")
     .replace("__PROBE__", PROBE_JS)
     .replace("__FOCUSED__", FOCUS_JS)
+)
+PROBE_FOCUS_BY_KEY_JS = by_key(PROBE_FOCUS_JS)
+TYPED_JS = (
+    page_js.load("browserx.actions", "keyboard_typed.js")
+    .replace("__SETTLE__", SETTLE_FN)
+    .replace("__PROBE__", PROBE_JS)
+    .replace("__PEEK__", PEEK_JS)
 )
 AFTER_JS = (
     page_js.load("browserx.actions", "keyboard_after.js")
@@ -151,10 +158,13 @@ async def type_text(
     blur: bool = False,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(tab, element_id)
+        # Probed and, when it takes text, focused in the lookup's own round trip (a picker input is
+        # not focused); the long way when the element had to be found again.
+        target = await resolve(tab, element_id, early=(PROBE_FOCUS_BY_KEY_JS, (list(TEXT_INPUT_TYPES),)))
         await ctx.adopt(target)
-        # Probed and, when it takes text, focused in one call (a picker input is not focused).
-        probe = await call_on(ctx.tab, target, PROBE_FOCUS_JS, list(TEXT_INPUT_TYPES))
+        probe = target.early
+        if not isinstance(probe, dict):
+            probe = await call_on(ctx.tab, target, PROBE_FOCUS_JS, list(TEXT_INPUT_TYPES))
         if isinstance(probe, dict) and probe.get("tag") == "input" and probe.get("type") in PICKER_FORMATS:
             await _pick(ctx, target, probe, text, include_values)
             return
@@ -190,6 +200,7 @@ async def type_text(
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
             await clear_field(ctx, target)
         typed = 0  # characters sent while the page we type into was still there
+        typed_back: Any = None  # the field read back with the text (keyboard_typed.js)
         try:
             if per_char:
                 for ch in text:
@@ -206,18 +217,28 @@ async def type_text(
             elif text:
                 # insertText sends no key events; search boxes and editors that listen for keyup
                 # (MkDocs Material's search) would not notice. A person's typing ends with one.
-                # Both sent at once: the browser runs input in order.
+                # Both sent at once: the browser runs input in order. In the top document, the
+                # field is read back in the same round trip (keyboard_typed.js waits for the text).
                 last = char_press(text[-1])
-                await asyncio.gather(
+                reading = target.session_id is None and not submit and not blur
+                sent = await asyncio.gather(
                     tab.session.cdp("Input.insertText", {"text": text}),
                     tab.session.cdp(
                         "Input.dispatchKeyEvent",
                         {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
                          "modifiers": last.modifiers},
                     ),
+                    call_on(ctx.tab, target, TYPED_JS, list(TEXT_INPUT_TYPES), "" if clear else before)
+                    if reading
+                    else _nothing(),
                 )  # fmt: skip
                 typed = len(text)
-            if target.session_id is None and not submit and not blur and not ctx.watch.started:
+                typed_back = sent[2]
+            if isinstance(typed_back, dict) and not ctx.watch.started:
+                after = typed_back.get("probe")
+                if isinstance(typed_back.get("counted"), list):
+                    ctx.counter.settled_in(None, typed_back["counted"])
+            elif target.session_id is None and not submit and not blur and not ctx.watch.started:
                 # Settled, read back and counted in one call (the observation's own end).
                 settled = await call_on(ctx.tab, target, AFTER_JS, list(TEXT_INPUT_TYPES))
                 after = settled.get("probe") if isinstance(settled, dict) else None
@@ -314,3 +335,7 @@ async def key(
         await refuse_focused_opted_out(tab, after=True)  # a Tab may have moved focus into one
 
     return await perform(tab, "key", target_id, body, expect)
+
+
+async def _nothing() -> None:
+    return None

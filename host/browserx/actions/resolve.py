@@ -51,6 +51,9 @@ class Target:
     object_id: str
     fingerprint: Fingerprint | None
     recovered_from: int | None = None
+    # What ``resolve(..., early=...)`` ran on the element in the lookup's own round trip (None
+    # when it did not: healed, or not asked).
+    early: Any = None
 
     def sentence(self) -> str:
         """describe(), capitalised to start a sentence."""
@@ -90,7 +93,24 @@ async def call_on(tab: Tab, target: Target, js: str, *args: Any) -> Any:
     return reply.result.value
 
 
-async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | None) -> Target | None:
+# A function of the page run beside the lookup: its declaration (``function(key, ...args)``: it finds
+# the element by its key itself, with ``by_key``), and its JSON arguments.
+Early = tuple[str, tuple[Any, ...]]
+
+
+def by_key(js: str) -> str:
+    """``js`` (a function called on the element) as a function of the element's key, run in its
+    world beside the lookup: the same element resolve.js finds, or nothing (null) when that is gone
+    or opted out, so it never touches another."""
+    return (
+        "function(key, ...args) {\n  const el = (" + RESOLVE_JS + ")(key);\n"
+        "  return el && typeof el === 'object' ? (" + js + ").apply(el, args) : null;\n}"
+    )
+
+
+async def _lookup(
+    tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | None, early: Early | None = None
+) -> Target | None:
     """The live element an ID names, or None when it is gone (never a different element)."""
     session_id = tab.session.session_of(ref.frame)
     if ref.frame != "m" and (session_id is None or session_id not in tab.session.sessions):
@@ -101,14 +121,27 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
         return None  # the frame went away
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
         return None  # another document: the node the ID named is not on the page any more
+    lookup = ("Runtime.callFunctionOn",
+              {"functionDeclaration": RESOLVE_JS, "executionContextId": world[1], "arguments": [{"value": ref.key}],
+               "returnByValue": False, "objectGroup": OBJECT_GROUP})  # fmt: skip
+    early_value: Any = None
     try:
-        reply = await tab.session.cdp(
-            "Runtime.callFunctionOn",
-            {"functionDeclaration": RESOLVE_JS, "executionContextId": world[1], "arguments": [{"value": ref.key}],
-             "returnByValue": False, "objectGroup": OBJECT_GROUP},
-            session_id=session_id,
-            result_type=CallFunctionOnResult,
-        )  # fmt: skip
+        if early is None:
+            reply = await tab.session.cdp(*lookup, session_id=session_id, result_type=CallFunctionOnResult)
+        else:  # one round trip for both: the renderer runs them in order
+            js, args = early
+            both = await tab.session.cdp_batch(
+                [lookup, ("Runtime.callFunctionOn",
+                          {"functionDeclaration": js, "executionContextId": world[1], "returnByValue": True,
+                           "awaitPromise": True, "arguments": [{"value": ref.key}, *({"value": a} for a in args)]})],
+                session_id,
+                result_type=CallFunctionOnResult,
+            )  # fmt: skip
+            if isinstance(both[0], BaseException):
+                raise both[0]
+            reply = both[0]
+            if isinstance(both[1], CallFunctionOnResult):
+                early_value = both[1].result.value
     except CdpError:
         return None  # "Cannot find context": the document went away (or an answer Chrome never sends)
     obj = reply.result
@@ -123,10 +156,13 @@ async def _lookup(tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | Non
         return None
     if fp is not None and _description_tag(obj.description or "") != fp.tag:
         return None
-    return Target(element_id, ref, session_id, world[1], object_id, fp)
+    return Target(element_id, ref, session_id, world[1], object_id, fp, early=early_value)
 
 
-async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
+async def resolve(tab: Tab, element_id: int, heal: bool = True, *, early: Early | None = None) -> Target:
+    """The live element ``element_id`` names (healed onto the same control when re-created), or
+    StaleElement / UnknownElement / PageOptedOut. ``early``: a ``by_key`` function run beside the
+    lookup, its value in ``Target.early``."""
     ref = tab.ids.ref_of.get(element_id)
     if ref is None and tab.ids.from_before(element_id):
         raise StaleElement(
@@ -150,7 +186,7 @@ async def resolve(tab: Tab, element_id: int, heal: bool = True) -> Target:
         # The newest view showed another node under this ID: never act on either.
         raise DuplicateId(f"ID {element_id} names {ref} but the newest view showed {shown.ref} under it")
     fp = tab.recall(element_id)
-    found = await _lookup(tab, element_id, ref, fp)
+    found = await _lookup(tab, element_id, ref, fp, early)
     if found is not None:
         return found
     others: list[Fingerprint] = []
