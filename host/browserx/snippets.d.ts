@@ -97,6 +97,8 @@ interface BxSnippets {
   "actions/keyboard_pick.js": (this: BxDuck, text: string) => {ok: boolean, value: string};
   "actions/keyboard_probe.js": (this: BxDuck, types: string[]) => BxProbe;
   "actions/keyboard_probe_focus.js": (this: BxDuck, types: string[]) => BxProbe;
+  "actions/keyboard_typed.js": (this: BxDuck, types: string[], before: string | null) =>
+    Promise<{probe: BxProbe, settled: number, counted: BxCounted}>;
   "actions/keyboard_select_all.js": (this: BxDuck) => true;
   "actions/links_at_point.js": (this: BxDuck, x: number, y: number) => BxLink | null;
   "actions/links_focused.js": BxLink | null;
@@ -151,6 +153,8 @@ interface BxPlaceholders {
     {__SETTLE__: BxSettleChanges, __PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
   "actions/keyboard_probe_focus.js":
     {__PROBE__: BxSnippets["actions/keyboard_probe.js"], __FOCUSED__: BxSnippets["actions/keyboard_focus.js"]};
+  "actions/keyboard_typed.js":
+    {__SETTLE__: BxSettleChanges, __PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
   "actions/page_changes_settle.js": {__QUIET__: number, __CAP__: number};
   /** __SETTLE__: page_changes.SETTLE_JS, the settle function called (not quick). */
   "actions/pointer_after.js":

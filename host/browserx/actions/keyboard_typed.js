@@ -1,3 +1,4 @@
+// @ts-check
 // type (actions/keyboard.py), called on the field in the top document in the same round trip as the
 // text itself (Input.insertText and its key-up travel another way: this call may run first): until
 // the field's value differs from what it was (__PROBE__: keyboard_probe.js), a task's turn at a
