@@ -231,9 +231,15 @@ async def type_text(
                     call_on(ctx.tab, target, TYPED_JS, list(TEXT_INPUT_TYPES), "" if clear else before)
                     if reading
                     else _nothing(),
+                    return_exceptions=True,
                 )  # fmt: skip
-                typed = len(text)
+                for failed in sent[:2]:
+                    if isinstance(failed, BaseException):
+                        raise failed
+                typed = len(text)  # it went in, whatever happened to the page after
                 typed_back = sent[2]
+                if isinstance(typed_back, BaseException):
+                    raise typed_back  # the page left as the text went in (a navigation, if it started)
             if isinstance(typed_back, dict) and not ctx.watch.started:
                 after = typed_back.get("probe")
                 if isinstance(typed_back.get("counted"), list):
