@@ -62,16 +62,7 @@ def act_browserx(s: Session, action: Action) -> ActionRun:
     element = int(target.key)
     t0 = time.perf_counter()
     try:
-        if action.do == "click":
-            result = s.bx.click(element, tab=s.tab)
-        elif action.do == "type":
-            result = s.bx.type_text(element, action.value, tab=s.tab, clear=action.clear)
-        elif action.do == "select":
-            result = s.bx.select(element, action.value, tab=s.tab)
-        elif action.do == "check":
-            result = s.bx.check(element, True, tab=s.tab)
-        else:
-            raise ValueError(f"unknown action {action.do!r}")
+        result = action.run_by_id(s.bx, element, s.tab)
     except BrowserxError as exc:
         run.detail = f"`{target.line}`: {short_error(exc)}"
         return run

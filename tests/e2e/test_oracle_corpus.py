@@ -143,16 +143,7 @@ def act(bx: Client, tab: int, driver: Driver, action: Action) -> str | None:
         return f"precondition false before acting: {action.before}"
     element = int(node["id"])
     try:
-        if action.do == "click":
-            bx.click(element, tab=tab)
-        elif action.do == "type":
-            bx.type_text(element, action.value, tab=tab, clear=action.clear)
-        elif action.do == "select":
-            bx.select(element, action.value, tab=tab)
-        elif action.do == "check":
-            bx.check(element, True, tab=tab)
-        else:
-            raise ValueError(f"unknown action {action.do!r}")
+        action.run_by_id(bx, element, tab)
     except BrowserxError as e:
         return f"{target}: {type(e).__name__}: {short(str(e), 300)}"
     try:

@@ -314,16 +314,7 @@ def run_action(bx: Client, tab: int, page_driver: SeleniumDriver, action: Action
     if not page_driver.run(f"return !!({action.before});"):
         return f"precondition false before acting: {action.before}"
     try:
-        if action.do == "click":
-            bx.click(target.id, tab=tab)
-        elif action.do == "type":
-            bx.type_text(target.id, action.value, tab=tab, clear=action.clear)
-        elif action.do == "select":
-            bx.select(target.id, action.value, tab=tab)
-        elif action.do == "check":
-            bx.check(target.id, True, tab=tab)
-        else:
-            raise ValueError(f"unknown action {action.do!r}")
+        action.run_by_id(bx, target.id, tab)
     except BrowserxError as e:
         return f"bx.{action.do}([{target.id}] {target.line!r}) failed: {type(e).__name__}: {e}"
     try:

@@ -116,6 +116,18 @@ class Action:
     clear: bool = False  # type: replace what the field holds
     timeout: float = 5.0
 
+    def run_by_id(self, bx: Any, element_id: int, tab: int) -> Any:
+        """Do it with browserx (``bx``: a Client) on the element of that ID; the action's result."""
+        if self.do == "click":
+            return bx.click(element_id, tab=tab)
+        if self.do == "type":
+            return bx.type_text(element_id, self.value, tab=tab, clear=self.clear)
+        if self.do == "select":
+            return bx.select(element_id, self.value, tab=tab)
+        if self.do == "check":
+            return bx.check(element_id, True, tab=tab)
+        raise ValueError(f"unknown action {self.do!r}")
+
 
 @dataclass(frozen=True)
 class Page:
