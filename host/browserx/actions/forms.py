@@ -54,8 +54,7 @@ async def select(
         await ctx.adopt(target)
         # In the top document the page's reaction is settled and counted in the same call.
         out = await call_on(tab, target, SELECT_SETTLED_JS if target.session_id is None else SELECT_JS, value)
-        if isinstance(out, dict) and isinstance(out.get("counted"), list):
-            ctx.counter.settled_in(None, out["counted"])
+        ctx.counter.settled_in(None, out)
         if not isinstance(out, dict):
             raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
         if out.get("native"):

@@ -61,17 +61,16 @@ PROBE_FOCUS_JS = (
     .replace("__FOCUSED__", FOCUS_JS)
 )
 PROBE_FOCUS_BY_KEY_JS = by_key(PROBE_FOCUS_JS)
-TYPED_JS = (
-    page_js.load("browserx.actions", "keyboard_typed.js")
-    .replace("__SETTLE__", SETTLE_FN)
-    .replace("__PROBE__", PROBE_JS)
-    .replace("__PEEK__", PEEK_JS)
-)
 AFTER_JS = (
     page_js.load("browserx.actions", "keyboard_after.js")
     .replace("__SETTLE__", SETTLE_FN)
     .replace("__PROBE__", PROBE_JS)
     .replace("__PEEK__", PEEK_JS)
+)
+TYPED_JS = (
+    page_js.load("browserx.actions", "keyboard_typed.js")
+    .replace("__AFTER__", AFTER_JS)
+    .replace("__PROBE__", PROBE_JS)
 )
 
 
@@ -242,15 +241,12 @@ async def type_text(
                     raise typed_back  # the page left as the text went in (a navigation, if it started)
             if isinstance(typed_back, dict) and not ctx.watch.started:
                 after = typed_back.get("probe")
-                if isinstance(typed_back.get("counted"), list):
-                    ctx.counter.settled_in(None, typed_back["counted"])
+                ctx.counter.settled_in(None, typed_back)
             elif target.session_id is None and not submit and not blur and not ctx.watch.started:
                 # Settled, read back and counted in one call (the observation's own end).
                 settled = await call_on(ctx.tab, target, AFTER_JS, list(TEXT_INPUT_TYPES))
                 after = settled.get("probe") if isinstance(settled, dict) else None
-                counted = settled.get("counted") if isinstance(settled, dict) else None
-                if isinstance(counted, list):
-                    ctx.counter.settled_in(None, counted)
+                ctx.counter.settled_in(None, settled)
             else:
                 after = await call_on(ctx.tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
         except PAGE_CALL_ERRORS as exc:  # the field's document went away: a navigation, if it started

@@ -2,8 +2,7 @@
 // type (actions/keyboard.py), called on the field in the top document in the same round trip as the
 // text itself (Input.insertText and its key-up travel another way: this call may run first): until
 // the field's value differs from what it was (__PROBE__: keyboard_probe.js), a task's turn at a
-// time, at most 150 ms, then the page's reaction settled (page_changes_settle.js, __SETTLE__,
-// quick), the field read again and the changes counted (page_changes_peek.js, __PEEK__):
+// time, at most 150 ms, then as keyboard_after.js (__AFTER__: settled, read again, counted):
 // {probe, settled: ms, counted: [changes, URL]}.
 function(types, before) {
   const el = this, t0 = performance.now();
@@ -15,5 +14,5 @@ function(types, before) {
     };
     channel.port1.onmessage = look;
     look();
-  }).then(() => (__SETTLE__)(true)).then((ms) => ({probe: (__PROBE__).call(el, types), settled: ms, counted: (__PEEK__)}));
+  }).then(() => (__AFTER__).call(el, types));
 }

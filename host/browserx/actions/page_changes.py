@@ -118,9 +118,13 @@ class MutationCounter:
         if session_id is None:
             self.url_before = reply.result.value
 
-    def settled_in(self, session_id: str | None, counted: list[Any]) -> None:
-        """The session settled and was counted by the action itself ([changes, URL])."""
-        if session_id in self.sessions and len(counted) == 2 and isinstance(counted[0], int):
+    def settled_in(self, session_id: str | None, answer: Any) -> None:
+        """The session settled and was counted by the action's own call: its answer carries
+        ``counted`` ([changes, URL]) when it did (pointer_after.js, keyboard_after.js, ...)."""
+        counted = answer.get("counted") if isinstance(answer, dict) else None
+        if not (isinstance(counted, list) and len(counted) == 2 and isinstance(counted[0], int)):
+            return  # it did not settle (a click stopped by the interceptor), or answered nothing
+        if session_id in self.sessions:
             self.counted[session_id] = (counted[0], str(counted[1]))
 
     @property

@@ -320,9 +320,7 @@ async def _after(ctx: ActionContext, target: Target, point: Point) -> str | None
         if not verdict.get("seen"):
             return "again"
         raise _intercepted(target, stopped, point)
-    counted = verdict.get("counted")
-    if "settled" in verdict and isinstance(counted, list):
-        ctx.counter.settled_in(None, counted)
+    ctx.counter.settled_in(None, verdict)
     return None
 
 
