@@ -312,21 +312,21 @@ def _navigated(typed: int, text: str, submit: bool) -> PageNavigated:
 
 async def key(
     tab: Tab,
-    name: str,
+    key: str,
     modifiers: Sequence[str] = (),
-    target_id: int | None = None,
+    element_id: int | None = None,
     repeat: int = 1,
     *,
     expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        base, combo_mods = parse_combo(name)
+        base, combo_mods = parse_combo(key)
         p = key_press(base, modifiers_mask([*combo_mods, *modifiers]))  # validate before acting
         if not 1 <= repeat <= 100:
             raise BadRequest("repeat must be between 1 and 100")
         target = None
-        if target_id is not None:
-            target = await resolve(tab, target_id)
+        if element_id is not None:
+            target = await resolve(tab, element_id)
             await ctx.adopt(target)
             await focus(ctx, target)
         else:
@@ -336,7 +336,7 @@ async def key(
         await press_combo(tab, p, repeat)
         await refuse_focused_opted_out(tab, after=True)  # a Tab may have moved focus into one
 
-    return await perform(tab, "key", target_id, body, expect)
+    return await perform(tab, "key", element_id, body, expect)
 
 
 async def _nothing() -> None:
