@@ -4,8 +4,8 @@
 /** A rectangle in a frame's viewport: [left, top, right, bottom]. */
 type BxRect = [number, number, number, number];
 
-/** What covers an element at a tested point: [its collector key or 0, "tag#id.class"]. */
-type BxCover = [number, string][];
+/** What covers an element at every point tested: [its collector key or 0, "tag#id.class"]. */
+type BxCover = [number, string];
 
 /** globalThis.__browserx: the collector's registry, one per document (snapshot/collector.js). */
 interface BxRegistry {

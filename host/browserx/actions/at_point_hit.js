@@ -29,17 +29,17 @@ function(x, y) {
     const ix = lx - (r.left + hit.clientLeft + parseFloat(cs.paddingLeft));
     const iy = ly - (r.top + hit.clientTop + parseFloat(cs.paddingTop));
     let inner = null;
-    try { inner = hit.contentDocument; } catch (e) {}
+    try { inner = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch (e) {}
     if (!inner) return {view, frameOwner: B && B.keyFor ? B.keyFor(hit) : 0, local: [ix, iy]};
     doc = inner; lx = ix; ly = iy;
   }
   if (!el) return {view, keys: [], desc: '', text: ''};
   const keys = [];
-  for (let n = el; n && keys.length < 60; n = n.parentNode || n.host) if (n.nodeType === 1) keys.push(key(n));
+  for (let n = /** @type {Node} */ (el); n && keys.length < 60; n = n.parentNode || /** @type {ShadowRoot} */ (n).host) if (n.nodeType === 1) keys.push(key(n));
   let desc = el.localName + (el.id ? '#' + el.id : '');
   const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter(Boolean) : [];
   if (cls.length) desc += '.' + cls.slice(0, 2).join('.');
-  const text = ((el.getAttribute && el.getAttribute('aria-label')) || el.innerText || el.textContent || '')
+  const text = ((el.getAttribute && el.getAttribute('aria-label')) || /** @type {HTMLElement} */ (el).innerText || el.textContent || '')
     .replace(/\s+/g, ' ').trim().slice(0, 60);
-  return {view, keys, desc, text: el.type === 'password' ? '' : text};
+  return {view, keys, desc, text: /** @type {HTMLInputElement} */ (el).type === 'password' ? '' : text};
 }

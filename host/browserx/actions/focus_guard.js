@@ -8,14 +8,14 @@
 function(blur) {
   const noAi = __NO_AI__, B = globalThis.__browserx;
   let a = document.activeElement;
-  const out = () => { if (blur && document.activeElement) document.activeElement.blur(); return {optedOut: true}; };
+  const out = () => { if (blur && document.activeElement) /** @type {HTMLElement} */ (document.activeElement).blur(); return {optedOut: true}; };
   for (let i = 0; a && i < 40; i++) {
     if (noAi(a)) return out();
     const root = a.shadowRoot || (B && B.closed && B.closed.get(a));
     if (root) { if (!root.activeElement) break; a = root.activeElement; continue; }
     if (a.localName === 'iframe' || a.localName === 'frame') {
       let doc = null;
-      try { doc = a.contentDocument; } catch (e) {}
+      try { doc = /** @type {HTMLIFrameElement} */ (a).contentDocument; } catch (e) {}
       if (!doc) return {frameOwner: B && B.keyFor ? B.keyFor(a) : 0};
       a = doc.activeElement;
       continue;

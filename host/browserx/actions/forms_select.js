@@ -4,7 +4,7 @@
 // (input, change; bubbling) so frameworks notice. Anything else answers {native: false} (the host
 // then treats it as an ARIA list).
 function(want) {
-  const el = this;
+  const el = /** @type {HTMLSelectElement} */ (this); // any element: told by its localName
   if (el.localName !== 'select') return {native: false};
   if (el.disabled) return {native: true, error: 'disabled'};
   const norm = s => s.replace(/\s+/g, ' ').trim(), opts = Array.from(el.options);
@@ -16,7 +16,7 @@ function(want) {
   if (el.multiple) o.selected = true; else el.selectedIndex = o.index;
   el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
   el.dispatchEvent(new Event('change', {bubbles: true}));
-  const attrs = {};  // what the list says it holds (the host's redaction.field_secret decides)
+  const attrs = /** @type {Record<string, string>} */ ({});  // what the list says it holds (the host's redaction.field_secret decides)
   for (const n of ['autocomplete', 'name', 'id', 'aria-label']) {
     const v = el.getAttribute(n); if (v) attrs[n] = v.slice(0, 200);
   }

@@ -6,13 +6,15 @@
   let n = document.activeElement;
   try {
     for (;;) {
+      const frame = /** @type {HTMLIFrameElement} */ (n); // any element: contentDocument is undefined but on a frame
       if (n && n.shadowRoot && n.shadowRoot.activeElement) n = n.shadowRoot.activeElement;
-      else if (n && n.contentDocument && n.contentDocument.activeElement) n = n.contentDocument.activeElement;
+      else if (frame && frame.contentDocument && frame.contentDocument.activeElement) n = frame.contentDocument.activeElement;
       else break;
     }
   } catch (e) {}
-  for (; n; n = n.parentNode || n.host) {
-    if (n.nodeType !== 1) continue;
+  for (let x = /** @type {Node} */ (n); x; x = x.parentNode || /** @type {ShadowRoot} */ (x).host) {
+    if (x.nodeType !== 1) continue;
+    const n = /** @type {Element} */ (x);
     const name = n.localName;
     if ((name === 'a' || name === 'area') && (n.hasAttribute('href') || n.hasAttribute('xlink:href'))) {
       const raw = n.getAttribute('href') ?? n.getAttribute('xlink:href') ?? '';

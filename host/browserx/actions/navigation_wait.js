@@ -5,7 +5,7 @@
 (want, gone) => {
   let s = document.body ? document.body.innerText : '';
   for (const el of document.querySelectorAll('[data-no-ai]')) {
-    const t = el.innerText;
+    const t = /** @type {HTMLElement} */ (el).innerText;
     if (t) s = s.split(t).join('\n');
   }
   return [want === null || s.includes(want), gone === null || !s.includes(gone)];

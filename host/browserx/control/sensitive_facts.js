@@ -11,7 +11,8 @@ function(enter) {
     el = document.activeElement;
     for (let i = 0; el && i < 50; i++) {
       const inner = el.shadowRoot ? el.shadowRoot.activeElement
-        : (el.localName === 'iframe' || el.localName === 'frame') ? (() => { try { return el.contentDocument && el.contentDocument.activeElement; } catch (e) { return null; } })()
+        : (el.localName === 'iframe' || el.localName === 'frame')
+          ? (() => { try { return el.contentDocument && el.contentDocument.activeElement; } catch (e) { return null; } })()
         : null;
       if (!inner || inner === el) break;
       el = inner;

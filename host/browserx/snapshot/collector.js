@@ -34,7 +34,8 @@ function collect(root, opts) {
   if (!bx || bx.doc !== document || bx.layout !== LAYOUT) {
     const same = bx && bx.layout === LAYOUT;
     const base = same ? bx.base : opts.freshBase || 0, next = same ? bx.next : 1;
-    bx = globalThis.__browserx = { doc: document, keys: new WeakMap(), refs: new Map(), base, next, layout: LAYOUT };
+    // (its methods are set below: typed as the whole registry from here)
+    bx = globalThis.__browserx = /** @type {BxRegistry} */ ({ doc: document, keys: new WeakMap(), refs: new Map(), base, next, layout: LAYOUT });
     bx.keyOf = function (n) { const k = this.keys.get(n); return k ? this.base + k : 0; };
     bx.nodeOf = function (key) { const r = this.refs.get(key - this.base); return r ? r.deref() || null : null; };
     // A key for any node of the document, given now if the walk has not met it yet (a hidden
@@ -116,7 +117,7 @@ function collect(root, opts) {
   // What covers an element at every point tested, as [its key (0 if it has none), tag#id.class],
   // or null when some point of its visible part shows the element itself, its own content, an
   // ancestor (its shadow host included) or one of its labels (a person's click lands on it).
-  bx.cover = bx.cover || function (el, rect, memo) {
+  bx.cover = bx.cover || /** @this {BxRegistry} */ function (el, rect, memo) {
     const r = rect === undefined ? this.visibleRect(el, memo) : rect;
     if (!r) return null;
     const root = el.getRootNode(), doc = root.elementFromPoint ? root : el.ownerDocument;
@@ -204,7 +205,7 @@ function collect(root, opts) {
     labelledby = describedby = null;
     if (!el.hasAttributes()) return null;
     const names = el.getAttributeNames();
-    let out = null, cls = null;
+    let out = /** @type {Record<string, string> | null} */ (null), cls = null;
     for (let j = 0; j < names.length; j++) {
       const n = names[j];
       const aria = n.startsWith("aria-");
@@ -509,7 +510,9 @@ function collect(root, opts) {
       if (noAi) {
         optedOut++;
         const r = node.getBoundingClientRect();
-        if (r.width > 0 && r.height > 0) noAiBoxes.push(Math.floor(r.left + ox), Math.floor(r.top + oy), Math.ceil(r.width) + 1, Math.ceil(r.height) + 1);
+        if (r.width > 0 && r.height > 0) {
+          noAiBoxes.push(Math.floor(r.left + ox), Math.floor(r.top + oy), Math.ceil(r.width) + 1, Math.ceil(r.height) + 1);
+        }
         continue;
       }
       if (ariaHidden || inert) { pruned++; continue; }
@@ -788,7 +791,7 @@ function collect(root, opts) {
       sig = Math.imul(sig ^ (f & ~131072), 16777619);
       sig = Math.imul(sig ^ ((bx4[b] * 8191 + bx4[b + 1] * 131 + bx4[b + 2] * 37 + bx4[b + 3]) | 0), 16777619);
       const z = eCs[j].zIndex;
-      sig = Math.imul(sig ^ (z === "auto" ? -1 : (z | 0)), 16777619);
+      sig = Math.imul(sig ^ (z === "auto" ? -1 : (+z | 0)), 16777619);
     }
     const memos = bx.uncovered || (bx.uncovered = new WeakMap()); // per walked root (document, closed root)
     const prev = memos.get(root), kept = prev !== undefined && prev.sig === sig ? prev.map : new WeakMap();
@@ -884,7 +887,8 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, internals: internalsAt, internalsSig, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, hits, hitTested, hitReused: reused, hitMs,
+    suspects: suspects.length, internals: internalsAt, internalsSig, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base,
+    hits, hitTested, hitReused: reused, hitMs,
     mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

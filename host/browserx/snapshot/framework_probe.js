@@ -13,7 +13,7 @@
   d.addEventListener("browserx-scan", (e) => {
     e.stopImmediatePropagation();
     let key = null, marked = 0;
-    const roots = [d];
+    const roots = /** @type {(Document | ShadowRoot)[]} */ ([d]);
     while (roots.length && marked < __MAX__) {
       const all = roots.pop().querySelectorAll("*");
       for (let i = 0; i < all.length && marked < __MAX__; i++) {

@@ -9,8 +9,8 @@
 // new changes. busySince: when the current run of changes began (a run ends at a pause of GAP ms).
 // A change is a tick when its place (the element changed, or holding the text changed), or places
 // of its kind (same tag and class, same kind of change), have been changing for LIVE ms without
-// such a pause, or when it only rewrites text on a page busy that long; lastNew: when the DOM last changed otherwise. An attribute set to the value it had is no
-// change at all.
+// such a pause, or when it only rewrites text on a page busy that long; lastNew: when the DOM last
+// changed otherwise. An attribute set to the value it had is no change at all.
 (() => {
   if (globalThis.__bxWatch) return globalThis.__bxWatch;
   const SEL = __SELECTOR__, MAX = __MAX__, GAP = 1500, LIVE = 2000, PLACES = 2000;
@@ -36,7 +36,8 @@
       else run[1] = now;
       return now - run[0] >= LIVE;
     };
-    const hot = runOf(w.runs, place) | runOf(w.kinds, kind);
+    const placeHot = runOf(w.runs, place), kindHot = runOf(w.kinds, kind); // both runs go on
+    const hot = placeHot || kindHot;
     if (!hot && !(now - w.busySince >= LIVE && textOnly(r))) w.lastNew = now;
   };
   // The page an event happened on (the top document's URL without its fragment; "" in a frame):
@@ -48,8 +49,8 @@
   const noAi = __NO_AI__;
   const bare = n => {
     const out = [], walk = document.createTreeWalker(n, 5, {acceptNode: x =>
-      x.nodeType === 1 && x.hasAttribute("data-no-ai") ? 2 : 1});
-    for (let x = walk.nextNode(); x && out.length < 400; x = walk.nextNode()) if (x.nodeType === 3) out.push(x.data);
+      x.nodeType === 1 && /** @type {Element} */ (x).hasAttribute("data-no-ai") ? 2 : 1});
+    for (let x = walk.nextNode(); x && out.length < 400; x = walk.nextNode()) if (x.nodeType === 3) out.push(/** @type {Text} */ (x).data);
     return out.join(" ").replace(/\s+/g, " ");
   };
   const hasNoAi = n => n.nodeType === 1 && n.querySelector && n.querySelector("[data-no-ai]") !== null;
@@ -75,27 +76,27 @@
     const now = performance.now();
     for (const r of records) {
       if (r.type !== "attributes" || (r.attributeName !== "style" &&
-          r.oldValue !== r.target.getAttribute(r.attributeName))) changed(r, now, k++);
+          r.oldValue !== /** @type {Element} */ (r.target).getAttribute(r.attributeName))) changed(r, now, k++);
       if (--budget < 0) continue;
       if (r.type === "childList") {
         if (noAi(r.target)) continue;
         const around = region(r.target);
         for (const n of r.addedNodes) {
           const el = around || inner(n);
-          if (n.nodeType === 1 && n.hasAttribute("data-no-ai")) continue;
+          if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-no-ai")) continue;
           if (el && vis(el)) { push("added", el, around ? textOf(n) : textOf(el)); w.seen.set(el, true); }
         }
         for (const n of r.removedNodes) {
           if (n.nodeType !== 1 && n.nodeType !== 3) continue;
           const el = around || inner(n);
-          if (n.nodeType === 1 && n.hasAttribute("data-no-ai")) continue;
+          if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-no-ai")) continue;
           if (el && w.seen.get(el) !== false) push("removed", el, (hasNoAi(n) ? bare(n) : n.textContent || "").trim().slice(0, 300));
         }
       } else if (r.type === "characterData") {
         const el = region(r.target);
         if (el && vis(el) && !noAi(r.target)) push("changed", el, textOf(el));
-      } else if (r.target.nodeType === 1 && r.target.matches(SEL)) {
-        const el = r.target, shown = vis(el) && el.getAttribute("aria-hidden") !== "true";
+      } else if (r.target.nodeType === 1 && /** @type {Element} */ (r.target).matches(SEL)) {
+        const el = /** @type {Element} */ (r.target), shown = vis(el) && el.getAttribute("aria-hidden") !== "true";
         const was = w.seen.get(el);
         if (shown !== was) {
           w.seen.set(el, shown);
