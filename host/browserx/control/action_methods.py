@@ -1,86 +1,107 @@
-"""The action tools' implementations (click, type, key, ...): each runs under the tab's lock and
-returns an ActionResult; a failed action raises its BrowserxError (the server renders it)."""
+"""The action tools (click, type, key, ...), each bound to its action in host/browserx/actions.
+
+An action is called with its params' fields by name (a field ``id`` is the action's
+``element_id``: ``id`` is Python's), under the tab's lock; it returns an ActionResult, and a failed
+action raises its BrowserxError (the server renders it). An action's parameters are its params
+model's fields, exactly: a field the action does not take, or a parameter no field fills, stops
+the import (``Action.check``).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from browserx import actions
 from browserx.actions.result import ActionResult
+from browserx.control.bindings import Bindings, Context
 from browserx.control.policy import allowed_url, refuse_opted_out
-from browserx.control.schemas import NavigateParams, TabParams
+from browserx.control.schemas import ActionParams, NavigateParams
+from browserx.control.sensitive import confirm_if_sensitive
+from browserx.control.tools import Tool
 from browserx.errors import PageOffLimits
-from browserx.settings import HostSettings
 from browserx.tabs.registry import TabRegistry
 from browserx.tabs.tab import Tab
 
-Handler = Callable[[Any], Awaitable[Any]]
+# The actions' name for a params field, where it is not the field's own.
+ARGUMENT_NAMES = {"id": "element_id"}
 
 
-def action_handlers(registry: TabRegistry, settings: HostSettings) -> dict[str, Handler]:
-    """The implementations of the action tools (control/tools.py declares them), by tool name."""
-
-    def action(run: Callable[[Tab, Any], Awaitable[ActionResult]], reads_page: bool = True) -> Handler:
-        async def handler(p: TabParams) -> dict[str, Any]:
-            if isinstance(p, NavigateParams):  # before the tab is touched; Chrome gets the checked URL
-                p = p.model_copy(update={"url": allowed_url(p.url, settings.allow_file_urls)})
-            tab = await registry.resolve(p.tab)
-            if isinstance(p, NavigateParams):
-                await leave_off_limits_page(registry, tab, p.url, p.timeout)
-            async with tab.lock:
-                if reads_page:  # an opted-out page refuses before any of its IDs is looked up
-                    await refuse_opted_out(tab)
-                result = await run(tab, p)
-            result.raise_for_error()
-            out = result.model_dump(mode="json")
-            out["tab"] = tab.tab_id
-            return out
-
-        return handler
-
+def arguments(p: ActionParams) -> dict[str, Any]:
+    """The action's arguments from its params: every field but ``tab`` (which names the tab)."""
     return {
-        "click": action(
-            lambda s, p: actions.click(s, p.id, p.button, p.count, p.modifiers, p.force, expect=p.expect)
-        ),
-        "type": action(
-            lambda s, p: actions.type_text(
-                s,
-                p.id,
-                p.text,
-                p.clear,
-                p.submit,
-                p.per_char,
-                p.include_values,
-                expect=p.expect,
-                delay_ms=p.delay_ms,
-                blur=p.blur,
-            )
-        ),
-        "key": action(lambda s, p: actions.key(s, p.key, p.modifiers, p.id, p.repeat, expect=p.expect)),
-        "scroll": action(
-            lambda s, p: actions.scroll(s, p.id, p.direction, p.amount, p.to_id, expect=p.expect)
-        ),
-        "select": action(lambda s, p: actions.select(s, p.id, p.value, p.include_values, expect=p.expect)),
-        "check": action(lambda s, p: actions.check(s, p.id, p.checked, expect=p.expect)),
-        "hover": action(lambda s, p: actions.hover(s, p.id, p.force, expect=p.expect)),
-        "click_at": action(
-            lambda s, p: actions.click_at(s, p.x, p.y, p.button, p.count, p.modifiers, expect=p.expect)
-        ),
-        "hover_at": action(lambda s, p: actions.hover_at(s, p.x, p.y, expect=p.expect)),
-        # Leaving a page reads nothing of it: allowed on opted-out pages too.
-        "navigate": action(
-            lambda s, p: actions.navigate(s, p.url, p.timeout, expect=p.expect), reads_page=False
-        ),
-        "back": action(lambda s, p: actions.back(s, p.timeout, expect=p.expect), reads_page=False),
-        "forward": action(lambda s, p: actions.forward(s, p.timeout, expect=p.expect), reads_page=False),
-        "reload": action(
-            lambda s, p: actions.reload(s, p.ignore_cache, p.timeout, expect=p.expect), reads_page=False
-        ),
-        "wait": action(lambda s, p: actions.wait_for(s, p.text, p.gone, p.timeout, expect=p.expect)),
+        ARGUMENT_NAMES.get(name, name): getattr(p, name) for name in type(p).model_fields if name != "tab"
     }
+
+
+@dataclass(frozen=True)
+class Action:
+    """The implementation of an action tool: ``run`` (the action), on the params' tab."""
+
+    run: Callable[..., Awaitable[ActionResult]]
+    # An opted-out page refuses before any of its IDs is looked up; leaving a page (navigate,
+    # back, ...) reads nothing of it, so is allowed on opted-out pages too.
+    reads_page: bool = True
+    # Asks the person's "Allow" first when it is sensitive and they turned "Confirm before
+    # sensitive actions" on (control/sensitive.py).
+    confirms: bool = False
+
+    def check(self, tool: Tool) -> None:
+        """Raise unless ``run`` takes the tool's params fields, and nothing else, after the tab."""
+        wanted = {ARGUMENT_NAMES.get(name, name) for name in tool.params.model_fields if name != "tab"}
+        taken = set(list(inspect.signature(self.run).parameters)[1:])
+        if not tool.acts or not issubclass(tool.params, ActionParams) or wanted != taken:
+            raise RuntimeError(
+                f"{tool.name!r} is not the action {self.run.__qualname__}: the action's parameters "
+                f"{sorted(taken)}, the tool's params fields {sorted(wanted)} (acts={tool.acts})"
+            )
+
+    async def __call__(self, ctx: Context, p: ActionParams) -> dict[str, Any]:
+        if isinstance(p, NavigateParams):  # before the tab is touched; Chrome gets the checked URL
+            p = p.model_copy(update={"url": allowed_url(p.url, ctx.settings.allow_file_urls)})
+        tab = await ctx.registry.resolve(p.tab)
+        if self.confirms and ctx.person.effective.confirm_sensitive:
+            await confirm_if_sensitive(tab, p)
+        if isinstance(p, NavigateParams):
+            await leave_off_limits_page(ctx.registry, tab, p.url, p.timeout)
+        async with tab.lock:
+            if self.reads_page:
+                await refuse_opted_out(tab)
+            result = await self.run(tab, **arguments(p))
+        result.raise_for_error()
+        out = result.model_dump(mode="json")
+        out["tab"] = tab.tab_id
+        return out
+
+
+# Every tool declared with ``acts`` (control/tools.py), by name.
+ACTIONS: dict[str, Action] = {
+    "click": Action(actions.click, confirms=True),
+    "type": Action(actions.type_text, confirms=True),
+    "key": Action(actions.key, confirms=True),
+    "scroll": Action(actions.scroll),
+    "select": Action(actions.select),
+    "check": Action(actions.check),
+    "hover": Action(actions.hover),
+    "click_at": Action(actions.click_at),
+    "hover_at": Action(actions.hover_at),
+    "navigate": Action(actions.navigate, reads_page=False),
+    "back": Action(actions.back, reads_page=False),
+    "forward": Action(actions.forward, reads_page=False),
+    "reload": Action(actions.reload, reads_page=False),
+    "wait": Action(actions.wait_for),
+}
+
+
+def bind_actions(bindings: Bindings, table: dict[str, Action]) -> None:
+    """Bind each action of ``table`` to its tool, checked (``Action.check``)."""
+    for name, action in table.items():
+        action.check(bindings.tool(name))
+        bindings.bind(name, action)
 
 
 async def leave_off_limits_page(registry: TabRegistry, tab: Tab, url: str, timeout: float) -> None:

@@ -1,12 +1,13 @@
 """Every tool browserx offers, declared once: its name, what it does (written for an LLM), its
 params model (control/schemas.py, a description on every field) and how clients call it.
 
-Everything else is derived from this list: the control server's dispatch (control/api.py, which
-fails to start if a tool has no implementation or an implementation no tool), the ``Client``
-methods (generated into control/client_tools.py by ``scripts/gen_client.py``, checked fresh by a
-test), the MCP server's tools (interfaces/mcp_server.py), the function-calling schemas
-(interfaces/schema.py) and the README's tool reference. Light on purpose: pydantic only, so
-clients and the CLI import it without the host stack.
+Everything else is derived from this list: the control server's dispatch (each tool's
+implementation is bound to it by name, control/bindings.py: a tool without one, or one of no tool,
+fails the import of control/api.py), the ``Client`` methods (generated into
+control/client_tools.py by ``scripts/gen_client.py``, checked fresh by a test), the MCP server's
+tools (interfaces/mcp_server.py), the function-calling schemas (interfaces/schema.py) and the
+README's tool reference. Light on purpose: pydantic only, so clients and the CLI import it
+without the host stack.
 """
 
 from __future__ import annotations
