@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from browserx.interfaces.agent_request import Observation
-from browserx.snapshot.frames import FrameCapture
+from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.model import F_INLINE, Box, Node, NodeRef
 from browserx.snapshot.pipeline import finish, prepare
@@ -140,6 +140,43 @@ def page(*body: Node, include_values: bool = False, url: str = "http://test.exam
         stats=stats,
         frames=(),
     )
+
+
+# -- editing a recorded page -----------------------------------------------------------------------
+
+
+def drop_node(raw: RawFrame, index: int) -> None:
+    """The node at ``index`` of a recorded frame taken out of the page, with everything inside it."""
+    gone = {index}
+    for i in range(index + 1, len(raw.tag)):
+        if raw.parent[i] in gone:
+            gone.add(i)
+    kept = [i for i in range(len(raw.tag)) if i not in gone]
+    new_index = {old: new for new, old in enumerate(kept)}
+    raw.parent = [new_index.get(raw.parent[i], -1) for i in kept]
+    raw.key = [raw.key[i] for i in kept]
+    raw.tag = [raw.tag[i] for i in kept]
+    raw.flags = [raw.flags[i] for i in kept]
+    raw.box = [v for i in kept for v in raw.box[4 * i : 4 * i + 4]]
+    raw.text = {new_index[i]: t for i, t in raw.text.items() if i in new_index}
+    raw.attrs = {new_index[i]: a for i, a in raw.attrs.items() if i in new_index}
+    raw.state = {new_index[i]: s for i, s in raw.state.items() if i in new_index}
+    raw.internals = [new_index[i] for i in raw.internals if i in new_index]
+
+
+def append_button(raw: RawFrame, parent: int, label: str, box: tuple[float, float, float, float]) -> int:
+    """A new <button>``label``</button> as the last node of a recorded frame, under ``parent`` (the
+    last element of the document, or one of its ancestors); its index."""
+    index = len(raw.tag)
+    key = max(raw.key) + 1
+    raw.key += [key, 0]
+    raw.parent += [parent, index]
+    raw.tag += ["button", "#text"]
+    raw.flags += [F_INLINE, 0]
+    raw.box += [*box, 0.0, 0.0, 0.0, 0.0]
+    raw.text[index + 1] = label
+    raw.attrs[index] = {"type": "button"}
+    return index
 
 
 # -- the html view's output ------------------------------------------------------------------------

@@ -134,6 +134,17 @@ def choose(
     return kept
 
 
+def _estimated_tokens(order: list[Unit], kept: set[int], ratio: float) -> float:
+    """What ``choose`` estimated the kept units to cost (their containers' lines included)."""
+    headers: set[int] = set()
+    chars = 0
+    for unit in order:
+        if unit.order in kept:
+            chars += unit.chars + sum(40 for p in unit.parents if id(p) not in headers)
+            headers.update(id(p) for p in unit.parents)
+    return chars / ratio
+
+
 def _fits_estimate(order: list[Unit], limit_chars: float) -> bool:
     """Whether the units' estimated size stays within the limit. Stops as soon as it clearly
     does not: a unit's text is rendered on first use, and on a big page rendering every unit
@@ -205,7 +216,10 @@ def fit(
                 return _whole_if_it_fits(fitting, unlimited, everything, render, budget)
             target = int(target * budget / tokens * 0.97)
         else:
-            target = int(target * budget / tokens * (0.95 if attempt < 2 else 0.8))
+            # Shrink what was kept, not the target: json and semantic cost more per line than the
+            # estimate, and a target far above what it kept would keep the same units again.
+            kept_tokens = min(target, _estimated_tokens(order, kept, ratio))
+            target = int(kept_tokens * budget / tokens * (0.95 if attempt < 2 else 0.8))
     if fitting is not None:
         return _whole_if_it_fits(fitting, unlimited, everything, render, budget)
     assert best is not None
