@@ -191,7 +191,7 @@ class RecordedPage:
         if context is not None and context != self.world:
             raise CdpError("Cannot find context with specified id")
         args = [a.get("value") for a in params.get("arguments", [])]
-        if params["functionDeclaration"] == RESOLVE_JS:
+        if params["functionDeclaration"] == RESOLVE_JS.source:
             return self._lookup(args[0])
         if args and isinstance(args[0], dict) and "freshBase" in args[0]:
             if self.base is None:

@@ -23,7 +23,29 @@ def test_the_header_and_the_final_line_break_are_not_sent() -> None:
 
 
 def test_a_file_is_read_once() -> None:
-    assert page_js.load("browserx.actions", "resolve.js") is page_js.load("browserx.actions", "resolve.js")
+    assert page_js._read("browserx.actions", "resolve.js") is page_js._read("browserx.actions", "resolve.js")
+    assert page_js.load("browserx.actions", "pointer_hit.js") == page_js.load(
+        "browserx.actions", "pointer_hit.js"
+    )
+
+
+def test_a_snippet_names_its_file_in_what_is_sent() -> None:
+    hit = page_js.load("browserx.actions", "pointer_hit.js")
+    assert hit.name == "actions/pointer_hit.js"
+    # On a line of its own, and a line break after it: Chrome closes a function declaration with ")".
+    assert hit.source == hit.code + "\n//# sourceURL=browserx/actions/pointer_hit.js\n"
+
+
+def test_what_a_snippet_uses_is_declared_and_checked() -> None:
+    hit = page_js.Snippet("actions/x.js", "(x) => x")
+    code = page_js.compose(
+        "a.js", "function() { return [__F__(1), __N__, __S__]; }", {"F": hit, "N": 3, "S": 'a"b'}
+    )
+    assert code == 'function() { return [(x) => x(1), 3, "a\\"b"]; }'
+    with pytest.raises(ValueError, match="placeholders"):
+        page_js.compose("a.js", "__F__ + __G__", {"F": 1})  # one missing
+    with pytest.raises(ValueError, match="placeholders"):
+        page_js.compose("a.js", "__F__", {"F": 1, "G": 2})  # one never used
 
 
 def test_every_file_sits_where_the_package_data_takes_it() -> None:
@@ -62,18 +84,18 @@ def test_every_file_is_loaded_by_a_module_of_its_package(path: Path) -> None:
 def test_every_placeholder_is_filled_at_import(module: str) -> None:
     snippets = {k: v for k, v in vars(importlib.import_module(module)).items() if k.endswith("_JS")}
     assert snippets
-    for name, code in snippets.items():
-        assert isinstance(code, str) and code.strip(), name
-        assert not code.startswith("//"), name
-        assert re.findall(r"__[A-Z][A-Z_]*__", code) == [], name
+    for name, snippet in snippets.items():
+        assert isinstance(snippet, page_js.Snippet) and snippet.code.strip(), name
+        assert not snippet.code.startswith("//"), name
+        assert re.findall(r"__[A-Z][A-Z_]*__", snippet.code) == [], name
 
 
-def test_the_scroll_fraction_and_the_wait_call_come_out_as_before() -> None:
+def test_the_scroll_fraction_and_the_wait_call_are_arguments() -> None:
     from browserx.actions.navigation import WAIT_JS
-    from browserx.actions.scroll import PAGE_FRACTION, SCROLL_JS
+    from browserx.actions.scroll import SCROLL_JS
 
-    assert f"Math.round(size * {PAGE_FRACTION})" in SCROLL_JS
-    assert WAIT_JS.startswith("(want, gone) => {") and WAIT_JS.endswith("}")
+    assert "Math.round(size * pageFraction)" in SCROLL_JS.code
+    assert WAIT_JS.code.startswith("(want, gone) => {") and WAIT_JS.code.endswith("}")
 
 
 def _members_and_globals(code: str) -> tuple[set[str], set[str]]:

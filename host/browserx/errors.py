@@ -21,6 +21,7 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ FrameGone                  frame_gone
     │  ├─ CdpError                   cdp_error
     │  └─ CdpTimeout                 timeout
+    ├─ PageScriptError               page_script_error
     ├─ PageOptedOut                  page_opted_out
     ├─ StoppedByUser                 stopped_by_user
     ├─ SiteBlocked                   site_blocked
@@ -150,6 +151,13 @@ class CdpTimeout(RelayError):
 # goes on after these; a closed tab, a crashed renderer or a lost extension is never one of them,
 # and ends the request instead of passing for "nothing there".
 PAGE_CALL_ERRORS: tuple[type[BrowserxError], ...] = (CdpError, CdpTimeout, FrameGone, DebuggerDetached)
+
+
+class PageScriptError(BrowserxError):
+    code = "page_script_error"
+    """A browserx snippet threw in the page (relay/page_call.py): the page changed something the
+    snippet relies on (a DOM method, a prototype, a getter). ``details``: the snippet's file
+    (``snippet``, its path under host/browserx) and the page's own message (``page_message``)."""
 
 
 class PageOptedOut(BrowserxError):

@@ -1,8 +1,9 @@
 // The type of every page snippet (host/browserx/**/*.js, browserx/page_js.py): its `this`, what
 // the host sends it and what it answers (a function), or what it evaluates to (an expression),
 // keyed by its path under host/browserx. BxPlaceholders: the type of what the loading module
-// splices in for each `__NAME__` of a file (another snippet, or a number or a string the host
-// owns). Checked by `make lint` (tools/js/check.mjs): a snippet not listed here fails the check.
+// declares for each `__NAME__` of a file (page_js.load's `uses`: another snippet, or a number or a
+// string the host owns, written as a JSON literal). Checked by `make lint` (tools/js/check.mjs): a
+// snippet not listed here fails the check.
 
 /**
  * A node a snippet reads by duck typing: it tells the kind (nodeType, localName, `in`) before it
@@ -117,7 +118,7 @@ interface BxSnippets {
   "actions/pointer_verdict.js": (this: Element) => BxVerdict;
   "actions/pointer_visible_area.js": (this: BxDuck) => BxArea | null;
   "actions/resolve.js": (this: unknown, key: number) => Node | "no-ai" | null;
-  "actions/scroll.js": (this: BxDuck, direction: string, amount: number, measureOnly: boolean) =>
+  "actions/scroll.js": (this: BxDuck, direction: string, amount: number, measureOnly: boolean, pageFraction: number) =>
     {label: string, before: number[], after: number[], remaining: Record<string, number>};
   "actions/scroll_page_pos.js": [number, number];
   "actions/verify_drain_events.js": {now: number, events: BxPageEvent[]};
@@ -163,7 +164,6 @@ interface BxPlaceholders {
     __LINK__: BxSnippets["actions/links_at_point.js"], __GUARD__: BxSnippets["actions/pointer_guard.js"]};
   "actions/pointer_guard.js": {__HIT__: BxSnippets["actions/pointer_hit.js"]};
   "actions/resolve.js": {__NO_AI__: BxNoAi};
-  "actions/scroll.js": {__PAGE_FRACTION__: number};
   "actions/verify_drain_events.js": {__WATCH__: BxWatch};
   "snapshot/closed_roots.js": {__COLLECT__: BxSnippets["snapshot/collector.js"]};
   "snapshot/collector.js": {__NO_AI__: BxNoAi};

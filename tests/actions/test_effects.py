@@ -32,4 +32,5 @@ def test_an_element_without_a_box_of_its_own_is_outlined_by_what_shows_of_its_co
 
 def test_the_call_hands_the_element_acted_on_to_the_drawing() -> None:
     # ``this`` is the element when the call is made on its handle (kind "element").
-    assert EFFECT_CALL_JS.startswith("function(msg) {") and "return effect(msg, this);" in EFFECT_CALL_JS
+    code = EFFECT_CALL_JS.code
+    assert code.startswith("function(msg) {") and "return effect(msg, this);" in code

@@ -128,7 +128,7 @@ def test_a_shown_element_resolves_to_a_handle_in_its_frames_isolated_world() -> 
         assert target.fingerprint is not None and target.fingerprint.name == "Press"
         assert target.describe() == f"element {press} (button 'Press')"
         assert seen.page.lookups == [key]
-        (params,) = [p for m, p in seen.conn.sent if p.get("functionDeclaration") == RESOLVE_JS]
+        (params,) = [p for m, p in seen.conn.sent if p.get("functionDeclaration") == RESOLVE_JS.source]
         assert params["executionContextId"] == 5 and params["arguments"] == [{"value": key}]
         assert params["objectGroup"] == OBJECT_GROUP and params["returnByValue"] is False
         assert seen.tab.snapshot is shown  # found: no new snapshot

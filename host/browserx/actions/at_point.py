@@ -18,9 +18,10 @@ from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
 from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
-from browserx.errors import BadRequest, BrowserxError, PageOptedOut
+from browserx.errors import BadRequest, BrowserxError, PageOptedOut, PageScriptError
 from browserx.expectations import Expect
-from browserx.relay.cdp_types import CallFunctionOnResult, GetFrameOwnerResult, ResolveNodeResult
+from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.worlds import isolated_world
@@ -28,7 +29,7 @@ from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
-HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js").replace("__NO_AI__", NO_AI_JS)
+HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js", uses={"NO_AI": NO_AI_JS})
 KEY_FOR_JS = page_js.load("browserx.actions", "at_point_key_for.js")
 
 
@@ -39,14 +40,10 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
     snapped = False
     for depth in range(MAX_FRAME_DEPTH + 1):  # + 1: the one retry after a snapshot, below
         _, ctx = await isolated_world(tab.capture, session)
-        reply = await tab.session.cdp(
-            "Runtime.callFunctionOn",
-            {"functionDeclaration": HIT_AT_JS, "executionContextId": ctx, "returnByValue": True,
-             "arguments": [{"value": lx}, {"value": ly}]},
-            session_id=session,
-            result_type=CallFunctionOnResult,
-        )  # fmt: skip
-        found: dict[str, Any] = reply.result.value or {}
+        # A page error is PageScriptError: nothing is named (or acted on) at an unchecked point.
+        found: dict[str, Any] = (
+            await page_call(tab.session, HIT_AT_JS, lx, ly, world=ctx, session_id=session) or {}
+        )
         if depth == 0:
             width, height = found.get("view") or (0, 0)
             if not (0 <= x < width and 0 <= y < height):
@@ -111,15 +108,12 @@ async def child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) 
                     session_id=parent,
                     result_type=ResolveNodeResult,
                 )
-                reply = await tab.session.cdp(
-                    "Runtime.callFunctionOn",
-                    {"functionDeclaration": KEY_FOR_JS, "objectId": node.object.objectId, "returnByValue": True},
-                    session_id=parent,
-                    result_type=CallFunctionOnResult,
-                )  # fmt: skip
+                key = await page_call(tab.session, KEY_FOR_JS, this=node.object.objectId, session_id=parent)
+            except PageScriptError:
+                raise  # the page broke the key lookup: not "another frame"
             except BrowserxError:  # an answer of a shape Chrome never sends included (CdpError)
                 continue
-            known = int(reply.result.value or 0)
+            known = int(key or 0)
         if owner_key and known == owner_key:  # 0 is no key (a world without the collector): no match
             return sid
     return None

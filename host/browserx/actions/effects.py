@@ -9,15 +9,17 @@ unless asked."""
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Sequence
 from typing import Any
 
 from browserx import page_js
 from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point, Quad, add_offsets, best_point
+from browserx.environment import environment
 from browserx.errors import BrowserxError
+from browserx.page_js import Snippet
 from browserx.relay.cdp_types import GetContentQuadsResult
+from browserx.relay.page_call import page_call
 from browserx.relay.session import in_background
 from browserx.tabs.tab import Tab
 
@@ -25,13 +27,15 @@ EFFECT_BUDGET_S = 0.05
 EFFECTS_JS = page_js.load("browserx.actions", "effects.js")
 # One function for CDP: the file's two declarations, then the call (``this``: the element acted
 # on, when called on one).
-EFFECT_CALL_JS = "function(msg) {\n" + EFFECTS_JS + "\nreturn effect(msg, this);\n}"
+EFFECT_CALL_JS = Snippet(
+    EFFECTS_JS.name, "function(msg) {\n" + EFFECTS_JS.code + "\nreturn effect(msg, this);\n}"
+)
 Box = tuple[float, float, float, float]  # x, y, width, height in the top-level viewport
 _pending: set[asyncio.Task[Any]] = set()  # keep references until the replies arrive
 
 
 def effects_enabled() -> bool:
-    return os.environ.get("BROWSERX_EFFECTS", "1") != "0"
+    return environment().effects
 
 
 def _done(task: asyncio.Task[Any]) -> None:
@@ -40,15 +44,13 @@ def _done(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieve it, so asyncio does not log "never retrieved"
 
 
-def _send(tab: Tab, params: dict[str, Any]) -> asyncio.Task[Any]:
-    task = in_background(
-        tab.session.cdp(
-            "Runtime.callFunctionOn",
-            {"functionDeclaration": EFFECT_CALL_JS, **params},
-        )
-    )
+def _send(
+    tab: Tab, msg: dict[str, Any], *, this: str | None = None, world: int | None = None
+) -> asyncio.Task[Any]:
+    task = in_background(page_call(tab.session, EFFECT_CALL_JS, msg, this=this, world=world))
     _pending.add(task)
-    # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored.
+    # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored (a page
+    # error only logged: an effect never breaks an action).
     task.add_done_callback(_done)
     return task
 
@@ -59,7 +61,7 @@ async def draw(tab: Tab, effect: dict[str, Any], wait: bool = True) -> None:
     world = tab.capture.worlds.get(None)
     if not effects_enabled() or world is None:
         return
-    task = _send(tab, {"executionContextId": world[1], "arguments": [{"value": effect}]})
+    task = _send(tab, effect, world=world[1])
     if wait:
         await asyncio.wait({task}, timeout=EFFECT_BUDGET_S)
 
@@ -109,7 +111,7 @@ def on_target(tab: Tab, object_id: str, session_id: str | None, context_id: int)
         return
     if session_id is None:
         if context_id == world[1]:
-            _send(tab, {"objectId": object_id, "arguments": [{"value": {"kind": "element"}}]})
+            _send(tab, {"kind": "element"}, this=object_id)
         return
     task = in_background(_framed(tab, object_id, session_id))
     _pending.add(task)

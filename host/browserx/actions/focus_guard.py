@@ -11,13 +11,13 @@ from typing import Any
 from browserx import page_js
 from browserx.actions.at_point import child_session
 from browserx.errors import ActionError, PageOptedOut
-from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js").replace("__NO_AI__", NO_AI_JS)
+FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js", uses={"NO_AI": NO_AI_JS})
 MAX_FRAME_DEPTH = 8
 FRAME_ATTACH_WAIT_S = 1.5
 
@@ -29,18 +29,10 @@ async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
     snapped = False
     for _ in range(MAX_FRAME_DEPTH):
         _, ctx = await isolated_world(tab.capture, session)
-        reply = await tab.session.cdp(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": FOCUS_GUARD_JS,
-                "executionContextId": ctx,
-                "returnByValue": True,
-                "arguments": [{"value": after}],
-            },
-            session_id=session,
-            result_type=CallFunctionOnResult,
+        # A page error is PageScriptError: no key is sent to a focus that could not be checked.
+        found: dict[str, Any] = (
+            await page_call(tab.session, FOCUS_GUARD_JS, after, world=ctx, session_id=session) or {}
         )
-        found: dict[str, Any] = reply.result.value or {}
         if found.get("optedOut") and after:
             raise PageOptedOut(
                 "The key moved focus into a part of the page that opted out of AI agents (data-no-ai); "

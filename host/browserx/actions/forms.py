@@ -27,11 +27,10 @@ from browserx.tabs.tab import Tab
 
 SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
 STATE_JS = page_js.load("browserx.actions", "forms_state.js")
-SELECT_SETTLED_JS = (
-    page_js.load("browserx.actions", "forms_select_settled.js")
-    .replace("__SELECT__", SELECT_JS)
-    .replace("__SETTLE__", SETTLE_FN)
-    .replace("__PEEK__", PEEK_JS)
+SELECT_SETTLED_JS = page_js.load(
+    "browserx.actions",
+    "forms_select_settled.js",
+    uses={"SELECT": SELECT_JS, "SETTLE": SETTLE_FN, "PEEK": PEEK_JS},
 )
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
 OPEN_WAIT_S = 1.0  # a custom list still opening (an animation, a fetch) is read again this long

@@ -55,23 +55,14 @@ PICKER_FORMATS: dict[str, str] = {
 PICK_JS = page_js.load("browserx.actions", "keyboard_pick.js")
 FOCUS_JS = page_js.load("browserx.actions", "keyboard_focus.js")
 BLUR_JS = page_js.load("browserx.actions", "keyboard_blur.js")
-PROBE_FOCUS_JS = (
-    page_js.load("browserx.actions", "keyboard_probe_focus.js")
-    .replace("__PROBE__", PROBE_JS)
-    .replace("__FOCUSED__", FOCUS_JS)
+PROBE_FOCUS_JS = page_js.load(
+    "browserx.actions", "keyboard_probe_focus.js", uses={"PROBE": PROBE_JS, "FOCUSED": FOCUS_JS}
 )
 PROBE_FOCUS_BY_KEY_JS = by_key(PROBE_FOCUS_JS)
-AFTER_JS = (
-    page_js.load("browserx.actions", "keyboard_after.js")
-    .replace("__SETTLE__", SETTLE_FN)
-    .replace("__PROBE__", PROBE_JS)
-    .replace("__PEEK__", PEEK_JS)
+AFTER_JS = page_js.load(
+    "browserx.actions", "keyboard_after.js", uses={"SETTLE": SETTLE_FN, "PROBE": PROBE_JS, "PEEK": PEEK_JS}
 )
-TYPED_JS = (
-    page_js.load("browserx.actions", "keyboard_typed.js")
-    .replace("__AFTER__", AFTER_JS)
-    .replace("__PROBE__", PROBE_JS)
-)
+TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js", uses={"AFTER": AFTER_JS, "PROBE": PROBE_JS})
 
 
 async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:

@@ -1,7 +1,8 @@
 """The links an action would follow, checked by the URL allowlist (url_policy.check_link) before
 any input is sent: a click lands on a link (the element hit at the click's point, or the target's
 own link ancestor), or Enter is pressed on one. Read in browserx's isolated world, one call each;
-a page that cannot answer is no link (the click's own checks say what is wrong with it)."""
+a document that cannot answer (gone) is no link (the click's own checks say what is wrong with it);
+a page error is PageScriptError, and nothing is clicked or pressed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point
 from browserx.actions.resolve import Target
 from browserx.errors import PAGE_CALL_ERRORS
-from browserx.relay.cdp_types import CallFunctionOnResult, EvaluateResult
+from browserx.relay.page_call import page_call, page_eval
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 from browserx.url_policy import check_link
@@ -37,16 +38,12 @@ async def refuse_link_at(tab: Tab, target: Target, point: Point) -> None:
         for dx, dy in offsets(await frame_hops(tab, target.session_id)):
             x, y = x - dx, y - dy
     try:
-        reply = await tab.session.cdp(
-            "Runtime.callFunctionOn",
-            {"functionDeclaration": AT_POINT_JS, "objectId": target.object_id, "returnByValue": True,
-             "arguments": [{"value": x}, {"value": y}]},
-            session_id=target.session_id,
-            result_type=CallFunctionOnResult,
-        )  # fmt: skip
+        value = await page_call(
+            tab.session, AT_POINT_JS, x, y, this=target.object_id, session_id=target.session_id
+        )
     except PAGE_CALL_ERRORS:
         return
-    check_link_value(reply.result.value)
+    check_link_value(value)
 
 
 async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
@@ -54,21 +51,14 @@ async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
     the key goes to an element) or the focused one."""
     try:
         if target is not None:
-            reply = await tab.session.cdp(
-                "Runtime.callFunctionOn",
-                {"functionDeclaration": AT_POINT_JS, "objectId": target.object_id, "returnByValue": True,
-                 "arguments": [{"value": -1e9}, {"value": -1e9}]},  # no point: the target's own link
-                session_id=target.session_id,
-                result_type=CallFunctionOnResult,
+            own = await page_call(
+                tab.session, AT_POINT_JS, -1e9, -1e9,  # no point: the target's own link
+                this=target.object_id, session_id=target.session_id,
             )  # fmt: skip
-            check_link_value(reply.result.value)
+            check_link_value(own)
             return
         _, ctx = await isolated_world(tab.capture, None)
-        focused = await tab.session.cdp(
-            "Runtime.evaluate",
-            {"expression": FOCUSED_JS, "contextId": ctx, "returnByValue": True},
-            result_type=EvaluateResult,
-        )
+        focused = await page_eval(tab.session, FOCUSED_JS, world=ctx)
     except PAGE_CALL_ERRORS:
         return
-    check_link_value(focused.result.value)
+    check_link_value(focused)

@@ -5,7 +5,6 @@ They wait for the new document to commit (Page.frameNavigated) and then to finis
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 
@@ -19,13 +18,16 @@ from browserx.errors import (
     NavigationFailed,
 )
 from browserx.expectations import Expect
-from browserx.relay.cdp_types import EvaluateResult, GetNavigationHistoryResult, NavigateResult
+from browserx.page_js import Snippet
+from browserx.relay.cdp_types import GetNavigationHistoryResult, NavigateResult
+from browserx.relay.page_call import page_eval
 from browserx.snapshot.redaction import redact_url
 from browserx.tabs.tab import Tab
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
 POLL_S = 0.1
 DEFAULT_TIMEOUT_S = 30.0
+READY_STATE_JS = Snippet("actions/navigation.py", "document.readyState")
 
 
 def normalise_url(url: str) -> str:
@@ -40,16 +42,10 @@ def normalise_url(url: str) -> str:
 async def _ready(tab: Tab, deadline: float) -> bool:
     while True:
         try:
-            reply = await tab.session.cdp(
-                "Runtime.evaluate",
-                {"expression": "document.readyState", "returnByValue": True},
-                timeout=5,
-                result_type=EvaluateResult,
-            )
-            if reply.result.value == "complete":
+            if await page_eval(tab.session, READY_STATE_JS, timeout=5) == "complete":
                 return True
         except PAGE_CALL_ERRORS:
-            pass  # the context may be swapping right now
+            pass  # the context may be swapping right now (a page error is PageScriptError)
         if time.monotonic() > deadline:
             return False
         await asyncio.sleep(POLL_S)
@@ -128,7 +124,7 @@ async def reload(
     return await perform(tab, "reload", None, body, expect)
 
 
-WAIT_JS = page_js.load("browserx.actions", "navigation_wait.js")  # called with the two texts as JSON
+WAIT_JS = page_js.load("browserx.actions", "navigation_wait.js")  # a function of the two texts
 
 
 async def wait_for(
@@ -143,20 +139,14 @@ async def wait_for(
         if text is None and gone is None:
             raise BadRequest("wait needs text (to appear) and/or gone (to disappear)")
         ctx.settle = False
-        expression = f"({WAIT_JS})({json.dumps(text)}, {json.dumps(gone)})"
         deadline = time.monotonic() + timeout
         while True:
             try:
-                reply = await tab.session.cdp(
-                    "Runtime.evaluate",
-                    {"expression": expression, "returnByValue": True},
-                    result_type=EvaluateResult,
-                )
-                value = reply.result.value
+                value = await page_eval(tab.session, WAIT_JS, text, gone)  # in the page's own world
                 if isinstance(value, list) and all(value):
                     return
             except PAGE_CALL_ERRORS:  # (a closed tab, a crashed page: nothing left to wait on)
-                pass  # navigating: try again on the next document
+                pass  # navigating: try again on the next document (a page error: PageScriptError)
             if time.monotonic() > deadline:
                 parts = []
                 if text is not None:

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 import msgspec
 
 from browserx.actions.result import NetworkFacts, RequestFact
-from browserx.errors import PAGE_CALL_ERRORS
-from browserx.relay.cdp_types import CreateIsolatedWorldResult, EvaluateResult
+from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, PageScriptError
+from browserx.page_js import Snippet
+from browserx.relay.cdp_types import CreateIsolatedWorldResult
+from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.redaction import redact_url
@@ -26,7 +28,10 @@ from browserx.tabs.tab import Tab
 
 ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0}
 API_TYPES = frozenset({"XHR", "Fetch"})
-FRAME_OPTED_OUT_JS = f"({NO_AI_JS})(document)"  # in a frame's isolated world: whether it opted out
+# A frame that cannot say whether it opted out: gone, or a page error (logged by relay/page_call.py).
+NO_ANSWER: tuple[type[BrowserxError], ...] = (*PAGE_CALL_ERRORS, PageScriptError)
+# In a frame's isolated world: whether it opted out.
+FRAME_OPTED_OUT_JS = Snippet(NO_AI_JS.name, f"({NO_AI_JS.code})(document)")
 MAX_LISTED = 20
 # A fetch the action started is usually answered within this; its status is worth the wait.
 PENDING_GRACE_S = 0.5
@@ -160,20 +165,13 @@ class NetworkWatch:
                     session_id=sid,
                     result_type=CreateIsolatedWorldResult,
                 )
-                reply = await self.tab.session.cdp(
-                    "Runtime.evaluate",
-                    {
-                        "expression": FRAME_OPTED_OUT_JS,
-                        "returnByValue": True,
-                        "contextId": world.executionContextId,
-                    },
-                    session_id=sid,
-                    result_type=EvaluateResult,
+                opted_out = await page_eval(
+                    self.tab.session, FRAME_OPTED_OUT_JS, world=world.executionContextId, session_id=sid
                 )
-            except PAGE_CALL_ERRORS:
+            except NO_ANSWER:  # kept private
                 dropped.add((sid, frame_id))
                 continue
-            if reply.result.value is not False:
+            if opted_out is not False:
                 dropped.add((sid, frame_id))
         if dropped:
             self._seen = {k: s for k, s in self._seen.items() if (k[0], s.frame) not in dropped}

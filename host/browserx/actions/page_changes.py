@@ -10,8 +10,9 @@ from typing import Any
 import msgspec
 
 from browserx import page_js
-from browserx.errors import PAGE_CALL_ERRORS
-from browserx.relay.cdp_types import EvaluateResult
+from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
+from browserx.page_js import Snippet
+from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
@@ -20,12 +21,10 @@ QUIET_MS = 50
 SETTLE_CAP_MS = 600
 START_JS = page_js.load("browserx.actions", "page_changes_start.js")
 # The settling function (an arrow taking ``quick``), and the expression that runs it the usual way.
-SETTLE_FN = (
-    page_js.load("browserx.actions", "page_changes_settle.js")
-    .replace("__QUIET__", str(QUIET_MS))
-    .replace("__CAP__", str(SETTLE_CAP_MS))
+SETTLE_FN = page_js.load(
+    "browserx.actions", "page_changes_settle.js", uses={"QUIET": QUIET_MS, "CAP": SETTLE_CAP_MS}
 )
-SETTLE_JS = f"({SETTLE_FN})(false)"
+SETTLE_JS = Snippet(SETTLE_FN.name, f"({SETTLE_FN.code})(false)")
 READ_JS = page_js.load("browserx.actions", "page_changes_read.js")
 PEEK_JS = page_js.load("browserx.actions", "page_changes_peek.js")
 NAV_COMMIT_S = 5.0
@@ -108,15 +107,13 @@ class MutationCounter:
             return
         try:
             _, ctx = await isolated_world(self.tab.capture, session_id)
-            reply = await self.tab.session.cdp(
-                "Runtime.evaluate", {"expression": START_JS, "contextId": ctx, "returnByValue": True},
-                session_id=session_id, result_type=EvaluateResult,
-            )  # fmt: skip
+            url = await page_eval(self.tab.session, START_JS, world=ctx, session_id=session_id)
         except PAGE_CALL_ERRORS:
-            return  # observing is best effort: never fail an action because of it
+            return  # observing is best effort: never fail an action because of a frame gone
+        # (A page error is no such thing: the counter could not be set, and the action says so.)
         self.sessions[session_id] = ctx
         if session_id is None:
-            self.url_before = reply.result.value
+            self.url_before = url
 
     def settled_in(self, session_id: str | None, answer: Any) -> None:
         """The session settled and was counted by the action's own call: its answer carries
@@ -135,14 +132,18 @@ class MutationCounter:
         """Until the acted-on documents have reacted (``SETTLE_JS``), all of them at once."""
 
         async def one(session_id: str | None, ctx: int) -> None:
-            await self.tab.session.cdp(
-                "Runtime.evaluate",
-                {"expression": SETTLE_JS, "contextId": ctx, "awaitPromise": True, "returnByValue": True},
-                session_id=session_id,
+            await page_eval(
+                self.tab.session, SETTLE_JS, world=ctx, session_id=session_id, await_promise=True,
                 timeout=SETTLE_CAP_MS / 1000 + 2,
-            )
+            )  # fmt: skip
 
-        await asyncio.gather(*(one(s, c) for s, c in self.sessions.items()), return_exceptions=True)
+        # A document gone or slow is settled enough; a page error fails the action.
+        outcomes = await asyncio.gather(
+            *(one(s, c) for s, c in self.sessions.items()), return_exceptions=True
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, PageScriptError):
+                raise outcome
 
     async def read(self) -> tuple[int | None, str | None]:
         """(mutations, main-frame URL); mutations None when a counted document was replaced. Stops
@@ -159,10 +160,9 @@ class MutationCounter:
             if session_id is None:
                 url = href
             total = None if total is None or changes < 0 else total + changes
+            # Its outcome is nobody's: a page error there is only logged (relay/page_call.py).
             self.tab.session.fire_and_forget(
-                self.tab.session.cdp(
-                    "Runtime.evaluate", {"expression": READ_JS, "contextId": ctx}, session_id=session_id
-                )
+                page_eval(self.tab.session, READ_JS, world=ctx, session_id=session_id)
             )
         return total, url
 
@@ -170,16 +170,12 @@ class MutationCounter:
         """``read``, counting on."""
         return await self._count(PEEK_JS)
 
-    async def _count(self, expression: str) -> tuple[int | None, str | None]:
+    async def _count(self, snippet: Snippet) -> tuple[int | None, str | None]:
         total: int | None = 0
         url: str | None = None
         for session_id, ctx in self.sessions.items():
-            try:
-                reply = await self.tab.session.cdp(
-                    "Runtime.evaluate", {"expression": expression, "contextId": ctx, "returnByValue": True},
-                    session_id=session_id, result_type=EvaluateResult,
-                )  # fmt: skip
-                value = reply.result.value
+            try:  # a page error is PageScriptError: not "a document was replaced"
+                value = await page_eval(self.tab.session, snippet, world=ctx, session_id=session_id)
             except PAGE_CALL_ERRORS:
                 value = None
             if not isinstance(value, list) or value[0] < 0:

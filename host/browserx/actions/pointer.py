@@ -29,7 +29,8 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
-from browserx.relay.cdp_types import CallFunctionOnResult, GetContentQuadsResult, ResolveNodeResult
+from browserx.relay.cdp_types import GetContentQuadsResult, ResolveNodeResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.visibility import shows_on_hover
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
@@ -40,59 +41,45 @@ BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
 HIT_JS = page_js.load("browserx.actions", "pointer_hit.js")
 FRAMES_JS = page_js.load("browserx.actions", "pointer_frames.js")
 VISIBLE_AREA_JS = page_js.load("browserx.actions", "pointer_visible_area.js")
-GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js").replace("__HIT__", HIT_JS)
+GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js", uses={"HIT": HIT_JS})
 VERDICT_JS = page_js.load("browserx.actions", "pointer_verdict.js")
-AIM_JS = (
-    page_js.load("browserx.actions", "pointer_aim.js")
-    .replace("__AREA__", VISIBLE_AREA_JS)
-    .replace("__LINK__", LINK_AT_POINT_JS)
-    .replace("__GUARD__", GUARD_JS)
+AIM_JS = page_js.load(
+    "browserx.actions",
+    "pointer_aim.js",
+    uses={"AREA": VISIBLE_AREA_JS, "LINK": LINK_AT_POINT_JS, "GUARD": GUARD_JS},
 )
-AFTER_JS = (
-    page_js.load("browserx.actions", "pointer_after.js")
-    .replace("__VERDICT__", VERDICT_JS)
-    .replace("__SETTLE__", SETTLE_JS)
-    .replace("__PEEK__", PEEK_JS)
+AFTER_JS = page_js.load(
+    "browserx.actions", "pointer_after.js", uses={"VERDICT": VERDICT_JS, "SETTLE": SETTLE_JS, "PEEK": PEEK_JS}
 )
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
 async def _await_frames(tab: Tab, target: Target) -> None:
-    def frames(session_id: str | None = None, **where: Any) -> Awaitable[dict[str, Any]]:
-        params = {"functionDeclaration": FRAMES_JS, "awaitPromise": True, **where}
-        return tab.session.cdp(
-            "Runtime.callFunctionOn", params, session_id=session_id, timeout=FRAMES_TIMEOUT
+    def frames(session_id: str | None = None, **where: Any) -> Awaitable[Any]:
+        return page_call(
+            tab.session, FRAMES_JS, session_id=session_id, await_promise=True, timeout=FRAMES_TIMEOUT, **where
         )
 
-    # Best effort: if the element vanished, the quads that follow say so properly.
+    # Best effort: if the element vanished, the quads that follow say so properly. (A page error
+    # is not that: PageScriptError.)
     with contextlib.suppress(CdpError, CdpTimeout):
-        calls = [frames(objectId=target.object_id, session_id=target.session_id)]
+        calls = [frames(this=target.object_id, session_id=target.session_id)]
         if target.session_id is not None:  # the top-level renderer places the iframe's surface
             _, ctx = await isolated_world(tab.capture, None)
-            calls.append(frames(executionContextId=ctx))
+            calls.append(frames(world=ctx))
         await asyncio.gather(*calls)
 
 
 async def _visible_area(tab: Tab, target: Target) -> dict[str, Any] | None:
-    reply = await tab.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": VISIBLE_AREA_JS, "objectId": target.object_id, "returnByValue": True},
-        session_id=target.session_id,
-        result_type=CallFunctionOnResult,
-    )
-    value = reply.result.value
+    """What of the element shows (None: nothing); a page error is PageScriptError, not "hidden"."""
+    value = await page_call(tab.session, VISIBLE_AREA_JS, this=target.object_id, session_id=target.session_id)
     return value if isinstance(value, dict) else None
 
 
 async def _hit(tab: Tab, session_id: str | None, object_id: str, point: Point) -> dict[str, Any] | None:
-    reply = await tab.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": HIT_JS, "objectId": object_id, "returnByValue": True,
-         "arguments": [{"value": point[0]}, {"value": point[1]}]},
-        session_id=session_id,
-        result_type=CallFunctionOnResult,
-    )  # fmt: skip
-    value = reply.result.value
+    """What covers the element at ``point`` (None: nothing); a page error is PageScriptError, not
+    "not covered"."""
+    value = await page_call(tab.session, HIT_JS, point[0], point[1], this=object_id, session_id=session_id)
     return value if isinstance(value, dict) else None
 
 

@@ -26,7 +26,9 @@ from browserx.errors import (
     StaleElement,
     UnknownElement,
 )
+from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.relay.page_call import answer, call_request, page_call
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.context import describe
 from browserx.snapshot.model import NodeRef
@@ -36,7 +38,7 @@ from browserx.tabs.memory import Fingerprint
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-RESOLVE_JS = page_js.load("browserx.actions", "resolve.js").replace("__NO_AI__", NO_AI_JS)
+RESOLVE_JS = page_js.load("browserx.actions", "resolve.js", uses={"NO_AI": NO_AI_JS})
 OBJECT_GROUP = "browserx-act"
 
 
@@ -80,31 +82,27 @@ def _description_tag(description: str) -> str:
     return description.split("#", 1)[0].split(".", 1)[0].lower()
 
 
-async def call_on(tab: Tab, target: Target, js: str, *args: Any) -> Any:
+async def call_on(tab: Tab, target: Target, js: Snippet, *args: Any) -> Any:
     """Run a function on the resolved element (``this``) with JSON arguments; its value back (a
-    promise's, once it settles)."""
-    reply = await tab.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": js, "objectId": target.object_id, "returnByValue": True, "awaitPromise": True,
-         "arguments": [{"value": a} for a in args]},
-        session_id=target.session_id,
-        result_type=CallFunctionOnResult,
-    )  # fmt: skip
-    return reply.result.value
+    promise's, once it settles). A page error is a PageScriptError: each caller says what it means."""
+    return await page_call(
+        tab.session, js, *args, this=target.object_id, session_id=target.session_id, await_promise=True
+    )
 
 
 # A function of the page run beside the lookup: its declaration (``function(key, ...args)``: it finds
 # the element by its key itself, with ``by_key``), and its JSON arguments.
-Early = tuple[str, tuple[Any, ...]]
+Early = tuple[Snippet, tuple[Any, ...]]
 
 
-def by_key(js: str) -> str:
+def by_key(js: Snippet) -> Snippet:
     """``js`` (a function called on the element) as a function of the element's key, run in its
     world beside the lookup: the same element resolve.js finds, or nothing (null) when that is gone
     or opted out, so it never touches another."""
-    return (
-        "function(key, ...args) {\n  const el = (" + RESOLVE_JS + ")(key);\n"
-        "  return el && typeof el === 'object' ? (" + js + ").apply(el, args) : null;\n}"
+    return Snippet(
+        js.name,
+        "function(key, ...args) {\n  const el = (" + RESOLVE_JS.code + ")(key);\n"
+        "  return el && typeof el === 'object' ? (" + js.code + ").apply(el, args) : null;\n}",
     )
 
 
@@ -121,9 +119,7 @@ async def _lookup(
         return None  # the frame went away
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
         return None  # another document: the node the ID named is not on the page any more
-    lookup = ("Runtime.callFunctionOn",
-              {"functionDeclaration": RESOLVE_JS, "executionContextId": world[1], "arguments": [{"value": ref.key}],
-               "returnByValue": False, "objectGroup": OBJECT_GROUP})  # fmt: skip
+    lookup = call_request(RESOLVE_JS, ref.key, world=world[1], by_value=False, group=OBJECT_GROUP)
     early_value: Any = None
     try:
         if early is None:
@@ -131,20 +127,19 @@ async def _lookup(
         else:  # one round trip for both: the renderer runs them in order
             js, args = early
             both = await tab.session.cdp_batch(
-                [lookup, ("Runtime.callFunctionOn",
-                          {"functionDeclaration": js, "executionContextId": world[1], "returnByValue": True,
-                           "awaitPromise": True, "arguments": [{"value": ref.key}, *({"value": a} for a in args)]})],
+                [lookup, call_request(js, ref.key, *args, world=world[1], await_promise=True)],
                 session_id,
                 result_type=CallFunctionOnResult,
-            )  # fmt: skip
+            )
             if isinstance(both[0], BaseException):
                 raise both[0]
             reply = both[0]
-            if isinstance(both[1], CallFunctionOnResult):
-                early_value = both[1].result.value
+            if isinstance(both[1], CallFunctionOnResult):  # (its command failing: not run, no value)
+                early_value = answer(js, both[1]).value  # the function threw: PageScriptError
     except CdpError:
         return None  # "Cannot find context": the document went away (or an answer Chrome never sends)
-    obj = reply.result
+    # resolve.js threw: a PageScriptError, not "the element is gone".
+    obj = answer(RESOLVE_JS, reply)
     if obj.value == "no-ai":
         raise PageOptedOut(
             "This element (or the part of the page or frame it is in) opted out of AI agents "

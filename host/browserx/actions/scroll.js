@@ -1,9 +1,9 @@
 // @ts-check
 // scroll (actions/scroll.py), shared by page and container scrolling; `this` is an element or null
-// (the page). Scrolls by `amount` px (a negative amount: __PAGE_FRACTION__ of a page) unless
+// (the page). Scrolls by `amount` px (a negative amount: pageFraction of a page) unless
 // measureOnly; answers the scroller, the positions before and after and what is left in each
 // direction.
-function(direction, amount, measureOnly) {
+function(direction, amount, measureOnly, pageFraction) {
   let el = this && this.nodeType === 1 ? this : null;
   const doc = el ? el.ownerDocument : document, win = doc.defaultView;
   const page = (d) => d.scrollingElement || d.documentElement;
@@ -40,7 +40,7 @@ function(direction, amount, measureOnly) {
   const before = pos();
   if (!measureOnly) {
     const size = vertical ? s.clientHeight || win.innerHeight : s.clientWidth || win.innerWidth;
-    const px = amount < 0 ? Math.round(size * __PAGE_FRACTION__) : amount;
+    const px = amount < 0 ? Math.round(size * pageFraction) : amount;
     const sign = direction === 'down' || direction === 'right' ? 1 : -1;
     const opts = vertical ? {top: sign * px, behavior: 'instant'} : {left: sign * px, behavior: 'instant'};
     el ? el.scrollBy(opts) : win.scrollBy(opts);

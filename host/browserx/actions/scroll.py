@@ -15,7 +15,8 @@ from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.expectations import Expect
-from browserx.relay.cdp_types import CallFunctionOnResult, EvaluateResult
+from browserx.page_js import Snippet
+from browserx.relay.page_call import page_call, page_eval
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
@@ -23,40 +24,32 @@ Direction = Literal["down", "up", "left", "right"]
 PAGE_FRACTION = 0.9  # a "page" keeps a little overlap, like PageDown
 INFINITE_SETTLE_S = 0.25
 
-SCROLL_JS = page_js.load("browserx.actions", "scroll.js").replace("__PAGE_FRACTION__", str(PAGE_FRACTION))
+SCROLL_JS = page_js.load("browserx.actions", "scroll.js")
 PAGE_POS_JS = page_js.load("browserx.actions", "scroll_page_pos.js")
+RECT_JS = Snippet(
+    "actions/scroll.py", "function(){const r=this.getBoundingClientRect();return [r.left,r.top]}"
+)
 
 
 async def _run(
     tab: Tab, target: Target | None, direction: str, amount: float, measure: bool
 ) -> dict[str, Any]:
-    args = [{"value": direction}, {"value": amount}, {"value": measure}]
+    args = (direction, amount, measure, PAGE_FRACTION)
     if target is not None:
-        params: dict[str, Any] = {"objectId": target.object_id}
-        session = target.session_id
+        value = await page_call(
+            tab.session, SCROLL_JS, *args, this=target.object_id, session_id=target.session_id
+        )
     else:
         _, ctx = await isolated_world(tab.capture, None)
-        params, session = {"executionContextId": ctx}, None
-    reply = await tab.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": SCROLL_JS, "arguments": args, "returnByValue": True, **params},
-        session_id=session,
-        result_type=CallFunctionOnResult,
-    )
-    value = reply.result.value
-    if not isinstance(value, dict):
+        value = await page_call(tab.session, SCROLL_JS, *args, world=ctx)
+    if not isinstance(value, dict):  # (a page error is PageScriptError)
         raise BadRequest("scrolling failed in the page")
     return value
 
 
 async def _page_pos(tab: Tab) -> tuple[float, float]:
     _, ctx = await isolated_world(tab.capture, None)
-    reply = await tab.session.cdp(
-        "Runtime.evaluate",
-        {"expression": PAGE_POS_JS, "contextId": ctx, "returnByValue": True},
-        result_type=EvaluateResult,
-    )
-    x, y = reply.result.value or (0, 0)
+    x, y = await page_eval(tab.session, PAGE_POS_JS, world=ctx) or (0, 0)
     return (float(x), float(y))
 
 
@@ -117,14 +110,9 @@ async def _into_view(ctx: ActionContext, to_id: int) -> None:
     target = await resolve(tab, to_id)
     await ctx.adopt(target)
     before = await _page_pos(tab)
-    rect_js = "function(){const r=this.getBoundingClientRect();return [r.left,r.top]}"
-    call = {"functionDeclaration": rect_js, "objectId": target.object_id, "returnByValue": True}
 
     async def rect() -> Any:
-        reply = await tab.session.cdp(
-            "Runtime.callFunctionOn", call, session_id=target.session_id, result_type=CallFunctionOnResult
-        )
-        return reply.result.value
+        return await page_call(tab.session, RECT_JS, this=target.object_id, session_id=target.session_id)
 
     r0 = await rect()
     # The DOM domain scrolls every ancestor scroller, across frames too.

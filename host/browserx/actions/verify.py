@@ -21,7 +21,7 @@ from browserx.actions.resolve import call_on, resolve
 from browserx.actions.result import ActionResult, PageState, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
-from browserx.relay.cdp_types import EvaluateResult
+from browserx.relay.page_call import page_eval
 from browserx.snapshot.page_watch import WATCH_JS
 from browserx.snapshot.redaction import redact_url
 from browserx.snapshot.snapshot import DomSnapshot
@@ -37,7 +37,7 @@ POLL_S = 0.1
 TARGET_GONE: tuple[type[BrowserxError], ...] = (*PAGE_CALL_ERRORS, ElementError)
 MAX_MESSAGES = 5
 TARGET_STATE_JS = page_js.load("browserx.actions", "verify_target_state.js")
-DRAIN_EVENTS_JS = page_js.load("browserx.actions", "verify_drain_events.js").replace("__WATCH__", WATCH_JS)
+DRAIN_EVENTS_JS = page_js.load("browserx.actions", "verify_drain_events.js", uses={"WATCH": WATCH_JS})
 
 
 # -- what the page looks like at one moment ---------------------------------------------------
@@ -297,14 +297,9 @@ class Verifier:
     async def _drain_events(self) -> None:
         try:
             _, ctx = await isolated_world(self.tab.capture, None)
-            reply = await self.tab.session.cdp(
-                "Runtime.evaluate",
-                {"expression": DRAIN_EVENTS_JS, "contextId": ctx, "returnByValue": True},
-                result_type=EvaluateResult,
-            )
+            value = await page_eval(self.tab.session, DRAIN_EVENTS_JS, world=ctx)
         except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included
-            return
-        value = reply.result.value
+            return  # (a page error is PageScriptError: the events could not be read)
         if isinstance(value, dict):
             now = float(value.get("now") or 0)
             self._log([(e, now) for e in value.get("events") or [] if isinstance(e, dict)])

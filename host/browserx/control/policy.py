@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 import msgspec
 
@@ -16,8 +15,10 @@ from browserx.relay.cdp_types import (
     EvaluateResult,
     FrameTree,
     GetFrameTreeResult,
+    RemoteObject,
     decode_or_none,
 )
+from browserx.relay.page_call import Request, answer, eval_request
 from browserx.snapshot.capture import LATE_FRAME_WINDOW
 from browserx.snapshot.worlds import WORLD_NAME
 from browserx.tabs.tab import Tab
@@ -38,20 +39,20 @@ def check_url(url: str, allow_file_urls: bool) -> None:
 async def refuse_opted_out(tab: Tab) -> None:
     """Raise PageOptedOut when the tab's page says ``data-no-ai`` (read in the main world's
     document, nothing else of it). Before any ID of the page is looked up."""
-    # Read leniently: an answer of a shape Chrome never sends is no opt-out (and no error).
-    reply = await tab.session.cdp(
-        "Runtime.evaluate", {"expression": OPTED_OUT_JS, "returnByValue": True}, result_type=msgspec.Raw
-    )
-    if _says_opted_out(decode_or_none(reply, EvaluateResult)):
+    # Read leniently: an answer of a shape Chrome never sends is no opt-out (and no error). A page
+    # error is PageScriptError: nothing is read of a page whose opt-out could not be read.
+    method, params = eval_request(OPTED_OUT_JS)
+    reply = decode_or_none(await tab.session.cdp(method, params, result_type=msgspec.Raw), EvaluateResult)
+    if _says_opted_out(answer(OPTED_OUT_JS, reply) if reply is not None else None):
         raise PageOptedOut(
             "This page opted out of AI agents (data-no-ai); browserx will not read or act on it. "
             "Ask the user to do this step themselves."
         )
 
 
-def _says_opted_out(reply: EvaluateResult | None) -> bool:
+def _says_opted_out(answered: RemoteObject | None) -> bool:
     """Whether an OPTED_OUT_JS evaluation answered yes (no answer, or any other value: no)."""
-    return reply is not None and reply.result.value is True
+    return answered is not None and answered.value is True
 
 
 async def refuse_opted_out_frames(tab: Tab) -> None:
@@ -68,9 +69,9 @@ async def refuse_opted_out_frames(tab: Tab) -> None:
         *(sid for sid, t in tab.session.sessions.items() if t.type == "iframe"),
     ]
     for session_id in sessions:
-        checks: list[dict[str, Any]] = []
+        checks: list[Request] = []
         if session_id is not None:
-            checks.append({"expression": OPTED_OUT_JS, "returnByValue": True})
+            checks.append(eval_request(OPTED_OUT_JS))
         try:
             raw_tree = await tab.session.cdp(
                 "Page.getFrameTree", session_id=session_id, result_type=msgspec.Raw
@@ -91,15 +92,16 @@ async def refuse_opted_out_frames(tab: Tab) -> None:
             except PAGE_CALL_ERRORS:
                 continue  # out of this process: its own session is checked
             context = world.executionContextId
-            checks.append({"expression": OPTED_OUT_JS, "returnByValue": True, "contextId": context})
-        for params in checks:
+            checks.append(eval_request(OPTED_OUT_JS, world=context))
+        for method, params in checks:
             try:
                 reply = await tab.session.cdp(
-                    "Runtime.evaluate", params, session_id=session_id, result_type=EvaluateResult
+                    method, params, session_id=session_id, result_type=EvaluateResult
                 )
             except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included: no opt-out
                 continue
-            if _says_opted_out(reply):
+            # A page error is PageScriptError: no picture of a frame whose opt-out could not be read.
+            if _says_opted_out(answer(OPTED_OUT_JS, reply)):
                 raise PageOptedOut(
                     "A frame of this page opted out of AI agents (data-no-ai): a screenshot would show it, so "
                     "browserx takes none. Take a snapshot (it leaves that frame out), or ask the user."

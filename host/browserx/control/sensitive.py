@@ -28,7 +28,7 @@ from browserx.control.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import ClickParams, KeyParams, TypeParams
 from browserx.errors import DeniedByUser, NoAnswer, clip
-from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
 from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
@@ -144,13 +144,8 @@ async def _look(tab: Tab, element_id: int | None, clicks: bool) -> tuple[str | N
         return (fp.role, fp.name, raw) if fp is not None else (None, "", raw)
     # Enter to whatever has focus (the top document's, through shadow roots and frames)
     _, context = await isolated_world(tab.capture, None)
-    reply = await tab.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": FACTS_JS, "executionContextId": context, "returnByValue": True,
-         "arguments": [{"value": True}]},
-        result_type=CallFunctionOnResult,
-    )  # fmt: skip
-    return None, "", reply.result.value
+    # A page error is PageScriptError: an action whose sensitivity could not be read is not done.
+    return None, "", await page_call(tab.session, FACTS_JS, True, world=context)
 
 
 def _what(params: Any) -> tuple[str | None, bool, int | None]:

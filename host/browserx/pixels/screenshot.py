@@ -28,7 +28,9 @@ from browserx.actions.effects import EFFECTS_JS, effects_enabled
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable
-from browserx.relay.cdp_types import CallFunctionOnResult, CaptureScreenshotResult, EvaluateResult
+from browserx.page_js import Snippet
+from browserx.relay.cdp_types import CaptureScreenshotResult
+from browserx.relay.page_call import page_call, page_eval
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.snapshots import take_snapshot
@@ -43,8 +45,13 @@ PAGE_METRICS_JS = page_js.load("browserx.pixels", "screenshot_page_metrics.js")
 CONTENT_BOX_JS = page_js.load("browserx.pixels", "screenshot_content_box.js")
 # The metrics, read in browserx's world after taking away what it drew there (cursor, outlines,
 # ripples: actions/effects.js): the capture that follows shows the page alone.
-HIDE_EFFECTS_AND_METRICS_JS = (
-    "function() {\n" + EFFECTS_JS + '\neffect({kind: "hide"}, null);\nreturn ' + PAGE_METRICS_JS + ";\n}"
+HIDE_EFFECTS_AND_METRICS_JS = Snippet(
+    PAGE_METRICS_JS.name,
+    "function() {\n"
+    + EFFECTS_JS.code
+    + '\neffect({kind: "hide"}, null);\nreturn '
+    + PAGE_METRICS_JS.code
+    + ";\n}",
 )
 
 
@@ -139,20 +146,14 @@ async def _page_metrics(tab: Tab, hide_effects: bool) -> tuple[float, ...]:
     world = tab.capture.worlds.get(None)
     if hide_effects and effects_enabled() and world is not None:
         try:
-            reply = await tab.session.cdp(
-                "Runtime.callFunctionOn",
-                {"functionDeclaration": HIDE_EFFECTS_AND_METRICS_JS, "executionContextId": world[1],
-                 "returnByValue": True},
-                result_type=CallFunctionOnResult,
-            )  # fmt: skip
-            if isinstance(reply.result.value, list):
-                return tuple(float(v) for v in reply.result.value)
+            value = await page_call(tab.session, HIDE_EFFECTS_AND_METRICS_JS, world=world[1])
+            if isinstance(value, list):
+                return tuple(float(v) for v in value)
         except (CdpError, CdpTimeout):
             pass  # that world is gone (a new document): nothing of browserx is drawn in this one
-    metrics = await tab.session.cdp(
-        "Runtime.evaluate", {"expression": PAGE_METRICS_JS, "returnByValue": True}, result_type=EvaluateResult
-    )
-    return tuple(float(v) for v in metrics.result.value)
+    # In the page's own world; a page error is PageScriptError, not a picture of unknown size.
+    metrics = await page_eval(tab.session, PAGE_METRICS_JS)
+    return tuple(float(v) for v in metrics)
 
 
 def image_scale(width: float, height: float, fmt: str, max_width: int | None = None) -> float:

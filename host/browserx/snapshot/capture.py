@@ -24,7 +24,8 @@ import structlog
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, CdpError, FrameGone, PageOptedOut
-from browserx.relay.cdp_types import CallFunctionOnResult, GetFrameOwnerResult, ResolveNodeResult
+from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.closed_roots import collect_closed_roots
 from browserx.snapshot.collector import collect_document
@@ -191,20 +192,13 @@ async def _owner_key(state: CaptureState, parent: FrameCapture, frame_id: str) -
             session_id=parent.session_id,
             result_type=ResolveNodeResult,
         )
-        key = await state.session.cdp(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": KEY_OF_THIS,
-                "objectId": resolved.object.objectId,
-                "returnByValue": True,
-            },
-            session_id=parent.session_id,
-            result_type=CallFunctionOnResult,
+        # A page error is PageScriptError: it fails the snapshot, not "a frame without an owner".
+        value = await page_call(
+            state.session, KEY_OF_THIS, this=resolved.object.objectId, session_id=parent.session_id
         )
     except PAGE_CALL_ERRORS as exc:
         log.warning("frame_owner_unknown", frame=frame_id, error=exc.message)
         return None
-    value = key.result.value
     if not value:
         return None
     state.owner_keys[cache_key] = int(value)

@@ -11,34 +11,33 @@ from typing import Any
 import msgspec
 
 from browserx import page_js
+from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
     DescribeNodeResult,
     EvaluateResult,
     GetPropertiesResult,
     ResolveNodeResult,
 )
+from browserx.relay.page_call import Handle, answer, eval_request, page_call
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.collector import COLLECTOR_JS
-from browserx.snapshot.frames import EvalResult, RawFrame, collector_output
+from browserx.snapshot.frames import RawFrame, collector_output
 
 MAX_CLOSED_ROOT_DEPTH = 3
 # Marks the suspected hosts that have no closed shadow root (by position in the array), so the
 # collector does not suspect them again.
 MARK_PLAIN_JS = page_js.load("browserx.snapshot", "mark_plain.js")
-CLOSED_ROOTS_JS = page_js.load("browserx.snapshot", "closed_roots.js").replace("__COLLECT__", COLLECTOR_JS)
+CLOSED_ROOTS_JS = page_js.load("browserx.snapshot", "closed_roots.js", uses={"COLLECT": COLLECTOR_JS})
+SUSPECTS_JS = Snippet("snapshot/closed_roots.py", "globalThis.__browserx.suspects")
 
 
 async def object_ids(
-    state: CaptureState, session_id: str | None, ctx: int, expression: str, group: str = "browserx"
+    state: CaptureState, session_id: str | None, ctx: int, expression: Snippet, group: str = "browserx"
 ) -> tuple[str | None, list[str]]:
     """The objectId of an array held in the isolated world, and those of its elements."""
-    arr = await state.session.cdp(
-        "Runtime.evaluate",
-        {"expression": expression, "contextId": ctx, "objectGroup": group},
-        session_id=session_id,
-        result_type=EvaluateResult,
-    )
-    object_id = arr.result.objectId
+    method, params = eval_request(expression, world=ctx, by_value=False, group=group)
+    arr = answer(expression, await state.session.cdp(method, params, session_id, result_type=EvaluateResult))
+    object_id = arr.objectId
     if not object_id:
         return None, []
     props = await state.session.cdp(
@@ -61,7 +60,7 @@ async def collect_closed_roots(
     (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
     found: list[tuple[int, RawFrame]] = []
     for _depth in range(MAX_CLOSED_ROOT_DEPTH):
-        array, hosts = await object_ids(state, session_id, ctx, "globalThis.__browserx.suspects")
+        array, hosts = await object_ids(state, session_id, ctx, SUSPECTS_JS)
         if not hosts:
             break
         described = await state.session.cdp_batch(
@@ -80,11 +79,9 @@ async def collect_closed_roots(
                 answered.append(i)
         if array is not None and answered:
             # Not asked again: sent now, run by the renderer before the next collector.
-            await state.session.cdp(
-                "Runtime.callFunctionOn",
-                {"functionDeclaration": MARK_PLAIN_JS, "objectId": array,
-                 "arguments": [{"value": [i for i in range(len(hosts)) if i not in set(answered)]}]},
-                session_id=session_id,
+            await page_call(
+                state.session, MARK_PLAIN_JS, [i for i in range(len(hosts)) if i not in set(answered)],
+                this=array, session_id=session_id,
             )  # fmt: skip
         if not closed:
             break
@@ -107,21 +104,15 @@ async def collect_closed_roots(
         if not pairs:
             break
         objects = [host for host, _ in pairs] + [root for _, root in pairs]
-        reply = await state.session.cdp(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": CLOSED_ROOTS_JS,
-                "objectId": objects[0],
-                "arguments": [{"value": opts}, *({"objectId": o} for o in objects)],
-                "returnByValue": True,
-            },
-            session_id=session_id,
-            result_type=EvalResult,
-        )
+        # A page error fails the closed roots (capture.py's extras: the snapshot says so).
+        value = await page_call(
+            state.session, CLOSED_ROOTS_JS, opts, *(Handle(o) for o in objects),
+            this=objects[0], session_id=session_id,
+        )  # fmt: skip
         batch = [
             (host, raw.normalized())
             for host, raw in msgspec.json.decode(
-                collector_output(reply, "closed shadow roots"), type=list[tuple[int, RawFrame]]
+                collector_output(value, "closed shadow roots"), type=list[tuple[int, RawFrame]]
             )
         ]
         found.extend(batch)

@@ -18,30 +18,33 @@ import structlog
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS
+from browserx.page_js import Snippet
 from browserx.relay.connection import DEFAULT_TIMEOUT
+from browserx.relay.page_call import page_call
 from browserx.snapshot.capture_state import CaptureState
-from browserx.snapshot.frames import KEY_BITS, Collected, EvalResult, collector_output
+from browserx.snapshot.frames import KEY_BITS, Collected, collector_output
 from browserx.snapshot.page_watch import EARLY_WATCH_JS, NO_AI_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions
 from browserx.snapshot.worlds import WORLD_NAME, call_in_world
 
 log = structlog.get_logger("browserx.capture")
 
-COLLECTOR_JS = page_js.load("browserx.snapshot", "collector.js").replace("__NO_AI__", NO_AI_JS)
-SETTLE_AND_COLLECT_JS = (
-    page_js.load("browserx.snapshot", "settle_and_collect.js")
-    .replace("__SETTLE__", SETTLE_JS)
-    .replace("__COLLECT__", COLLECTOR_JS)
+COLLECTOR_JS = page_js.load("browserx.snapshot", "collector.js", uses={"NO_AI": NO_AI_JS})
+SETTLE_AND_COLLECT_JS = page_js.load(
+    "browserx.snapshot", "settle_and_collect.js", uses={"SETTLE": SETTLE_JS, "COLLECT": COLLECTOR_JS}
 )
-_COLLECTOR_NAME = "__browserxCollect_" + hashlib.sha256(SETTLE_AND_COLLECT_JS.encode()).hexdigest()[:12]
-INSTALL_AND_COLLECT_JS = (
+_COLLECTOR_NAME = "__browserxCollect_" + hashlib.sha256(SETTLE_AND_COLLECT_JS.code.encode()).hexdigest()[:12]
+# Both named after settle_and_collect.js: what they run (and what a page error's stack shows) is it.
+INSTALL_AND_COLLECT_JS = Snippet(
+    SETTLE_AND_COLLECT_JS.name,
     f"function(opts, quiet, timeout, network) {{\n  const run = globalThis.{_COLLECTOR_NAME} = "
-    + SETTLE_AND_COLLECT_JS
-    + ";\n  return run(opts, quiet, timeout, network);\n}"
+    + SETTLE_AND_COLLECT_JS.code
+    + ";\n  return run(opts, quiet, timeout, network);\n}",
 )
-COLLECT_STUB_JS = (
+COLLECT_STUB_JS = Snippet(
+    SETTLE_AND_COLLECT_JS.name,
     f"function(opts, quiet, timeout, network) {{ const run = globalThis.{_COLLECTOR_NAME}; "
-    "return run ? run(opts, quiet, timeout, network) : null; }"
+    "return run ? run(opts, quiet, timeout, network) : null; }",
 )
 
 
@@ -56,7 +59,7 @@ async def watch_new_documents(state: CaptureState, session_id: str | None) -> No
     try:
         await state.session.cdp(
             "Page.addScriptToEvaluateOnNewDocument",
-            {"source": EARLY_WATCH_JS, "worldName": WORLD_NAME},
+            {"source": EARLY_WATCH_JS.source, "worldName": WORLD_NAME},
             session_id=session_id,
         )
     except PAGE_CALL_ERRORS as exc:  # e.g. an older extension that does not allow it: watch as before
@@ -75,32 +78,26 @@ async def collect_document(
         if session_id is None and settle.wait:
             timeout = settle.longest_wait + DEFAULT_TIMEOUT
 
-    async def collect(ctx: int, installed: bool) -> EvalResult:
+    async def collect(ctx: int, installed: bool) -> Any:
         # The click listeners of the last capture of this document: the collector hit-tests
         # them with the other elements a person might act on.
         listening = list(state.listener_keys.get((session_id, ctx), {}).values())
         with_base = {**opts, "freshBase": state.fresh_base(session_id, KEY_BITS), "hitTest": True,
                      "listening": listening}  # fmt: skip
-        for source in (COLLECT_STUB_JS, INSTALL_AND_COLLECT_JS) if installed else (INSTALL_AND_COLLECT_JS,):
-            reply: EvalResult = await state.session.cdp(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": source,
-                    "executionContextId": ctx,
-                    "arguments": [{"value": with_base}, *({"value": a} for a in settle_args)],
-                    "awaitPromise": True,
-                    "returnByValue": True,
-                },
-                session_id=session_id,
-                timeout=timeout,
-                result_type=EvalResult,
-            )
-            if reply.exceptionDetails or reply.result.get("value") is not None:
+        value = None
+        for snippet in (COLLECT_STUB_JS, INSTALL_AND_COLLECT_JS) if installed else (INSTALL_AND_COLLECT_JS,):
+            # A page error fails the document's capture (the main frame's: the snapshot), as
+            # PageScriptError: there is nothing to show of it.
+            value = await page_call(
+                state.session, snippet, with_base, *settle_args,
+                world=ctx, session_id=session_id, await_promise=True, timeout=timeout,
+            )  # fmt: skip
+            if value is not None:
                 break
-        return reply
+        return value
 
-    frame_id, ctx, reply = await call_in_world(state, session_id, collect)
-    collected = msgspec.json.decode(collector_output(reply, "document"), type=Collected)
+    frame_id, ctx, value = await call_in_world(state, session_id, collect)
+    collected = msgspec.json.decode(collector_output(value, "document"), type=Collected)
     # The collector reports the key base its document's keys count from: the session's reserved
     # fresh base when the document is new to the host.
     state.document_seen(session_id, collected.frame.keyBase)

@@ -10,7 +10,7 @@ import asyncio
 
 from browserx import page_js
 from browserx.errors import BadRequest
-from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
@@ -33,14 +33,11 @@ async def match_selector(state: CaptureState, snap: DomSnapshot, selector: str) 
         world = state.worlds.get(session)
         if world is None:
             return []
-        reply = await state.session.cdp(
-            "Runtime.callFunctionOn",
-            {"functionDeclaration": MATCH_JS, "executionContextId": world[1], "returnByValue": True,
-             "arguments": [{"value": selector}, {"value": roots.get(label, [])}]},
-            session_id=session,
-            result_type=CallFunctionOnResult,
-        )  # fmt: skip
-        result = msgspec.json.decode(reply.result.value or "{}")
+        # A page error fails the view (PageScriptError): no match is not "matches nothing".
+        value = await page_call(
+            state.session, MATCH_JS, selector, roots.get(label, []), world=world[1], session_id=session
+        )
+        result = msgspec.json.decode(value or "{}")
         if "error" in result:
             raise BadRequest(f"invalid CSS selector {selector!r}: {result['error']}")
         return [int(k) for k in result.get("keys", [])]

@@ -116,13 +116,6 @@ class FrameCapture:
             raw.text, raw.attrs, raw.state = {}, {}, {}
 
 
-class EvalResult(msgspec.Struct):
-    """A Runtime.callFunctionOn reply that runs the collector."""
-
-    result: dict[str, Any]
-    exceptionDetails: dict[str, Any] | None = None
-
-
 class Collected(msgspec.Struct):
     """The collector's answer for a document: the frame, and the page watcher's report when the
     call let the page settle first."""
@@ -131,14 +124,9 @@ class Collected(msgspec.Struct):
     settled: dict[str, Any] | None = None
 
 
-def collector_output(reply: EvalResult, what: str) -> str:
-    """The JSON text the collector returned, or a CdpError saying why there is none."""
-    if reply.exceptionDetails:
-        detail = reply.exceptionDetails.get("exception", {}).get("description") or reply.exceptionDetails.get(
-            "text"
-        )
-        raise CdpError(f"the snapshot collector failed in the page ({what}): {detail}")
-    value = reply.result.get("value")
+def collector_output(value: Any, what: str) -> str:
+    """The JSON text the collector returned (a page error is raised by relay/page_call.py before
+    this), or a CdpError saying there is none."""
     if not isinstance(value, str):
         raise CdpError(f"the snapshot collector returned no data ({what})")
     return value

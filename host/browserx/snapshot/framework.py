@@ -16,18 +16,19 @@ references do not: no per-element CDP call, no attribute written into the page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from browserx import page_js
-from browserx.errors import PAGE_CALL_ERRORS
+from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
+from browserx.page_js import Snippet
 from browserx.relay.cdp_types import EvaluateResult
+from browserx.relay.page_call import answer, eval_request
 from browserx.snapshot.capture_state import CaptureState
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 
-FRAMEWORK_PROBE_JS = page_js.load("browserx.snapshot", "framework_probe.js").replace(
-    "__MAX__", str(MAX_MARKED)
-)
+FRAMEWORK_PROBE_JS = page_js.load("browserx.snapshot", "framework_probe.js", uses={"MAX": MAX_MARKED})
+# The probe, answering a handle on the main world's document.
+PROBE_AND_DOCUMENT_JS = Snippet(FRAMEWORK_PROBE_JS.name, f"({FRAMEWORK_PROBE_JS.code}, document)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,19 +43,20 @@ async def install_probe(state: CaptureState, session_id: str | None, handle: boo
     (capture.py lists click listeners through it: from browserx's isolated world that listing
     crashes the renderer). Sent right before the collector, which the renderer runs after it;
     best effort: without it, framework handlers are simply not seen."""
-    params: dict[str, Any] = {"expression": FRAMEWORK_PROBE_JS, "returnByValue": True}
-    if handle:
-        # In no object group: DOMDebugger.getEventListeners then lists the listeners without a
-        # handle on each handler function (and its source: a fifth of the time and payload).
-        # The one handle a document gets is kept while the document lives.
-        params = {"expression": f"({FRAMEWORK_PROBE_JS}, document)"}
+    # In no object group: DOMDebugger.getEventListeners then lists the listeners without a handle
+    # on each handler function (and its source: a fifth of the time and payload). The one handle a
+    # document gets is kept while the document lives.
+    snippet = PROBE_AND_DOCUMENT_JS if handle else FRAMEWORK_PROBE_JS
+    method, params = eval_request(snippet, by_value=not handle)
     try:
-        reply = await state.session.cdp(
-            "Runtime.evaluate", params, session_id=session_id, result_type=EvaluateResult
+        reply = answer(
+            snippet, await state.session.cdp(method, params, session_id, result_type=EvaluateResult)
         )
     except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included
         return Probe()
+    except PageScriptError:  # the page broke what the probe uses (logged): its handlers go unseen
+        return Probe()
     if handle:
-        return Probe(document=reply.result.objectId)
-    count = reply.result.value
+        return Probe(document=reply.objectId)
+    count = reply.value
     return Probe(count=count if isinstance(count, int) else None)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from browserx.page_js import Snippet
 from browserx.relay.cdp_types import AXNode, PartialAXTreeResult
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.closed_roots import object_ids
 from browserx.snapshot.frames import RawFrame
 
 GROUP = "browserx-ax"
+INTERNALS_JS = Snippet("snapshot/internals.py", "globalThis.__browserx.internals")
 # Chrome's roles for an element that is only a wrapper (the host of a control in its shadow root).
 PRESENTATIONAL = frozenset({"none", "presentation", "generic", "GenericContainer"})
 # AX properties read as states, named as the collector names native ones (snapshot/states.py).
@@ -67,7 +69,7 @@ async def internal_roles(
         del known[key]  # gone, or no longer such an element
     if not missing:
         return out
-    _, objects = await object_ids(state, session_id, ctx, "globalThis.__browserx.internals", GROUP)
+    _, objects = await object_ids(state, session_id, ctx, INTERNALS_JS, GROUP)
     asked = [p for p in missing if p < len(objects)]
     try:
         replies = await state.session.cdp_batch(

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from browserx import page_js
 from browserx.errors import CdpError
+from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
-    CallFunctionOnResult,
     CaptureSnapshotResult,
     EvaluateResult,
     EventListenerRows,
     ResolveNodeResult,
 )
+from browserx.relay.page_call import Handle, answer, eval_request, page_call
 from browserx.snapshot.capture_state import CaptureState
 
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
@@ -27,6 +28,7 @@ CLICK_EVENT_SET = frozenset(CLICK_EVENTS)
 SMALL_DOCUMENT = 5000
 LISTENER_HEAVY = 500  # click-like listeners in one listing that make a session "heavy"
 KEYS_OF_ARGS = page_js.load("browserx.snapshot", "keys_of_args.js")
+DOCUMENT_JS = Snippet("snapshot/listeners.py", "document")
 
 
 async def clickable_nodes(state: CaptureState, session_id: str | None) -> dict[int, set[str]]:
@@ -97,10 +99,11 @@ async def heavy_listing(
 async def document_handle(state: CaptureState, session_id: str | None) -> str:
     """A fresh main-world handle on the session's document."""
     # In no object group (see install_probe).
-    reply = await state.session.cdp(
-        "Runtime.evaluate", {"expression": "document"}, session_id=session_id, result_type=EvaluateResult
+    method, params = eval_request(DOCUMENT_JS, by_value=False)
+    reply = answer(
+        DOCUMENT_JS, await state.session.cdp(method, params, session_id, result_type=EvaluateResult)
     )
-    object_id = reply.result.objectId
+    object_id = reply.objectId
     if object_id is None:
         raise CdpError("the page gave no handle on its document")
     return object_id
@@ -142,18 +145,15 @@ async def listener_keys(
             if isinstance(r, ResolveNodeResult)
         ]
         if pairs:
-            keys = await state.session.cdp(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": KEYS_OF_ARGS,
-                    "objectId": pairs[0][1],
-                    "arguments": [{"objectId": o} for _, o in pairs],
-                    "returnByValue": True,
-                },
+            # A page error is PageScriptError (capture.py's extras: the snapshot says what it lacks).
+            keys = await page_call(
+                state.session,
+                KEYS_OF_ARGS,
+                *(Handle(o) for _, o in pairs),
+                this=pairs[0][1],
                 session_id=session_id,
-                result_type=CallFunctionOnResult,
             )
-            for (backend_id, _), key in zip(pairs, keys.result.value, strict=True):
+            for (backend_id, _), key in zip(pairs, keys, strict=True):
                 if key:
                     known[backend_id] = int(key)
         # Not waited for: the renderer runs it after the lookup, and nothing here needs its answer.

@@ -8,7 +8,7 @@ import asyncio
 import msgspec
 
 from browserx import page_js
-from browserx.relay.cdp_types import CallFunctionOnResult
+from browserx.relay.page_call import page_call
 from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.merge import Tree
@@ -36,14 +36,15 @@ async def hit_test(
 async def _hit_test_frame(
     state: CaptureState, frame: FrameCapture, tree: Tree, nodes: list[Node]
 ) -> dict[int, Cover]:
-    reply = await state.session.cdp(
-        "Runtime.callFunctionOn",
-        {"functionDeclaration": HIT_TEST_JS, "executionContextId": frame.context_id, "returnByValue": True,
-         "arguments": [{"value": [n.ref.key for n in nodes]}]},
+    # A page error fails the snapshot (PageScriptError): covers it cannot test are no "uncovered".
+    value = await page_call(
+        state.session,
+        HIT_TEST_JS,
+        [n.ref.key for n in nodes],
+        world=frame.context_id,
         session_id=frame.session_id,
-        result_type=CallFunctionOnResult,
-    )  # fmt: skip
-    results = msgspec.json.decode(reply.result.value or "[]")
+    )
+    results = msgspec.json.decode(value or "[]")
     out: dict[int, Cover] = {}
     for node, hit in zip(nodes, results, strict=False):
         if hit:

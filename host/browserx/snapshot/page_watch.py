@@ -20,13 +20,12 @@ MAX_BUFFERED = 100
 # that meet nodes on their own: the collector, this watch, resolve, hit tests, focus checks.
 NO_AI_JS = page_js.load("browserx.snapshot", "no_ai.js")
 
-WATCH_JS = (
-    page_js.load("browserx.snapshot", "page_watch.js")
-    .replace("__NO_AI__", NO_AI_JS)
-    .replace("__SELECTOR__", '"' + EVENT_SELECTOR + '"')
-    .replace("__MAX__", str(MAX_BUFFERED))
+WATCH_JS = page_js.load(
+    "browserx.snapshot",
+    "page_watch.js",
+    uses={"NO_AI": NO_AI_JS, "SELECTOR": EVENT_SELECTOR, "MAX": MAX_BUFFERED},
 )
 
-EARLY_WATCH_JS = page_js.load("browserx.snapshot", "page_watch_early.js").replace("__WATCH__", WATCH_JS)
+EARLY_WATCH_JS = page_js.load("browserx.snapshot", "page_watch_early.js", uses={"WATCH": WATCH_JS})
 
-SETTLE_JS = page_js.load("browserx.snapshot", "page_watch_settle.js").replace("__WATCH__", WATCH_JS)
+SETTLE_JS = page_js.load("browserx.snapshot", "page_watch_settle.js", uses={"WATCH": WATCH_JS})
