@@ -102,7 +102,8 @@ js-tools:
 	sh scripts/setup-js-tools.sh
 
 # The JavaScript too: tsc over its JSDoc types (tools/js/check.mjs: the extension, and the page snippets
-# against host/browserx/page_api.d.ts and snippets.d.ts) and eslint (tools/js/eslint.config.mjs).
+# against host/browserx/page_api.d.ts and snippets.d.ts), eslint (tools/js/eslint.config.mjs), and the
+# unit tests of the collector's pure parts under node (tools/js/test).
 lint: venv js-tools
 	$(VENV)/bin/ruff check host tests scripts bench
 	$(VENV)/bin/ruff format --check host tests scripts bench
@@ -110,6 +111,7 @@ lint: venv js-tools
 	$(VENV)/bin/lint-imports
 	node tools/js/check.mjs
 	tools/js/node_modules/.bin/eslint --config tools/js/eslint.config.mjs extension host/browserx tools/js
+	node --test --test-reporter=dot tools/js/test/*.test.mjs
 
 clean:
 	test ! -x $(PY) || $(PY) scripts/build_native.py --clean

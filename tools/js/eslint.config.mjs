@@ -60,7 +60,7 @@ export default [
     },
   },
   {
-    files: ["tools/js/*.mjs"],
+    files: ["tools/js/*.mjs", "tools/js/test/*.mjs"],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },

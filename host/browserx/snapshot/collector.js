@@ -740,6 +740,32 @@ function collect(root, opts) {
       }
     }
   }
+  // The part of a box (its left, top, right, bottom) in a viewport of w × h, [left, top, right,
+  // bottom], or null when less than a pixel of it is in view either way.
+  function inViewport(b, w, h) {
+    const x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
+    const x2 = Math.min(b.right, w), y2 = Math.min(b.bottom, h);
+    return x2 - x1 >= 1 && y2 - y1 >= 1 ? [x1, y1, x2, y2] : null;
+  }
+  // The signature of what could cover anything, for the occlusion pass below: the viewport, the
+  // scroll, the element count, and each positioned element's key, flags (but the pass's own bit
+  // 131072), box and z-index (the first ne of the walk's elements).
+  function coverSig(vw, vh, scrollX, scrollY, ne) {
+    let sig = (Math.imul(vw, 31) + vh + Math.imul(scrollX | 0, 961) + Math.imul(scrollY | 0, 29791) + Math.imul(ne, 7919)) | 0;
+    for (let j = 0; j < ne; j++) {
+      const i = eIdx[j], f = fl[i];
+      if (!(f & 512)) continue;
+      const b = eBox[j];
+      sig = Math.imul(sig ^ (k[i] | 0), 16777619);
+      sig = Math.imul(sig ^ (f & ~131072), 16777619);
+      sig = Math.imul(sig ^ ((bx4[b] * 8191 + bx4[b + 1] * 131 + bx4[b + 2] * 37 + bx4[b + 3]) | 0), 16777619);
+      const z = eCs[j].zIndex; // "auto" apart from every number (-1 included)
+      sig = Math.imul(sig ^ (z === "auto" ? 1 : 0), 16777619);
+      sig = Math.imul(sig ^ (+z | 0), 16777619);
+    }
+    return sig;
+  }
+
   // Occlusion, tested here rather than in a second call once the host knows what it lists: every
   // element a person might act on (a superset of what the host calls interactive: native
   // controls, elements with a role, a tabindex, click attributes or a framework handler, where
@@ -782,17 +808,7 @@ function collect(root, opts) {
     // and all of it again at every snapshot of a live page) is spared. A cover that has left the
     // page since (it need not be positioned) has the element tested again.
     // (The element count too: an element that came or went in the flow moves others, or not.)
-    let sig = (Math.imul(vw, 31) + vh + Math.imul(view0.scrollX | 0, 961) + Math.imul(view0.scrollY | 0, 29791) + Math.imul(ne, 7919)) | 0;
-    for (let j = 0; j < ne; j++) {
-      const i = eIdx[j], f = fl[i];
-      if (!(f & 512)) continue;
-      const b = eBox[j];
-      sig = Math.imul(sig ^ (k[i] | 0), 16777619);
-      sig = Math.imul(sig ^ (f & ~131072), 16777619);
-      sig = Math.imul(sig ^ ((bx4[b] * 8191 + bx4[b + 1] * 131 + bx4[b + 2] * 37 + bx4[b + 3]) | 0), 16777619);
-      const z = eCs[j].zIndex;
-      sig = Math.imul(sig ^ (z === "auto" ? -1 : (+z | 0)), 16777619);
-    }
+    const sig = coverSig(vw, vh, view0.scrollX, view0.scrollY, ne);
     const memos = bx.uncovered || (bx.uncovered = new WeakMap()); // per walked root (document, closed root)
     const prev = memos.get(root), kept = prev !== undefined && prev.sig === sig ? prev.map : new WeakMap();
     memos.set(root, { sig, map: kept });
@@ -826,10 +842,8 @@ function collect(root, opts) {
       const el = eNode[j];
       let rect;
       if (!clipAbove[i]) {
-        const v = el.ownerDocument.defaultView, b = el.getBoundingClientRect();
-        const x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
-        const x2 = Math.min(b.right, v.innerWidth), y2 = Math.min(b.bottom, v.innerHeight);
-        rect = x2 - x1 >= 1 && y2 - y1 >= 1 ? [x1, y1, x2, y2] : null;
+        const v = el.ownerDocument.defaultView;
+        rect = inViewport(el.getBoundingClientRect(), v.innerWidth, v.innerHeight);
       } else {
         rect = bx.visibleRect(el, memo);
       }
