@@ -15,12 +15,13 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from browserx.environment import environment
 
 PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "native.json"
@@ -88,7 +89,7 @@ def _install() -> bool:
     modules = compiled_modules()
     if not modules:
         return False
-    if os.environ.get("BROWSERX_PURE") != "1" and up_to_date():
+    if not environment().pure and up_to_date():
         return True
     sys.meta_path.insert(0, _Sources(modules))
     return False

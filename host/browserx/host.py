@@ -30,6 +30,7 @@ import structlog
 from browserx._version import __version__
 from browserx.control.api import build_methods
 from browserx.control.server import ControlServer
+from browserx.environment import environment
 from browserx.framing import FrameWriter, read_frames
 from browserx.relay.connection import ExtensionConnection
 from browserx.runtime import (
@@ -52,7 +53,7 @@ HELLO_TIMEOUT_S = 5.0
 
 
 def configure_logging(log_file: Path | None, level: str = "info") -> IO[str] | None:
-    """structlog → JSON lines in a log file (and stderr when BROWSERX_LOG_STDERR=1); never stdout."""
+    """structlog → JSON lines in a log file (stderr without one); never stdout."""
     stream: IO[str] = sys.stderr
     handle: IO[str] | None = None
     if log_file is not None:
@@ -183,26 +184,25 @@ async def serve(stdin_fd: int, stdout_fd: int) -> int:
     return 0
 
 
-def _record_captures(directory: str | None) -> None:
+def _record_captures(directory: Path | None) -> None:
     """Started by scripts/record_payloads.py (BROWSERX_RECORD_DIR): save every capture there, for
     unit tests on real payloads. Decided once, here; capture itself knows nothing of it."""
-    if not directory:
+    if directory is None:
         return
     from browserx.snapshot.recording import recorded
     from browserx.tabs import snapshots
 
-    snapshots.capture_page = recorded(snapshots.capture_page, Path(directory))
-    log.info("recording_captures", directory=directory)
+    snapshots.capture_page = recorded(snapshots.capture_page, directory)
+    log.info("recording_captures", directory=str(directory))
 
 
 def main() -> int:
     frames_fd = _take_stdout()
     runtime = ensure_runtime_dir()
     prune_logs()  # the last few ended hosts' logs stay for a post-mortem, not every one forever
-    handle = configure_logging(
-        runtime / f"host-{os.getpid()}.log", os.environ.get("BROWSERX_LOG_LEVEL", "info")
-    )
-    _record_captures(os.environ.get("BROWSERX_RECORD_DIR"))
+    env = environment()
+    handle = configure_logging(runtime / f"host-{os.getpid()}.log", env.log_level)
+    _record_captures(env.record_dir)
     try:
         return asyncio.run(serve(0, frames_fd))
     except Exception:

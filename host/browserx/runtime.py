@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from browserx.environment import environment
 from browserx.errors import AmbiguousHost, NoHost
 
 # How long a probe of a host's socket may take: connecting (is it listening?) and, to describe
@@ -55,9 +56,9 @@ class HostRecord(BaseModel):
 
 
 def runtime_dir() -> Path:
-    explicit = os.environ.get("BROWSERX_RUNTIME_DIR")
-    if explicit:
-        return Path(explicit)
+    explicit = environment().runtime_dir
+    if explicit is not None:
+        return explicit
     xdg = os.environ.get("XDG_RUNTIME_DIR")
     if xdg:
         return Path(xdg) / "browserx"
@@ -224,8 +225,8 @@ def discover_socket(explicit: str | None = None) -> str:
     Several live hosts and none named: ``ambiguous_host`` (never a silent pick)."""
     if explicit:
         return explicit
-    env = os.environ.get("BROWSERX_SOCKET")
-    if env:
+    env = environment().socket
+    if env is not None:
         return env
     return only_host().socket
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from browserx.environment import environment
 from browserx.site_rules import Controls, Mode, SiteRules, clean_patterns
 
 log = structlog.get_logger("browserx.settings")
@@ -79,9 +80,9 @@ class HostSettings(BaseModel):
 
 
 def settings_path() -> Path:
-    explicit = os.environ.get("BROWSERX_CONFIG")
-    if explicit:
-        return Path(explicit)
+    explicit = environment().config
+    if explicit is not None:
+        return explicit
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "browserx" / "config.json"
 

@@ -23,11 +23,11 @@ multi-megabyte snapshot is parsed once, straight into Structs.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import msgspec
 
+from browserx.environment import environment
 from browserx.errors import CdpError
 
 HOST_NAME = "com.browserx.host"
@@ -78,7 +78,7 @@ def allowed(method: str) -> bool:
     """Whether the relay may send ``method``."""
     if method in CDP_ALLOWLIST:
         return True
-    return method in TEST_ONLY_CDP and os.environ.get("BROWSERX_TEST_CDP") == "1"
+    return method in TEST_ONLY_CDP and environment().test_cdp
 
 
 EMPTY = msgspec.Raw(b"")
