@@ -40,10 +40,12 @@ def test_no_module_reads_a_browserx_variable_itself() -> None:
     assert AD_HOC.search("os.getenv('BROWSERX_NEW')") and AD_HOC.search('os.environ["BROWSERX_NEW"]')
 
 
-def test_every_variable_has_a_description_and_the_prefix() -> None:
+def test_every_variable_has_a_description_and_the_prefix_and_the_readme_names_it() -> None:
+    readme = (PACKAGE.parents[1] / "README.md").read_text(encoding="utf-8")
     for name, field in Environment.model_fields.items():
         assert field.description and len(field.description) > 20, name
         assert Environment.variables()[name] == "BROWSERX_" + name.upper()
+        assert f"`BROWSERX_{name.upper()}`" in readme, name
 
 
 def test_unset_and_empty_are_the_defaults() -> None:
