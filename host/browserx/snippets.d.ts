@@ -155,7 +155,7 @@ interface BxPlaceholders {
   "actions/keyboard_probe_focus.js":
     {__PROBE__: BxSnippets["actions/keyboard_probe.js"], __FOCUSED__: BxSnippets["actions/keyboard_focus.js"]};
   "actions/keyboard_typed.js":
-    {__AFTER__: BxSnippets["actions/keyboard_after.js"], __PROBE__: BxSnippets["actions/keyboard_probe.js"]};
+    {__PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
   "actions/page_changes_settle.js": {__QUIET__: number, __CAP__: number};
   /** __SETTLE__: page_changes.SETTLE_JS, the settle function called (not quick). */
   "actions/pointer_after.js":

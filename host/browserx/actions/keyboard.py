@@ -62,7 +62,7 @@ PROBE_FOCUS_BY_KEY_JS = by_key(PROBE_FOCUS_JS)
 AFTER_JS = page_js.load(
     "browserx.actions", "keyboard_after.js", uses={"SETTLE": SETTLE_FN, "PROBE": PROBE_JS, "PEEK": PEEK_JS}
 )
-TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js", uses={"AFTER": AFTER_JS, "PROBE": PROBE_JS})
+TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js", uses={"PROBE": PROBE_JS, "PEEK": PEEK_JS})
 
 
 async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:

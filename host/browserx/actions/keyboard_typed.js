@@ -2,8 +2,10 @@
 // type (actions/keyboard.py), called on the field in the top document in the same round trip as the
 // text itself (Input.insertText and its key-up travel another way: this call may run first): until
 // the field's value differs from what it was (__PROBE__: keyboard_probe.js), a task's turn at a
-// time, at most 150 ms, then as keyboard_after.js (__AFTER__: settled, read again, counted):
-// {probe, settled: ms, counted: [changes, URL]}.
+// time, at most 150 ms; then read again and counted at once (__PEEK__), without a settling turn:
+// the value is typing's effect, and after input a task's turn waits for the next frame (up to
+// 16 ms); what the page does later is the next snapshot's to wait for. {probe, settled: ms,
+// counted: [changes, URL]}.
 function(types, before) {
   const el = this, t0 = performance.now();
   return new Promise((done) => {
@@ -14,5 +16,5 @@ function(types, before) {
     };
     channel.port1.onmessage = look;
     look();
-  }).then(() => (__AFTER__).call(el, types));
+  }).then(() => ({probe: (__PROBE__).call(el, types), settled: performance.now() - t0, counted: (__PEEK__)}));
 }

@@ -76,10 +76,15 @@ async def _capture_frame(
     probing = asyncio.ensure_future(install_probe(state, session_id, handle=handle is None and not heavy))
     collecting = asyncio.ensure_future(collect_document(state, session_id, opts, settle))
     listing: asyncio.Future[dict[int, set[str]]] | None = None
+    early: asyncio.Future[dict[int, frozenset[str]]] | None = None
     if heavy:
         listing = asyncio.ensure_future(none_listening())  # asked once the collector has answered
-    elif handle is not None:
+    elif handle is not None and world is not None:
         listing = asyncio.ensure_future(listening_nodes(state, session_id, handle))
+        # The document is the one the kept handle and world were made in: its listening nodes'
+        # keys are asked for as soon as the listing answers, queued behind the collector in the
+        # renderer, not two round trips after it (a grid that re-creates its cells has many new).
+        early = asyncio.ensure_future(_keys_when_listed(state, session_id, world[1], listing))
     try:
         probe = await probing
         if listing is None:
@@ -91,8 +96,9 @@ async def _capture_frame(
         raw = collected.frame
     except BaseException:
         collecting.cancel()
-        if listing is not None:
-            listing.cancel()
+        for pending in (listing, early):
+            if pending is not None:
+                pending.cancel()
         raise
     if probe.count is not None:
         state.element_counts[session_id] = probe.count
@@ -103,6 +109,9 @@ async def _capture_frame(
             # The listing went through the handle of a document the frame has since left: ask again.
             listing.cancel()
             listing = asyncio.ensure_future(listing_afresh(state, session_id))
+            if early is not None:
+                early.cancel()
+                early = None
         else:
             state.doc_handles[session_id] = ((frame_id, ctx), handle)
     t1 = time.perf_counter()
@@ -113,6 +122,11 @@ async def _capture_frame(
         timings["settle"] = waited
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
+        if early is not None:
+            try:
+                return await early
+            except CdpError:
+                pass  # the kept handle went stale: listed afresh below
         try:
             types = await listing
         except CdpError:
@@ -136,6 +150,16 @@ async def _capture_frame(
     )
     capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture
+
+
+async def _keys_when_listed(
+    state: CaptureState,
+    session_id: str | None,
+    ctx: int,
+    listing: asyncio.Future[dict[int, set[str]]],
+) -> dict[int, frozenset[str]]:
+    types = await listing
+    return await listener_keys(state, session_id, ctx, types) if types else {}
 
 
 async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:
