@@ -1,0 +1,226 @@
+"""Typing and keys (actions/keyboard.py) on a recorded page (tests/actions/acting.py): the text goes
+in as one insertText (or key by key), the field is read back and what the result says of it
+(changed, its length, its value only when asked and never a password's), fields that take no
+text, pickers, clearing, Enter, shortcuts, and a page that leaves while it is typed into."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserx.actions import keyboard
+from browserx.actions.focus_guard import FOCUS_GUARD_JS
+from browserx.actions.links import AT_POINT_JS, FOCUSED_JS
+from browserx.actions.result import ActionResult
+from tests.actions.acting import Acting, ActingPage, act
+from tests.fakes import emit
+
+URL = "http://127.0.0.1:34659/snap-controls.html"
+
+
+def field(value: str = "", **facts: Any) -> dict[str, Any]:
+    """What keyboard_probe.js answers of a text input."""
+    return {"kind": "input", "tag": "input", "type": "text", "attrs": {}, "wasPassword": False,
+            "disabled": False, "readonly": False, "value": value, "focused": True, **facts}  # fmt: skip
+
+
+class Field:
+    """A text field of the page: its value follows what is typed into it."""
+
+    def __init__(self, value: str = "", **facts: Any) -> None:
+        self.value = value
+        self.facts = facts
+
+    def probe(self, args: list[Any] | None = None) -> dict[str, Any]:
+        return field(self.value, **self.facts)
+
+    def typed(self, text: str) -> None:
+        self.value += text
+
+
+def page(box: Field) -> ActingPage:
+    p = ActingPage("snap-controls")
+    for probe in (keyboard.PROBE_JS, keyboard.PROBE_FOCUS_JS, keyboard.PROBE_FOCUS_BY_KEY_JS):
+        p.on(probe, box.probe)
+    after = lambda args: {"probe": box.probe(), "settled": 5, "counted": [1, URL]}  # noqa: E731
+    p.on(keyboard.TYPED_JS, after)
+    p.on(keyboard.AFTER_JS, after)
+    p.on(keyboard.FOCUS_JS, True)
+    p.on(keyboard.SELECT_ALL_JS, None)
+    p.on(keyboard.BLUR_JS, None)
+    p.on(FOCUS_GUARD_JS, {})
+    p.on(FOCUSED_JS, None)
+    p.on(AT_POINT_JS, None)
+
+    def typed(method: str, params: dict[str, Any]) -> None:
+        if method == "Input.insertText" or (params.get("type") == "keyDown" and params.get("text")):
+            box.typed(params["text"])  # the text, or a key that types
+        elif params.get("commands") == ["selectAll"]:
+            box.value = ""  # select all, then the Backspace that follows empties it
+
+    p.on_input = typed
+    return p
+
+
+def keys(p: ActingPage) -> list[tuple[str, str]]:
+    """(type, key) of the key events sent; ("insertText", text) for text."""
+    return [
+        ("insertText", e["text"]) if m == "Input.insertText" else (e["type"], e["key"])
+        for m, e in p.inputs
+        if m in ("Input.insertText", "Input.dispatchKeyEvent")
+    ]
+
+
+def typing(p: ActingPage, text: str, name: str = "Full name", **options: Any) -> ActionResult:
+    async def body(acting: Acting) -> ActionResult:
+        return await keyboard.type_text(acting.tab, acting.id_named(name), text, **options)
+
+    return act(p, body)
+
+
+def test_text_goes_in_at_once_and_the_result_says_what_the_field_holds() -> None:
+    box = Field()
+    p = page(box)
+    result = typing(p, "Ada Lovelace")
+    assert result.success and result.action == "type"
+    assert ("insertText", "Ada Lovelace") in keys(p)
+    assert ("keyUp", "e") in keys(p)  # the text ends with a key-up, as a person's typing does
+    assert box.value == "Ada Lovelace"
+    changes = result.changes
+    assert changes.value_changed is True and changes.value_length == len("Ada Lovelace")
+    assert changes.new_value is None  # values only on request
+    assert changes.focused is True
+    assert result.round_trips is not None and result.round_trips >= 1
+
+
+def test_values_on_request_and_never_a_passwords() -> None:
+    result = typing(page(Field()), "Ada", include_values=True)
+    assert result.changes.new_value == "Ada"
+    secret = Field(type="password", attrs={"type": "password"}, wasPassword=True)
+    result = typing(page(secret), "hunter2", include_values=True)
+    assert result.success and result.changes.value_length == 7
+    assert result.changes.new_value is None
+    assert "hunter2" not in result.model_dump_json()
+
+
+def test_key_by_key_sends_each_character_as_a_key() -> None:
+    box = Field()
+    p = page(box)
+    result = typing(p, "ab1", per_char=True)
+    assert result.success
+    downs = [k for t, k in keys(p) if t == "keyDown"]
+    assert downs == ["a", "b", "1"] and ("insertText", "ab1") not in keys(p)
+    assert box.value == "ab1"
+
+
+def test_clear_selects_all_and_deletes_before_typing() -> None:
+    box = Field("old text")
+    p = page(box)
+    result = typing(p, "new", clear=True)
+    assert result.success and box.value == "new"
+    sent = keys(p)
+    select_all = sent.index(("rawKeyDown", "a"))
+    backspace = sent.index(("rawKeyDown", "Backspace"))
+    assert select_all < backspace < sent.index(("insertText", "new"))
+
+
+def test_submit_presses_enter_after_the_text() -> None:
+    p = page(Field())
+    result = typing(p, "query", submit=True)
+    assert result.success
+    sent = keys(p)
+    assert sent.index(("insertText", "query")) < sent.index(("keyDown", "Enter"))
+
+
+def test_a_field_that_takes_no_text_is_refused_and_nothing_is_typed() -> None:
+    button = Field(kind=None, tag="button", type="")
+    p = page(button)
+    result = typing(p, "hello")
+    assert not result.success and result.error is not None and result.error.code == "not_interactable"
+    assert "<button>" in result.error.message
+    assert keys(p) == []
+    disabled = page(Field(disabled=True))
+    result = typing(disabled, "hello")
+    assert result.error is not None and "disabled" in result.error.message and keys(disabled) == []
+
+
+def test_a_date_is_set_as_its_picker_sets_it() -> None:
+    date = Field(type="date", kind=None)
+    p = page(date)
+    p.on(keyboard.PICK_JS, lambda args: {"ok": True, "value": args[0]} if args else {"ok": True, "value": ""})
+    result = typing(p, "2026-11-26", include_values=True)
+    assert result.success
+    assert p.calls_to(keyboard.PICK_JS) == [["2026-11-26"]]
+    assert result.changes.value_changed is True and result.changes.new_value == "2026-11-26"
+    assert keys(p) == []  # no typing into a picker
+    bad = page(Field(type="date", kind=None))
+    bad.on(keyboard.PICK_JS, {"ok": False})
+    result = typing(bad, "next tuesday")
+    assert not result.success and result.error is not None and result.error.code == "bad_request"
+    assert "YYYY-MM-DD" in result.error.message
+
+
+def test_a_page_that_leaves_while_keys_go_in_stops_the_typing() -> None:
+    box = Field()
+    p = page(box)
+    tabs: list[Any] = []
+    typed = p.on_input
+    assert typed is not None
+
+    def leave_after_the_first_key(method: str, params: dict[str, Any]) -> None:
+        typed(method, params)
+        if params.get("type") == "keyUp" and tabs:
+            emit(tabs[0], "Page.frameStartedLoading", {"frameId": "F"})
+
+    p.on_input = leave_after_the_first_key
+
+    async def body(acting: Acting) -> ActionResult:
+        tabs.append(acting.tab)
+        return await keyboard.type_text(acting.tab, acting.id_named("Full name"), "abc", per_char=True)
+
+    result = act(p, body)
+    assert not result.success and result.error is not None and result.error.code == "page_navigated"
+    assert result.error.details == {"typed": 1, "of": 3}
+    assert "abc" not in result.error.message
+    assert [k for t, k in keys(p) if t == "keyDown"] == ["a"]
+
+
+# -- keys ---------------------------------------------------------------------------------------------
+
+
+def pressing(p: ActingPage, combo: str, name: str | None = None, **options: Any) -> ActionResult:
+    async def body(acting: Acting) -> ActionResult:
+        element = acting.id_named(name) if name else None
+        return await keyboard.key(acting.tab, combo, element_id=element, **options)
+
+    return act(p, body)
+
+
+def test_a_shortcut_holds_its_modifiers_around_the_key() -> None:
+    p = page(Field())
+    result = pressing(p, "Ctrl+Shift+K")
+    assert result.success and result.action == "key"
+    assert keys(p) == [("rawKeyDown", "Control"), ("rawKeyDown", "Shift"), ("rawKeyDown", "K"), ("keyUp", "K"),
+                       ("keyUp", "Shift"), ("keyUp", "Control")]  # fmt: skip
+    held = [e["modifiers"] for m, e in p.inputs if e.get("key") == "K"]
+    assert held == [2 | 8, 2 | 8]
+    assert len(p.calls_to(FOCUS_GUARD_JS)) == 2  # before (keys go to the focus) and after (a Tab moves it)
+
+
+def test_a_key_on_an_element_focuses_it_first_and_repeats() -> None:
+    p = page(Field())
+    result = pressing(p, "ArrowDown", name="Country", repeat=3)
+    assert result.success
+    assert [m for m, _ in p.dom if m == "DOM.focus"]
+    assert [k for t, k in keys(p) if t == "rawKeyDown"] == ["ArrowDown"] * 3
+
+
+def test_enter_checks_the_focused_link_first_and_a_bad_repeat_is_refused() -> None:
+    p = page(Field())
+    p.on(FOCUSED_JS, {"href": "chrome://settings", "page": URL})
+    result = pressing(p, "Enter")
+    assert not result.success and result.error is not None and result.error.code == "url_not_allowed"
+    assert keys(p) == []
+    result = pressing(page(Field()), "a", repeat=0)
+    assert result.error is not None and result.error.code == "bad_request"
+    result = pressing(page(Field()), "NoSuchKey")
+    assert result.error is not None and result.error.code == "bad_request"
