@@ -1,6 +1,6 @@
 """Record real capture payloads for the unit tests: serve the fixture pages, start headless
 Chromium with the extension and a host that saves every capture (BROWSERX_RECORD_DIR: the host
-reads it once at start and wraps capture with snapshot/recording.py), take a snapshot of each
+reads it once at start and wraps capture with page/recording.py), take a snapshot of each
 page, and copy the recordings to tests/snapshot/recordings/.
 
     .venv/bin/python scripts/record_payloads.py snap-controls.html snap-hidden.html ...

@@ -17,9 +17,9 @@ import re
 import sys
 from pathlib import Path
 
+from browserx.page.recording import load_recording
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.pipeline import finish, prepare
-from browserx.snapshot.recording import load_recording
 from browserx.views.build import build_view
 from browserx.views.events import EventSummary
 from browserx.views.options import ViewOptions

@@ -13,11 +13,11 @@ from types import MappingProxyType
 from typing import Any
 
 from browserx.interfaces.agent_request import Observation
+from browserx.page.recording import load_recording
 from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.model import F_INLINE, Box, Node, NodeRef
 from browserx.snapshot.pipeline import finish, prepare
-from browserx.snapshot.recording import load_recording
 from browserx.snapshot.snapshot import DomSnapshot, SnapshotStats
 from browserx.snapshot.visibility import Placements
 from browserx.views.html_common import VOID

@@ -75,10 +75,10 @@ def test_every_file_is_loaded_by_a_module_of_its_package(path: Path) -> None:
         "browserx.actions.verify",
         "browserx.control.policy",
         "browserx.pixels.screenshot",
-        "browserx.snapshot.css_filter",
-        "browserx.snapshot.framework",
-        "browserx.snapshot.occlusion",
-        "browserx.snapshot.page_watch",
+        "browserx.page.css_filter",
+        "browserx.page.framework",
+        "browserx.page.occlusion",
+        "browserx.page.page_watch",
     ],
 )
 def test_every_placeholder_is_filled_at_import(module: str) -> None:

@@ -189,7 +189,7 @@ def _record_captures(directory: Path | None) -> None:
     unit tests on real payloads. Decided once, here; capture itself knows nothing of it."""
     if directory is None:
         return
-    from browserx.snapshot.recording import recorded
+    from browserx.page.recording import recorded
     from browserx.tabs import snapshots
 
     snapshots.capture_page = recorded(snapshots.capture_page, directory)

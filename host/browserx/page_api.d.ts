@@ -7,7 +7,7 @@ type BxRect = [number, number, number, number];
 /** What covers an element at every point tested: [its collector key or 0, "tag#id.class"]. */
 type BxCover = [number, string];
 
-/** globalThis.__browserx: the collector's registry, one per document (snapshot/collector.js). */
+/** globalThis.__browserx: the collector's registry, one per document (page/collector.js). */
 interface BxRegistry {
   doc: Document;
   layout: number;
@@ -35,7 +35,7 @@ interface BxRegistry {
 /** A page event the watcher saw: text appearing in or leaving an alert, live region or toast. */
 interface BxPageEvent { [field: string]: unknown }
 
-/** globalThis.__bxWatch: the page watcher (snapshot/page_watch.js). */
+/** globalThis.__bxWatch: the page watcher (page/page_watch.js). */
 interface BxWatch {
   last: number;
   lastNew?: number;
@@ -82,6 +82,6 @@ interface Window {
 }
 
 interface Document {
-  /** The framework probe is installed (main world: snapshot/framework_probe.js). */
+  /** The framework probe is installed (main world: page/framework_probe.js). */
   readonly __bxProbe?: true;
 }

@@ -12,7 +12,7 @@
  */
 type BxDuck = any;
 
-/** The collector's options (snapshot/collector.py). */
+/** The collector's options (page/collector.py). */
 interface BxCollectOptions {
   freshBase?: number;
   values?: boolean;
@@ -72,7 +72,7 @@ interface BxSettled {
   ticking?: true;
 }
 
-/** snapshot/no_ai.js: whether a node is inside what opted out of AI agents (data-no-ai). */
+/** page/no_ai.js: whether a node is inside what opted out of AI agents (data-no-ai). */
 type BxNoAi = (node: BxDuck) => boolean;
 
 /** page_changes_settle.js: the page's reaction waited for; answers the ms waited. */
@@ -130,18 +130,18 @@ interface BxSnippets {
      label: string}[]};
   "pixels/screenshot_content_box.js": (this: Element) => [number[], boolean, boolean];
   "pixels/screenshot_page_metrics.js": [number, number, number, number, number, number];
-  "snapshot/closed_roots.js": (this: Element, opts: BxCollectOptions, ...hostsThenRoots: BxDuck[]) => string;
-  "snapshot/collector.js": (root: BxDuck, opts?: BxCollectOptions) => string;
-  "snapshot/css_filter_match.js": (this: unknown, selector: string, rootKeys: number[]) => string;
-  "snapshot/framework_probe.js": number;
-  "snapshot/key_of_this.js": (this: Element) => number;
-  "snapshot/keys_of_args.js": (this: unknown, ...els: Node[]) => number[];
-  "snapshot/mark_plain.js": (this: Element[], closed: number[]) => void;
-  "snapshot/no_ai.js": BxNoAi;
-  "snapshot/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
-  "snapshot/page_watch.js": BxWatch;
-  "snapshot/page_watch_settle.js": (quiet: number, timeout: number, network: boolean) => Promise<BxSettled>;
-  "snapshot/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,
+  "page/closed_roots.js": (this: Element, opts: BxCollectOptions, ...hostsThenRoots: BxDuck[]) => string;
+  "page/collector.js": (root: BxDuck, opts?: BxCollectOptions) => string;
+  "page/css_filter_match.js": (this: unknown, selector: string, rootKeys: number[]) => string;
+  "page/framework_probe.js": number;
+  "page/key_of_this.js": (this: Element) => number;
+  "page/keys_of_args.js": (this: unknown, ...els: Node[]) => number[];
+  "page/mark_plain.js": (this: Element[], closed: number[]) => void;
+  "page/no_ai.js": BxNoAi;
+  "page/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
+  "page/page_watch.js": BxWatch;
+  "page/page_watch_settle.js": (quiet: number, timeout: number, network: boolean) => Promise<BxSettled>;
+  "page/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,
     network?: boolean) => string | Promise<string>;
 }
 
@@ -165,14 +165,14 @@ interface BxPlaceholders {
   "actions/pointer_guard.js": {__HIT__: BxSnippets["actions/pointer_hit.js"]};
   "actions/resolve.js": {__NO_AI__: BxNoAi};
   "actions/verify_drain_events.js": {__WATCH__: BxWatch};
-  "snapshot/closed_roots.js": {__COLLECT__: BxSnippets["snapshot/collector.js"]};
-  "snapshot/collector.js": {__NO_AI__: BxNoAi};
-  "snapshot/framework_probe.js": {__MAX__: number};
-  "snapshot/page_watch.js": {__NO_AI__: BxNoAi, __SELECTOR__: string, __MAX__: number};
-  "snapshot/page_watch_early.js": {__WATCH__: BxWatch};
-  "snapshot/page_watch_settle.js": {__WATCH__: BxWatch};
-  "snapshot/settle_and_collect.js":
-    {__COLLECT__: BxSnippets["snapshot/collector.js"], __SETTLE__: BxSnippets["snapshot/page_watch_settle.js"]};
+  "page/closed_roots.js": {__COLLECT__: BxSnippets["page/collector.js"]};
+  "page/collector.js": {__NO_AI__: BxNoAi};
+  "page/framework_probe.js": {__MAX__: number};
+  "page/page_watch.js": {__NO_AI__: BxNoAi, __SELECTOR__: string, __MAX__: number};
+  "page/page_watch_early.js": {__WATCH__: BxWatch};
+  "page/page_watch_settle.js": {__WATCH__: BxWatch};
+  "page/settle_and_collect.js":
+    {__COLLECT__: BxSnippets["page/collector.js"], __SETTLE__: BxSnippets["page/page_watch_settle.js"]};
 }
 
 /** The check's wrapper (tools/js/snippet.mjs): a snippet is a BxSnippets[file] (`this` and all). */

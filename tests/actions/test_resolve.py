@@ -14,8 +14,8 @@ import pytest
 
 from browserx.actions.resolve import OBJECT_GROUP, RESOLVE_JS, Target, resolve
 from browserx.errors import DuplicateId, PageOptedOut, StaleElement, UnknownElement
+from browserx.page.capture import capture_tab
 from browserx.relay.protocol import TargetInfo
-from browserx.snapshot.capture import capture_tab
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.snapshots import take_snapshot
 from tests.builders import recorded, snapshot_of

@@ -734,7 +734,7 @@ def test_a_cover_that_comes_moves_or_goes_shows_at_the_next_snapshot(
     browser: Browser, bx: Client, servers: Servers
 ) -> None:
     """The collector keeps a hit test's answer while nothing that could cover an element moved
-    (snapshot/collector.js): every way a cover comes, moves, restacks or goes must still show in
+    (page/collector.js): every way a cover comes, moves, restacks or goes must still show in
     the very next snapshot, as the page's own hit test says."""
     page = "snap-covers.html"
     driver = browser.driver

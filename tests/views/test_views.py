@@ -9,7 +9,7 @@ from dataclasses import replace
 import msgspec
 import pytest
 
-from browserx.snapshot.css_filter import expand
+from browserx.page.css_filter import expand
 from browserx.snapshot.model import Box, Node, NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.build import build_view

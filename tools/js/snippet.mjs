@@ -9,7 +9,7 @@
 //   ); }
 //
 // A file of declarations (actions/effects.js) is checked as they are, its first one typed; a run of
-// statements (snapshot/page_watch_early.js) as it is.
+// statements (page/page_watch_early.js) as it is.
 //
 // The snippet's type (its `this`, parameters and answer: the contract with the host module that
 // sends it) and each placeholder's (the type of the snippet or constant spliced in) are declared

@@ -19,8 +19,8 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import CdpError, NotInteractable, OptionNotFound
 from browserx.expectations import Expect
+from browserx.page.internals import facts_of
 from browserx.relay.cdp_types import PartialAXTreeResult
-from browserx.snapshot.internals import facts_of
 from browserx.snapshot.redaction import field_of, field_secret, shown_value
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab

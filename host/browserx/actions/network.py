@@ -17,13 +17,13 @@ import msgspec
 
 from browserx.actions.result import NetworkFacts, RequestFact
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, PageScriptError
+from browserx.page.page_watch import NO_AI_JS
+from browserx.page.worlds import WORLD_NAME
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CreateIsolatedWorldResult
 from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
-from browserx.snapshot.page_watch import NO_AI_JS
 from browserx.snapshot.redaction import redact_url
-from browserx.snapshot.worlds import WORLD_NAME
 from browserx.tabs.tab import Tab
 
 ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0}

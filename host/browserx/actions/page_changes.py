@@ -11,10 +11,10 @@ import msgspec
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
+from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
 from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
-from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
 QUIET_MS = 50

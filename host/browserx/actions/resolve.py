@@ -26,14 +26,14 @@ from browserx.errors import (
     StaleElement,
     UnknownElement,
 )
+from browserx.page.page_watch import NO_AI_JS
+from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.relay.page_call import answer, call_request, page_call
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.context import describe
 from browserx.snapshot.model import NodeRef
-from browserx.snapshot.page_watch import NO_AI_JS
-from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.memory import Fingerprint
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab

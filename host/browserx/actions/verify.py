@@ -21,12 +21,12 @@ from browserx.actions.resolve import call_on, resolve
 from browserx.actions.result import ActionResult, PageState, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
+from browserx.page.page_watch import WATCH_JS
+from browserx.page.worlds import isolated_world
 from browserx.relay.page_call import page_eval
-from browserx.snapshot.page_watch import WATCH_JS
 from browserx.snapshot.redaction import redact_url
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions
-from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 from browserx.views.events import EventLog, PageEvent, from_raw

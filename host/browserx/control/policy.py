@@ -10,6 +10,8 @@ import msgspec
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageOptedOut
+from browserx.page.capture import LATE_FRAME_WINDOW
+from browserx.page.worlds import WORLD_NAME
 from browserx.relay.cdp_types import (
     CreateIsolatedWorldResult,
     EvaluateResult,
@@ -19,8 +21,6 @@ from browserx.relay.cdp_types import (
     decode_or_none,
 )
 from browserx.relay.page_call import Request, answer, eval_request
-from browserx.snapshot.capture import LATE_FRAME_WINDOW
-from browserx.snapshot.worlds import WORLD_NAME
 from browserx.tabs.tab import Tab
 from browserx.url_policy import allowed_url
 

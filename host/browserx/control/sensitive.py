@@ -28,9 +28,9 @@ from browserx.control.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import ClickParams, KeyParams, TypeParams
 from browserx.errors import DeniedByUser, NoAnswer, clip
+from browserx.page.worlds import isolated_world
 from browserx.relay.page_call import page_call
 from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
-from browserx.snapshot.worlds import isolated_world
 from browserx.tabs.tab import Tab
 
 FACTS_JS = page_js.load("browserx.control", "sensitive_facts.js")

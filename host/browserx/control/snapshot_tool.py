@@ -11,8 +11,8 @@ from browserx.control.policy import refuse_opted_out_frames
 from browserx.control.schemas import SnapshotParams
 from browserx.errors import CdpError, CdpTimeout, PageOptedOut
 from browserx.heap import paused_gc
+from browserx.page.css_filter import match_selector
 from browserx.pixels.screenshot import screenshot
-from browserx.snapshot.css_filter import match_selector
 from browserx.snapshot.stability import Settled, SettleOptions
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab

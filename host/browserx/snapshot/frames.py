@@ -1,7 +1,7 @@
 """Captured frames as plain data: what collector.js sends for a document (``RawFrame``), what
 capture gathers around it for one frame (``FrameCapture``), the envelopes its reply comes in, and
-how node keys are laid out. No I/O: capture (snapshot/capture.py) fills these, the pipeline
-(snapshot/merge.py, snapshot/pipeline.py) reads them, recordings (snapshot/recording.py) store them.
+how node keys are laid out. No I/O: capture (page/capture.py) fills these, the pipeline
+(snapshot/merge.py, snapshot/pipeline.py) reads them, recordings (page/recording.py) store them.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class RawFrame(msgspec.Struct, kw_only=True):
     attrs: dict[int, dict[str, str]]
     state: dict[int, dict[str, Any]]
     suspects: int
-    # Node indexes of custom elements that take focus and say no role (snapshot/internals.py).
+    # Node indexes of custom elements that take focus and say no role (page/internals.py).
     internals: list[int] = []
     internalsSig: list[str] = []  # each one's attributes, as the collector saw them
     frameOwners: list[int]

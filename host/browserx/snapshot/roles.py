@@ -369,7 +369,7 @@ def role_of(node: Node) -> str | None:
         return "StaticText" if tag == "#text" else "RootWebArea" if tag == "#document" else None
     if "role" not in node.attrs:
         internal = node.state.get("axRole") if node.state else None
-        if internal is not None:  # a custom element's ElementInternals role (snapshot/internals.py)
+        if internal is not None:  # a custom element's ElementInternals role (page/internals.py)
             return None if internal == "none" else str(internal)
         return implicit_role(node)
     role = explicit_role(node)

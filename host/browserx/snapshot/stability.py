@@ -1,9 +1,9 @@
 """Stability wait before a snapshot (docs/DESIGN.md, "Stability wait"), and the page events drained with it.
 
-Both happen in the page, in the same call that collects each frame (snapshot/capture.py), so a
+Both happen in the page, in the same call that collects each frame (page/capture.py), so a
 quiet page costs no round trip for them: the main frame's call first waits until the DOM has had
 no mutations for ``quiet_ms`` (at most ``timeout_ms``; optionally also network idle); a child
-frame's call only drains the events its watcher recorded (snapshot/page_watch.py). This module
+frame's call only drains the events its watcher recorded (page/page_watch.py). This module
 says what to ask each frame for and reads what they answered."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Settled:
     waited_ms: float = 0.0
     stable: bool = True
     # The page had been changing without pause before the wait (a clock, a live grid): its ticks
-    # did not hold the wait, only other changes did (snapshot/page_watch_settle.js).
+    # did not hold the wait, only other changes did (page/page_watch_settle.js).
     ticking: bool = False
     events: list[tuple[dict[str, Any], float]] = field(default_factory=list)  # (raw event, page now ms)
 

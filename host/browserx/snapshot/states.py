@@ -54,7 +54,7 @@ def _expanded(node: Node, role: str | None) -> bool | None:
     token = trimmed_attr(node, "aria-expanded").lower()
     if token in ("true", "false"):
         return token == "true"
-    internal = node.state.get("expanded")  # from ElementInternals (snapshot/internals.py)
+    internal = node.state.get("expanded")  # from ElementInternals (page/internals.py)
     if isinstance(internal, bool):
         return internal
     if role == "DisclosureTriangle":
@@ -87,7 +87,7 @@ def _pressed(node: Node) -> bool | str | None:
         return "mixed"
     if token in ("true", "false"):
         return token == "true"
-    internal = node.state.get("pressed")  # from ElementInternals (snapshot/internals.py)
+    internal = node.state.get("pressed")  # from ElementInternals (page/internals.py)
     return internal if isinstance(internal, bool) or internal == "mixed" else None
 
 

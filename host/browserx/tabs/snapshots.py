@@ -1,6 +1,6 @@
-"""Taking a snapshot of a tab: capture the page (snapshot/capture.py) while the tab's previous
+"""Taking a snapshot of a tab: capture the page (page/capture.py) while the tab's previous
 snapshots are torn down, build it (snapshot/pipeline.py) with the tab's ID allocator, and
-hit-test in the page what the collector did not (snapshot/occlusion.py)."""
+hit-test in the page what the collector did not (page/occlusion.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import structlog
 
 from browserx.errors import BrowserxError, clip
 from browserx.heap import paused_gc
-from browserx.snapshot.capture import CaptureTab, capture_tab
+from browserx.page.capture import CaptureTab, capture_tab
+from browserx.page.occlusion import hit_test
 from browserx.snapshot.frames import KEY_BITS
-from browserx.snapshot.occlusion import hit_test
 from browserx.snapshot.pipeline import LeftDocuments, finish, prepare
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions, settled_from
@@ -23,7 +23,7 @@ from browserx.tabs.tab import Tab
 log = structlog.get_logger("browserx.snapshots")
 
 # What captures the page: capture_tab, or, in a host started to record captures, capture_tab
-# saving each one (host.py sets it once at start: snapshot/recording.py).
+# saving each one (host.py sets it once at start: page/recording.py).
 capture_page: CaptureTab = capture_tab
 
 

@@ -1,5 +1,5 @@
 """Tab: everything browserx holds for one browser tab, each kind of state with one owner — the
-debugger session (relay/session.py), what capture keeps about the page (snapshot/capture_state.py),
+debugger session (relay/session.py), what capture keeps about the page (page/capture_state.py),
 and here the snapshots (the current one and those waiting to be torn down), the ID allocator,
 the action memory, the last view served and the page events seen. One per tab, created lazily by
 the TabRegistry and attached on first use; requests on a tab run one at a time under its lock."""
@@ -12,10 +12,10 @@ import time
 import structlog
 
 from browserx.heap import return_freed_memory, snapshot_placed
+from browserx.page.capture_state import CaptureState
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound
 from browserx.relay.session import PAGE_CHANGING_EVENTS, TabSession
-from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.memory import ActionMemory, Fingerprint

@@ -1,4 +1,4 @@
-// Unit tests of snapshot/collector.js's pure parts (`node --test tools/js/test`, run by `make
+// Unit tests of page/collector.js's pure parts (`node --test tools/js/test`, run by `make
 // lint`): its text, attribute, style-flag and rect helpers, taken out of the collector as it is
 // sent (collector_parts.mjs), called with plain values.
 import assert from "node:assert/strict";

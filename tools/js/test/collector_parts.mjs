@@ -1,6 +1,6 @@
-// The pure parts of snapshot/collector.js, made callable under node for its unit tests
+// The pure parts of page/collector.js, made callable under node for its unit tests
 // (collector.test.mjs). The collector is one function declaration the host sends whole
-// (snapshot/collector.py, page_js.py), its helpers declared at the top of its body; this reads
+// (page/collector.py, page_js.py), its helpers declared at the top of its body; this reads
 // the file as it is, takes the helpers asked for out of that body (with the constants and
 // variables of the body they use, found by name), and builds them into a function of their own.
 // What they use of the page (a global like getComputedStyle, a column of the walk, collect's
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-export const COLLECTOR = join(HERE, "..", "..", "..", "host", "browserx", "snapshot", "collector.js");
+export const COLLECTOR = join(HERE, "..", "..", "..", "host", "browserx", "page", "collector.js");
 
 /** @param {ts.BindingName} name @param {string[]} into @returns {string[]} */
 function bound(name, into = []) {

@@ -51,10 +51,12 @@ def test_recorded_payloads_with_expanded_columns_and_no_base_are_taken_as_they_a
 def test_boxes_sent_without_text_nodes_land_on_the_same_nodes() -> None:
     from pathlib import Path
 
+    from browserx.page.recording import load_recording
     from browserx.snapshot.merge import build_nodes
-    from browserx.snapshot.recording import load_recording
 
-    recorded = load_recording(Path(__file__).parent / "recordings" / "snap-layout.json")[0].raw
+    recorded = load_recording(Path(__file__).parent.parent / "snapshot" / "recordings" / "snap-layout.json")[
+        0
+    ].raw
     expected = [(n.tag, n.box) for n in build_nodes(recorded, "m")]
     compact = msgspec.structs.replace(
         recorded,
@@ -144,9 +146,9 @@ class FakePage:
 
 def _service(page: FakePage) -> Any:
     """The capture state of a tab whose connection is ``page``, with one out-of-process child."""
+    from browserx.page.capture_state import CaptureState
     from browserx.relay.protocol import TargetInfo
     from browserx.relay.session import TabSession
-    from browserx.snapshot.capture_state import CaptureState
 
     session = TabSession(1, page)  # type: ignore[arg-type]
     session.sessions["C"] = TargetInfo("t-C", type="iframe")
@@ -155,7 +157,7 @@ def _service(page: FakePage) -> Any:
 
 
 def test_the_owner_of_an_out_of_process_frame_is_asked_for_once_per_parent_document() -> None:
-    from browserx.snapshot.capture import capture_tab
+    from browserx.page.capture import capture_tab
 
     async def run() -> None:
         page = FakePage()
@@ -172,7 +174,7 @@ def test_the_owner_of_an_out_of_process_frame_is_asked_for_once_per_parent_docum
 
 
 def test_children_are_collected_again_when_the_main_frame_had_to_settle() -> None:
-    from browserx.snapshot.capture import capture_tab
+    from browserx.page.capture import capture_tab
     from browserx.snapshot.stability import SettleOptions, settled_from
 
     async def run() -> None:
@@ -198,7 +200,7 @@ def test_children_are_collected_again_when_the_main_frame_had_to_settle() -> Non
 
 
 def test_a_world_checked_a_moment_ago_is_not_asked_for_again_until_a_navigation() -> None:
-    from browserx.snapshot.worlds import isolated_world
+    from browserx.page.worlds import isolated_world
 
     async def run() -> None:
         page = FakePage()
@@ -218,7 +220,7 @@ def test_a_world_checked_a_moment_ago_is_not_asked_for_again_until_a_navigation(
 
 
 def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_again() -> None:
-    from browserx.snapshot.capture import capture_tab
+    from browserx.page.capture import capture_tab
 
     async def run() -> None:
         page = FakePage()
@@ -241,7 +243,7 @@ def test_a_collect_sent_into_a_world_the_frame_has_left_is_dropped_and_done_agai
 def test_a_new_document_is_known_by_its_registry_even_when_its_world_has_the_old_context_id() -> None:
     """A new renderer process counts execution contexts from 1 again (seen in Chromium 156 after
     about:blank and back): the same context id, a new document. Its keys must not repeat."""
-    from browserx.snapshot.capture import capture_tab
+    from browserx.page.capture import capture_tab
 
     async def run() -> None:
         page = FakePage()
@@ -265,7 +267,7 @@ def test_a_frame_tree_of_a_shape_chrome_never_sends_is_a_cdp_error(tree: dict[st
     from tests.fakes import fake_tab
 
     from browserx.errors import CdpError
-    from browserx.snapshot.worlds import isolated_world
+    from browserx.page.worlds import isolated_world
 
     def page(frame_tree: dict[str, Any]) -> Any:
         return lambda method, params, session_id: (

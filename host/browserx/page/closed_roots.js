@@ -1,5 +1,5 @@
 // @ts-check
-// Walks closed shadow roots the host found through CDP (snapshot/closed_roots.py), called on the
+// Walks closed shadow roots the host found through CDP (page/closed_roots.py), called on the
 // first host with (opts, ...hosts, ...roots): each root is collected with collector.js
 // (__COLLECT__) and remembered in globalThis.__browserx.closed, so the next collector run walks it
 // inline. Answers [[host key, collected subtree], ...]; the hosts suspected inside them are left

@@ -20,7 +20,7 @@ class CaptureState:
         self.frame_ids: dict[str | None, str] = {}  # top frame id per session
         self.worlds_checked: dict[str | None, float] = {}  # monotonic time each world was last confirmed
         # Node keys of each document start at a base no other document of the tab had (see
-        # snapshot/capture.py): the collector takes the session's reserved base when it meets a
+        # page/capture.py): the collector takes the session's reserved base when it meets a
         # new document and reports the base it used, so the host learns of a new document from
         # the page itself (execution context ids are reused by a new renderer process).
         # Random start: a restarted host must not hand out a base the previous host already used.
@@ -45,7 +45,7 @@ class CaptureState:
         # watcher's mutation count when it was taken (capture.py reuses it while that stands).
         self.heavy_listings: dict[str | None, tuple[tuple[str, int], int, dict[int, set[str]]]] = {}
         # Per session: what Chrome's accessibility tree said of each custom element with an
-        # ElementInternals role (snapshot/internals.py), by key, with the element's attributes then.
+        # ElementInternals role (page/internals.py), by key, with the element's attributes then.
         self.internal_facts: dict[str | None, dict[int, tuple[str, dict[str, object]]]] = {}
         session.on_attached.append(self.watched_sessions.clear)  # scripts of a former attachment are gone
         session.on_session_gone.append(self.forget_session)

@@ -18,14 +18,14 @@ MAX_BUFFERED = 100
 
 # The one page-side reading of data-no-ai (an arrow function of a node), placed into the snippets
 # that meet nodes on their own: the collector, this watch, resolve, hit tests, focus checks.
-NO_AI_JS = page_js.load("browserx.snapshot", "no_ai.js")
+NO_AI_JS = page_js.load("browserx.page", "no_ai.js")
 
 WATCH_JS = page_js.load(
-    "browserx.snapshot",
+    "browserx.page",
     "page_watch.js",
     uses={"NO_AI": NO_AI_JS, "SELECTOR": EVENT_SELECTOR, "MAX": MAX_BUFFERED},
 )
 
-EARLY_WATCH_JS = page_js.load("browserx.snapshot", "page_watch_early.js", uses={"WATCH": WATCH_JS})
+EARLY_WATCH_JS = page_js.load("browserx.page", "page_watch_early.js", uses={"WATCH": WATCH_JS})
 
-SETTLE_JS = page_js.load("browserx.snapshot", "page_watch_settle.js", uses={"WATCH": WATCH_JS})
+SETTLE_JS = page_js.load("browserx.page", "page_watch_settle.js", uses={"WATCH": WATCH_JS})

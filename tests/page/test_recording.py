@@ -6,12 +6,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from browserx.snapshot.capture_state import CaptureState
+from browserx.page.capture_state import CaptureState
+from browserx.page.recording import load_recording, recorded
 from browserx.snapshot.frames import FrameCapture
-from browserx.snapshot.recording import load_recording, recorded
 from browserx.snapshot.stability import SettleOptions
 
-RECORDINGS = Path(__file__).parent / "recordings"
+RECORDINGS = Path(__file__).parent.parent / "snapshot" / "recordings"
 
 
 def test_a_recording_capture_saves_each_capture_under_the_pages_path_and_returns_it(tmp_path: Path) -> None:

@@ -10,12 +10,12 @@ import asyncio
 
 from browserx import page_js
 from browserx.errors import BadRequest
+from browserx.page.capture_state import CaptureState
 from browserx.relay.page_call import page_call
-from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 
-MATCH_JS = page_js.load("browserx.snapshot", "css_filter_match.js")
+MATCH_JS = page_js.load("browserx.page", "css_filter_match.js")
 
 
 async def match_selector(state: CaptureState, snap: DomSnapshot, selector: str) -> frozenset[NodeRef]:

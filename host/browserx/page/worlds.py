@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from browserx.errors import CdpError
+from browserx.page.capture_state import CaptureState
 from browserx.relay.cdp_types import CreateIsolatedWorldResult, GetFrameTreeResult
-from browserx.snapshot.capture_state import CaptureState
 
 WORLD_NAME = "browserx"
 WORLD_TRUSTED_S = 1.0  # how long a checked isolated world is taken as current without asking again

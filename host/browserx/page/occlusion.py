@@ -8,14 +8,14 @@ import asyncio
 import msgspec
 
 from browserx import page_js
+from browserx.page.capture_state import CaptureState
 from browserx.relay.page_call import page_call
-from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.merge import Tree
 from browserx.snapshot.model import Node, NodeRef
 from browserx.snapshot.snapshot import Cover
 
-HIT_TEST_JS = page_js.load("browserx.snapshot", "occlusion_hit_test.js")
+HIT_TEST_JS = page_js.load("browserx.page", "occlusion_hit_test.js")
 
 
 async def hit_test(

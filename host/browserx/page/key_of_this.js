@@ -1,6 +1,6 @@
 // @ts-check
 // The collector's key of the element it is called on (0: none yet): the <iframe> that holds an
-// out-of-process frame (snapshot/capture.py).
+// out-of-process frame (page/capture.py).
 function() {
   return globalThis.__browserx.keyOf(this);
 }

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
+from browserx.page.capture_state import CaptureState
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import EvaluateResult
 from browserx.relay.page_call import answer, eval_request
-from browserx.snapshot.capture_state import CaptureState
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 
-FRAMEWORK_PROBE_JS = page_js.load("browserx.snapshot", "framework_probe.js", uses={"MAX": MAX_MARKED})
+FRAMEWORK_PROBE_JS = page_js.load("browserx.page", "framework_probe.js", uses={"MAX": MAX_MARKED})
 # The probe, answering a handle on the main world's document.
 PROBE_AND_DOCUMENT_JS = Snippet(FRAMEWORK_PROBE_JS.name, f"({FRAMEWORK_PROBE_JS.code}, document)")
 

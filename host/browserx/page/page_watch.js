@@ -1,5 +1,5 @@
 // @ts-check
-// The page watcher (snapshot/page_watch.py), in browserx's isolated world of a document; installed
+// The page watcher (page/page_watch.py), in browserx's isolated world of a document; installed
 // once, then answered from globalThis.__bxWatch: one MutationObserver that remembers when the DOM
 // last changed (last: for the stability wait), counts changes (mutations) and records text that
 // appears in or disappears from elements matching __SELECTOR__ (alerts, live regions, toasts…) into

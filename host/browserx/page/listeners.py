@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from browserx import page_js
 from browserx.errors import CdpError
+from browserx.page.capture_state import CaptureState
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
     CaptureSnapshotResult,
@@ -16,7 +17,6 @@ from browserx.relay.cdp_types import (
     ResolveNodeResult,
 )
 from browserx.relay.page_call import Handle, answer, eval_request, page_call
-from browserx.snapshot.capture_state import CaptureState
 
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
                 "touchend", "contextmenu")  # fmt: skip
@@ -27,8 +27,8 @@ CLICK_EVENT_SET = frozenset(CLICK_EVENTS)
 # capture of the document, while it has at most SMALL_DOCUMENT elements (its cost grows with nodes).
 SMALL_DOCUMENT = 5000
 LISTENER_HEAVY = 500  # click-like listeners in one listing that make a session "heavy"
-KEYS_OF_ARGS = page_js.load("browserx.snapshot", "keys_of_args.js")
-DOCUMENT_JS = Snippet("snapshot/listeners.py", "document")
+KEYS_OF_ARGS = page_js.load("browserx.page", "keys_of_args.js")
+DOCUMENT_JS = Snippet("page/listeners.py", "document")
 
 
 async def clickable_nodes(state: CaptureState, session_id: str | None) -> dict[int, set[str]]:

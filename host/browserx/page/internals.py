@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from browserx.page.capture_state import CaptureState
+from browserx.page.closed_roots import object_ids
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import AXNode, PartialAXTreeResult
-from browserx.snapshot.capture_state import CaptureState
-from browserx.snapshot.closed_roots import object_ids
 from browserx.snapshot.frames import RawFrame
 
 GROUP = "browserx-ax"
-INTERNALS_JS = Snippet("snapshot/internals.py", "globalThis.__browserx.internals")
+INTERNALS_JS = Snippet("page/internals.py", "globalThis.__browserx.internals")
 # Chrome's roles for an element that is only a wrapper (the host of a control in its shadow root).
 PRESENTATIONAL = frozenset({"none", "presentation", "generic", "GenericContainer"})
 # AX properties read as states, named as the collector names native ones (snapshot/states.py).

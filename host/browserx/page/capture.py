@@ -1,6 +1,6 @@
 """Capture: every frame of a tab collected in parallel, each in browserx's isolated world
-(snapshot/collector.py), with what page JavaScript cannot see gathered through CDP beside it:
-click listeners (snapshot/listeners.py), closed shadow roots (snapshot/closed_roots.py), and
+(page/collector.py), with what page JavaScript cannot see gathered through CDP beside it:
+click listeners (page/listeners.py), closed shadow roots (page/closed_roots.py), and
 which ``<iframe>`` element owns each out-of-process frame. Child sessions are captured with the
 main frame, again when the main frame had to settle first, and as late frames announce
 themselves.
@@ -24,15 +24,12 @@ import structlog
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, CdpError, FrameGone, PageOptedOut
-from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
-from browserx.relay.page_call import page_call
-from browserx.snapshot.capture_state import CaptureState
-from browserx.snapshot.closed_roots import collect_closed_roots
-from browserx.snapshot.collector import collect_document
-from browserx.snapshot.frames import FrameCapture, RawFrame
-from browserx.snapshot.framework import install_probe
-from browserx.snapshot.internals import apply_internal_roles, internal_roles
-from browserx.snapshot.listeners import (
+from browserx.page.capture_state import CaptureState
+from browserx.page.closed_roots import collect_closed_roots
+from browserx.page.collector import collect_document
+from browserx.page.framework import install_probe
+from browserx.page.internals import apply_internal_roles, internal_roles
+from browserx.page.listeners import (
     SMALL_DOCUMENT,
     heavy_listing,
     listener_keys,
@@ -40,6 +37,9 @@ from browserx.snapshot.listeners import (
     listing_afresh,
     none_listening,
 )
+from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
+from browserx.relay.page_call import page_call
+from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.stability import SettleOptions, waited_ms
 
 log = structlog.get_logger("browserx.capture")
@@ -51,7 +51,7 @@ LATE_FRAME_WINDOW = 3.0  # seconds after attaching during which frames may still
 LATE_FRAME_WAIT = 1.0
 MAX_FRAME_DEPTH = 4
 RECAPTURE_AFTER_MS = 50.0  # the main frame waited this long to settle: its children are taken again
-KEY_OF_THIS = page_js.load("browserx.snapshot", "key_of_this.js")
+KEY_OF_THIS = page_js.load("browserx.page", "key_of_this.js")
 
 
 async def _capture_frame(
@@ -63,7 +63,7 @@ async def _capture_frame(
 ) -> FrameCapture:
     """One frame's capture. Everything goes out at once where it can: the framework probe first
     (the renderer runs commands in order, so it is in place when the collector asks it:
-    snapshot/framework.py), then the collector, and the click-listener listing through the
+    page/framework.py), then the collector, and the click-listener listing through the
     document handle kept from an earlier capture of the same document. Without one, the probe
     answers with a handle and the listing follows it (one round trip, overlapping the collect)."""
     t0 = time.perf_counter()
@@ -304,7 +304,7 @@ async def _recapture_children(
 
 
 class CaptureTab(Protocol):
-    """What ``capture_tab`` is, for what stands in for it (snapshot/recording.py wraps it)."""
+    """What ``capture_tab`` is, for what stands in for it (page/recording.py wraps it)."""
 
     def __call__(
         self, state: CaptureState, include_values: bool = False, settle: SettleOptions | None = None

@@ -1,4 +1,4 @@
-"""ElementInternals roles (snapshot/internals.py): what Chrome's accessibility tree says of a custom
+"""ElementInternals roles (page/internals.py): what Chrome's accessibility tree says of a custom
 element, read from Accessibility.getPartialAXTree replies recorded from Chromium 156 on the oracle
 corpus's Material Web page (tests/e2e/apps/oracle/pages/material-web.html: the reply for
 ``md-primary-tab[active]``, ``md-radio[checked]`` and ``md-list-item``, fetchRelatives false)."""
@@ -11,9 +11,9 @@ from typing import Any
 
 import msgspec
 
+from browserx.page.internals import apply_internal_roles, facts_of, internal_roles
 from browserx.relay.cdp_types import PartialAXTreeResult
 from browserx.snapshot.frames import RawFrame
-from browserx.snapshot.internals import apply_internal_roles, facts_of, internal_roles
 
 RECORDED = json.loads((Path(__file__).parent / "ax_replies" / "material-web.json").read_text())
 

@@ -1,8 +1,8 @@
 // @ts-check
-// snapshot/page_watch.py: a promise of the watcher's (__WATCH__) report once the DOM has been quiet
+// page/page_watch.py: a promise of the watcher's (__WATCH__) report once the DOM has been quiet
 // for `quiet` ms (and, with `network`, no resource finished loading in the last 500 ms), or at
 // `timeout`; drains the event buffer. It runs in the same call as the collector
-// (snapshot/settle_and_collect.js). On a page that has been changing without pause for 2 s, its
+// (page/settle_and_collect.js). On a page that has been changing without pause for 2 s, its
 // ticks (changes where it kept changing: page_watch.js) do not hold the wait: quiet counts from
 // the last other change (lastNew), and the report says the page ticks. A page an action has just
 // set in motion is waited for as before, for up to those 2 s.

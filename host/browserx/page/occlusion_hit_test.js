@@ -1,5 +1,5 @@
 // @ts-check
-// snapshot/occlusion.py, in browserx's isolated world of a frame, with collector keys: for each
+// page/occlusion.py, in browserx's isolated world of a frame, with collector keys: for each
 // element, what covers it (__browserx.cover: [key, tag#id.class] or null), as JSON; null for an
 // element that is gone.
 function(keys){

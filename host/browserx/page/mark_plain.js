@@ -1,7 +1,7 @@
 // @ts-check
 // Called on the array of suspected shadow hosts (globalThis.__browserx.suspects) with the
 // positions of those that have a closed shadow root: marks the others plain, so the collector does
-// not suspect them again (snapshot/closed_roots.py).
+// not suspect them again (page/closed_roots.py).
 function(closed) {
   const B = globalThis.__browserx, keep = new Set(closed);
   if (B && B.plain) this.forEach((el, i) => { if (!keep.has(i)) B.plain.add(el); });

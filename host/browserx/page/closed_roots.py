@@ -11,6 +11,8 @@ from typing import Any
 import msgspec
 
 from browserx import page_js
+from browserx.page.capture_state import CaptureState
+from browserx.page.collector import COLLECTOR_JS
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
     DescribeNodeResult,
@@ -19,16 +21,14 @@ from browserx.relay.cdp_types import (
     ResolveNodeResult,
 )
 from browserx.relay.page_call import Handle, answer, eval_request, page_call
-from browserx.snapshot.capture_state import CaptureState
-from browserx.snapshot.collector import COLLECTOR_JS
 from browserx.snapshot.frames import RawFrame, collector_output
 
 MAX_CLOSED_ROOT_DEPTH = 3
 # Marks the suspected hosts that have no closed shadow root (by position in the array), so the
 # collector does not suspect them again.
-MARK_PLAIN_JS = page_js.load("browserx.snapshot", "mark_plain.js")
-CLOSED_ROOTS_JS = page_js.load("browserx.snapshot", "closed_roots.js", uses={"COLLECT": COLLECTOR_JS})
-SUSPECTS_JS = Snippet("snapshot/closed_roots.py", "globalThis.__browserx.suspects")
+MARK_PLAIN_JS = page_js.load("browserx.page", "mark_plain.js")
+CLOSED_ROOTS_JS = page_js.load("browserx.page", "closed_roots.js", uses={"COLLECT": COLLECTOR_JS})
+SUSPECTS_JS = Snippet("page/closed_roots.py", "globalThis.__browserx.suspects")
 
 
 async def object_ids(

@@ -1,5 +1,5 @@
 // @ts-check
-// snapshot/css_filter.py, in browserx's isolated world of a frame: the collector keys of the
+// page/css_filter.py, in browserx's isolated world of a frame: the collector keys of the
 // elements a CSS selector matches in the document and in the shadow roots and frame documents the
 // snapshot holds (rootKeys, through __browserx.nodeOf), as JSON; {error} for a selector the browser
 // rejects.

@@ -168,7 +168,7 @@ function collect(root, opts) {
   const suspects = [];
   // Custom elements that take focus yet say no role: their role may come from ElementInternals
   // (Material Web's tabs and radios), which page JS cannot read; the host asks Chrome's
-  // accessibility tree about them (snapshot/internals.py). Node indexes, and the elements.
+  // accessibility tree about them (page/internals.py). Node indexes, and the elements.
   const MAX_INTERNALS = 200;
   const internals = [], internalsAt = [], internalsSig = [];
   let pruned = 0;
@@ -311,7 +311,7 @@ function collect(root, opts) {
     return s;
   }
 
-  // Elements whose framework props hold a click handler (snapshot/framework.py): the page's
+  // Elements whose framework props hold a click handler (page/framework.py): the page's
   // probe answers a browserx-scan event with a browserx-clickable event at each of them.
   const fw = new Set();
   if (root.nodeType === 9) {

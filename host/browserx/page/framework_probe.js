@@ -1,5 +1,5 @@
 // @ts-check
-// snapshot/framework.py: the framework probe, in the page's MAIN world (framework props are
+// page/framework.py: the framework probe, in the page's MAIN world (framework props are
 // expandos only that world sees). Installed once per document (marked by document.__bxProbe); every
 // call answers how many elements the document has. On the event `browserx-scan` (dispatched by the
 // collector from browserx's isolated world) it dispatches `browserx-clickable` at every element

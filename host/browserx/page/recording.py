@@ -12,8 +12,8 @@ from pathlib import Path
 
 import msgspec
 
-from browserx.snapshot.capture import CaptureTab
-from browserx.snapshot.capture_state import CaptureState
+from browserx.page.capture import CaptureTab
+from browserx.page.capture_state import CaptureState
 from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.stability import SettleOptions
 
@@ -32,7 +32,7 @@ def load_recording(path: Path) -> list[FrameCapture]:
 
 
 def recorded(capture: CaptureTab, directory: Path) -> CaptureTab:
-    """``capture`` (snapshot/capture.py's capture_tab), saving every capture into ``directory``."""
+    """``capture`` (page/capture.py's capture_tab), saving every capture into ``directory``."""
 
     async def capture_and_save(
         state: CaptureState, include_values: bool = False, settle: SettleOptions | None = None

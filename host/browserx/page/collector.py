@@ -18,20 +18,20 @@ import structlog
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS
+from browserx.page.capture_state import CaptureState
+from browserx.page.page_watch import EARLY_WATCH_JS, NO_AI_JS, SETTLE_JS
+from browserx.page.worlds import WORLD_NAME, call_in_world
 from browserx.page_js import Snippet
 from browserx.relay.connection import DEFAULT_TIMEOUT
 from browserx.relay.page_call import page_call
-from browserx.snapshot.capture_state import CaptureState
 from browserx.snapshot.frames import KEY_BITS, Collected, collector_output
-from browserx.snapshot.page_watch import EARLY_WATCH_JS, NO_AI_JS, SETTLE_JS
 from browserx.snapshot.stability import SettleOptions
-from browserx.snapshot.worlds import WORLD_NAME, call_in_world
 
 log = structlog.get_logger("browserx.capture")
 
-COLLECTOR_JS = page_js.load("browserx.snapshot", "collector.js", uses={"NO_AI": NO_AI_JS})
+COLLECTOR_JS = page_js.load("browserx.page", "collector.js", uses={"NO_AI": NO_AI_JS})
 SETTLE_AND_COLLECT_JS = page_js.load(
-    "browserx.snapshot", "settle_and_collect.js", uses={"SETTLE": SETTLE_JS, "COLLECT": COLLECTOR_JS}
+    "browserx.page", "settle_and_collect.js", uses={"SETTLE": SETTLE_JS, "COLLECT": COLLECTOR_JS}
 )
 _COLLECTOR_NAME = "__browserxCollect_" + hashlib.sha256(SETTLE_AND_COLLECT_JS.code.encode()).hexdigest()[:12]
 # Both named after settle_and_collect.js: what they run (and what a page error's stack shows) is it.
