@@ -73,11 +73,11 @@ def test_every_file_is_loaded_by_a_module_of_its_package(path: Path) -> None:
         "browserx.actions.resolve",
         "browserx.actions.scroll",
         "browserx.actions.verify",
-        "browserx.control.policy",
         "browserx.pixels.screenshot",
         "browserx.page.css_filter",
         "browserx.page.framework",
         "browserx.page.occlusion",
+        "browserx.page.opt_out",
         "browserx.page.page_watch",
     ],
 )

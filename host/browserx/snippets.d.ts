@@ -124,7 +124,6 @@ interface BxSnippets {
   "actions/verify_drain_events.js": {now: number, events: BxPageEvent[]};
   "actions/verify_target_state.js": (this: BxDuck) =>
     {value: string | null, state: object, password: boolean};
-  "control/policy_opted_out.js": boolean;
   "control/sensitive_facts.js": (this: BxDuck, enter: boolean) =>
     {submits: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
      label: string}[]};
@@ -139,6 +138,7 @@ interface BxSnippets {
   "page/mark_plain.js": (this: Element[], closed: number[]) => void;
   "page/no_ai.js": BxNoAi;
   "page/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
+  "page/opt_out.js": boolean;
   "page/page_watch.js": BxWatch;
   "page/page_watch_settle.js": (quiet: number, timeout: number, network: boolean) => Promise<BxSettled>;
   "page/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,

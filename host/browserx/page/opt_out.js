@@ -1,5 +1,5 @@
 // @ts-check
-// control/policy.py, evaluated in a document (the main world's, or an isolated world of a frame):
+// page/opt_out.py, evaluated in a document (the main world's, or an isolated world of a frame):
 // whether it says data-no-ai (on <html> or <body>). Reads nothing else of the page.
 (() => {
   const d = document;
