@@ -28,7 +28,7 @@ import hashlib, json, sys
 from pathlib import Path
 import browserx._native as native
 import browserx.snapshot.merge as merge
-from browserx.snapshot.recording import load_recording
+from browserx.page.recording import load_recording
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.pipeline import finish, prepare
 from browserx.views.build import build_view

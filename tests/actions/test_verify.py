@@ -20,10 +20,10 @@ from browserx.actions.verify import (
     page_state_of,
 )
 from browserx.expectations import DEFAULT_EXPECT, ElementMatch, Expect, default_expect
+from browserx.page.events import PageEvent
 from browserx.page.recording import load_recording
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.pipeline import finish, prepare
-from browserx.views.events import PageEvent
 
 RECORDINGS = Path(__file__).parents[1] / "snapshot" / "recordings"
 

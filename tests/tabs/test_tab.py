@@ -78,28 +78,16 @@ def test_invalidating_nothing_is_harmless() -> None:
     asyncio.run(tab.discard_snapshots())
 
 
-def test_the_last_view_state_lets_go_of_its_snapshot_when_that_is_torn_down() -> None:
-    from browserx.views.delta import state_of
-
+def test_what_listens_for_a_teardown_hears_of_each_snapshot_before_it_goes() -> None:
     tab, _ = fake_tab()
-    first = snapshot_of(recorded("snap-layout"))
-    expected = state_of(first).elements  # computed on the intact tree
+    first, second = snapshot_of(recorded("hello")), snapshot_of(recorded("hello"))
+    heard: list[tuple[DomSnapshot, bool]] = []
+    tab.on_retire.append(lambda old: heard.append((old, intact(old))))
     tab.place_snapshot(first)
-    tab.last_view = state_of(first)
+    tab.place_snapshot(second)
     asyncio.run(tab.discard_snapshots())
-    assert not tab.last_view.holds(first)
-    assert tab.last_view.elements == expected  # a later delta compares against these
-
-
-def test_a_last_view_of_another_snapshot_keeps_it() -> None:
-    from browserx.views.delta import state_of
-
-    tab, _ = fake_tab()
-    shown, other = snapshot_of(recorded("hello")), snapshot_of(recorded("hello"))
-    tab.last_view = state_of(shown)
-    tab.place_snapshot(other)
-    asyncio.run(tab.discard_snapshots())
-    assert tab.last_view.holds(shown)  # not the one torn down: nothing to detach
+    assert heard == [(first, True), (second, True)]  # told while the tree is still whole
+    assert torn_down(first) and torn_down(second)
 
 
 # -- events and hooks --------------------------------------------------------------------------
@@ -208,12 +196,13 @@ def test_release_detaches_and_frees_the_snapshots_but_keeps_the_ids() -> None:
     tab.place_snapshot(snap)
     tab.remember()
     tab.session.attached = True
-    tab.last_screenshot_hash = "abcd"
+    released: list[bool] = []
+    tab.on_release.append(lambda: released.append(True))
     asyncio.run(tab.release())
     assert ("detach", None) in conn.calls
     assert not tab.session.attached
     assert tab.snapshot is None and torn_down(snap)
-    assert tab.last_screenshot_hash is None
+    assert released == [True]
     # An ID never names two elements of one tab: the allocator and what its IDs named stay.
     assert tab.ids is ids and tab.memory is memory
     assert ids.issued(27) and ids.ref_of[27] == snap.by_id[27].ref

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from browserx.views.events import EventLog, from_raw, summarise
+from browserx.page.events import EventLog, from_raw
+from browserx.views.events import summarise
 from tests.builders import el
 from tests.builders import page as built_page
 

@@ -11,12 +11,13 @@ from dataclasses import replace
 import msgspec
 import pytest
 
+from browserx.page.events import PageEvent
 from browserx.snapshot.model import Box
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views import grammar
 from browserx.views.build import build_view
 from browserx.views.delta import state_of
-from browserx.views.events import EventSummary, PageEvent, summarise
+from browserx.views.events import EventSummary, summarise
 from browserx.views.html import render_html
 from browserx.views.options import ViewOptions
 from browserx.views.outline import control_facts

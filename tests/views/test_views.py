@@ -10,11 +10,12 @@ import msgspec
 import pytest
 
 from browserx.page.css_filter import expand
+from browserx.page.events import EventLog, classify, from_raw
 from browserx.snapshot.model import Box, Node, NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.build import build_view
 from browserx.views.delta import diff, state_of
-from browserx.views.events import EventLog, classify, from_raw, summarise
+from browserx.views.events import summarise
 from browserx.views.options import ViewOptions
 from browserx.views.outline import outline
 from browserx.views.query import chunks_of, rank, tokenize

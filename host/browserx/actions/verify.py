@@ -2,7 +2,7 @@
 once it has settled and then until the expectation holds or its timeout passes, whether what
 the caller meant came about, and reports what happened instead: URL, navigation, DOM changes,
 elements that appeared or went away, the acted-on element's value and state, and the error and
-success messages the page showed meanwhile (the page events views report, views/events.py).
+success messages the page showed meanwhile (the page events the tab keeps, page/events.py).
 
 A failed expectation is a result (``verification.passed`` false), never an exception. Values are
 compared, never shown: "the value changed", not what it changed to.
@@ -21,16 +21,16 @@ from browserx.actions.resolve import call_on, resolve
 from browserx.actions.result import ActionResult, PageState, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
+from browserx.page.events import EventLog, PageEvent, from_raw
 from browserx.page.page_watch import WATCH_JS
 from browserx.page.worlds import isolated_world
+from browserx.quoting import quote
 from browserx.relay.page_call import page_eval
 from browserx.snapshot.redaction import redact_url
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
-from browserx.views.events import EventLog, PageEvent, from_raw
-from browserx.views.grammar import quote
 
 POLL_S = 0.1
 # The acted-on element cannot be read: its page call failed, or it is gone (stale, unknown).

@@ -7,17 +7,19 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from browserx.control.observation import observation
 from browserx.control.policy import refuse_opted_out_frames
 from browserx.control.schemas import SnapshotParams
 from browserx.errors import CdpError, CdpTimeout, PageOptedOut
 from browserx.heap import paused_gc
 from browserx.page.css_filter import match_selector
+from browserx.page.events import EventLog, from_raw
 from browserx.pixels.screenshot import screenshot
 from browserx.snapshot.stability import Settled, SettleOptions
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 from browserx.views.build import build_view
-from browserx.views.events import EventLog, from_raw, summarise
+from browserx.views.events import summarise
 from browserx.views.options import DEFAULT_MAX_TOKENS, ViewOptions
 
 # The hybrid view's picture: the viewport as JPEG, at most this wide, this quality.
@@ -40,11 +42,12 @@ def view_options(p: SnapshotParams) -> ViewOptions:
 
 async def observe(tab: Tab, p: SnapshotParams) -> dict[str, Any]:
     """Run under the tab's lock."""
-    if tab.last_view is not None:
+    seen = observation(tab)
+    if seen.last_view is not None:
         if p.since_last:
-            tab.last_view.detach()  # what this delta compares against, before its tree goes
+            seen.last_view.detach()  # what this delta compares against, before its tree goes
         else:
-            tab.last_view = None  # replaced by this view's state: let its tree go now
+            seen.last_view = None  # replaced by this view's state: let its tree go now
     settle = SettleOptions(
         wait=p.wait_stable,
         quiet_ms=p.stability_ms,
@@ -64,9 +67,9 @@ async def observe(tab: Tab, p: SnapshotParams) -> dict[str, Any]:
     opts = view_options(p)
     with paused_gc():
         view = build_view(
-            snap, opts, events=events, previous=tab.last_view, matched=matched, filter_text=p.filter
+            snap, opts, events=events, previous=seen.last_view, matched=matched, filter_text=p.filter
         )
-    tab.last_view = view.state
+    seen.last_view = view.state
     out: dict[str, Any] = {"tab": tab.tab_id, "format": p.format, "url": snap.url, "title": snap.title}
     out["semantic" if p.format in ("semantic", "hybrid") else p.format] = view.payload
     shot_ms = None
@@ -108,7 +111,8 @@ async def hybrid_picture(tab: Tab) -> dict[str, Any]:
         out["screenshotNote"] = f"no picture: {exc.message}"
         return out
     out.update(screenshotHash=shot.phash, screenshotSize=[shot.width, shot.height])
-    if shot.phash != tab.last_screenshot_hash:
+    seen = observation(tab)
+    if shot.phash != seen.screenshot_hash:
         out["screenshot"] = shot.to_dict()["data"]
-        tab.last_screenshot_hash = shot.phash
+        seen.screenshot_hash = shot.phash
     return out

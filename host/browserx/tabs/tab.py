@@ -1,26 +1,28 @@
 """Tab: everything browserx holds for one browser tab, each kind of state with one owner — the
 debugger session (relay/session.py), what capture keeps about the page (page/capture_state.py),
 and here the snapshots (the current one and those waiting to be torn down), the ID allocator,
-the action memory, the last view served and the page events seen. One per tab, created lazily by
+the action memory and the page events seen (page/events.py). What the views served (the last
+view, the hybrid picture's hash) is control's (control/observation.py): it hears of a snapshot
+torn down and of the tab's release through ``on_retire`` and ``on_release``. One per tab, created lazily by
 the TabRegistry and attached on first use; requests on a tab run one at a time under its lock."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import structlog
 
 from browserx.heap import return_freed_memory, snapshot_placed
 from browserx.page.capture_state import CaptureState
+from browserx.page.events import EventLog
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound
 from browserx.relay.session import PAGE_CHANGING_EVENTS, TabSession
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.memory import ActionMemory, Fingerprint
-from browserx.views.delta import ViewState
-from browserx.views.events import EventLog
 
 log = structlog.get_logger("browserx.tab")
 
@@ -38,10 +40,11 @@ class Tab:
         # ones wait in _retired until the next one is placed (under the tab's lock).
         self.snapshot: DomSnapshot | None = None
         self._retired: list[DomSnapshot] = []
-        # What the last view served showed (for since_last deltas) and the page events seen so far.
-        self.last_view: ViewState | None = None
+        # The page events seen so far (fed by snapshots and verifications, read by views).
         self.page_events: EventLog | None = None
-        self.last_screenshot_hash: str | None = None  # of the last hybrid view's picture
+        # Told of each snapshot about to be torn down, and of the tab's release.
+        self.on_retire: list[Callable[[DomSnapshot], None]] = []
+        self.on_release: list[Callable[[], None]] = []
         self.session.add_listener(self._on_event)
         self.session.on_page_gone.append(self.invalidate)
 
@@ -80,8 +83,8 @@ class Tab:
             self.snapshot = None
         retired, self._retired = self._retired, []
         for old in retired:
-            if self.last_view is not None and self.last_view.holds(old):
-                self.last_view.detach()  # a later delta still compares against that view
+            for hook in self.on_retire:
+                hook(old)  # (a view that still holds it lets go: control/observation.py)
         return retired
 
     def place_snapshot(self, snap: DomSnapshot) -> None:
@@ -108,5 +111,6 @@ class Tab:
         """Detach the debugger and free the snapshots (under the tab's lock): the tab has been idle.
         What keeps IDs unique in the tab (the ID allocator, the last view) stays."""
         await self.session.detach()
-        self.last_screenshot_hash = None
+        for hook in self.on_release:
+            hook()
         await self.discard_snapshots()

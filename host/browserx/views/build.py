@@ -10,12 +10,12 @@ from typing import Any
 
 import msgspec
 
+from browserx.quoting import quote
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.budget import Fitted, Omitted, fit, priority
 from browserx.views.delta import Delta, ViewState, change_lines, diff, headline, state_of
 from browserx.views.events import EventSummary
-from browserx.views.grammar import quote
 from browserx.views.json_view import render_json
 from browserx.views.options import ViewOptions
 from browserx.views.outline import Item, outline

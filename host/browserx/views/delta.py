@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
+from browserx.quoting import quote
 from browserx.snapshot.snapshot import DomSnapshot
-from browserx.views.grammar import quote
 from browserx.views.outline import control_facts
 
 TRACKED = ("role", "name", "value", "disabled", "checked", "expanded", "selected", "pressed", "required",

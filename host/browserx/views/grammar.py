@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from browserx.quoting import quote
+
 # Never bare: a quote, a line break or other control character, a bracket before a digit.
 _ALWAYS = re.compile(r'["\x00-\x1f\x7f-\x9f\u2028\u2029]|[\[\uff3b][\s\u00ad\u200b-\u200f\u2060\ufeff]*\d')
-_ESCAPES = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029]')
-_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # The words a group line starts with (views/outline.py: ALWAYS_GROUPS, LANDMARKS), and the
 # beginnings of the lines browserx writes around the outline.
 GROUP_WORDS = (
@@ -42,17 +42,6 @@ _NAME = re.compile(r" \(|→|\||\[|\uff3b| @[-\d]|^[(@\s#]|^-- |\s$")
 _ENTRY = re.compile(r", |[\[\]()\uff3b]|^\s|\s$|^…$|^$")
 _TITLE = re.compile(r" — |^\s|\s$")
 _URL = re.compile(r'["\s\x00-\x1f\x7f-\x9f]|^[\[\uff3b(]')
-
-
-def quote(text: str) -> str:
-    """``text`` as a JSON string literal (non-ASCII kept, line separators escaped)."""
-    return '"' + _ESCAPES.sub(_escape, text) + '"'
-
-
-def _escape(match: re.Match[str]) -> str:
-    ch = match.group(0)
-    short = _SHORT.get(ch)
-    return short if short is not None else f"\\u{ord(ch):04x}"
 
 
 def unquote(literal: str) -> str:

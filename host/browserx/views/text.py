@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from browserx import quoting
 from browserx.snapshot.model import Node
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views import grammar
@@ -148,9 +149,9 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
     if "type" in facts and (facts["type"], role) not in IMPLIED_TYPES:
         bits.append(f"type={facts['type']}")
     if "value" in facts:
-        bits.append(f"value={grammar.quote(str(facts['value']))}")
+        bits.append(f"value={quoting.quote(str(facts['value']))}")
     if "placeholder" in facts:
-        bits.append(f"placeholder={grammar.quote(str(facts['placeholder']))}")
+        bits.append(f"placeholder={quoting.quote(str(facts['placeholder']))}")
     if "sort" in facts:
         bits.append(f"sorted {facts['sort']}")
     if "options" in facts:
@@ -189,7 +190,7 @@ _NAMED_COVER = re.compile(r'([^" ]+) "(.*)"((?: \[\d+\])?)', re.S)
 def _cover(by: str) -> str:
     named = _NAMED_COVER.fullmatch(by)
     if named is not None:
-        return f"{named.group(1)} {grammar.quote(named.group(2))}{named.group(3)}"
+        return f"{named.group(1)} {quoting.quote(named.group(2))}{named.group(3)}"
     return grammar.entry(by)
 
 
