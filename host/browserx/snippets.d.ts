@@ -88,7 +88,7 @@ interface BxSnippets {
   "actions/focus_guard.js": (this: unknown, blur: boolean) =>
     {optedOut: boolean} | {frameOwner: number} | {closedHost: true};
   "actions/forms_select.js": (this: BxDuck, want: string) => BxSelected | {native: boolean, error: string, options?: string[]};
-  "actions/forms_select_settled.js": (this: BxDuck, want: string) => BxSelected | Promise<BxSelected>;
+  "actions/forms_select_counted.js": (this: BxDuck, want: string) => BxSelected;
   "actions/forms_state.js": (this: BxDuck) =>
     {checked: boolean, radio: boolean, disabled: boolean, keyboard?: boolean} | null;
   "actions/keyboard_after.js": (this: BxDuck, types: string[]) =>
@@ -148,8 +148,7 @@ interface BxSnippets {
 interface BxPlaceholders {
   "actions/at_point_hit.js": {__NO_AI__: BxNoAi};
   "actions/focus_guard.js": {__NO_AI__: BxNoAi};
-  "actions/forms_select_settled.js":
-    {__SELECT__: BxSnippets["actions/forms_select.js"], __SETTLE__: BxSettleChanges, __PEEK__: BxCounted};
+  "actions/forms_select_counted.js": {__SELECT__: BxSnippets["actions/forms_select.js"], __PEEK__: BxCounted};
   "actions/keyboard_after.js":
     {__SETTLE__: BxSettleChanges, __PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
   "actions/keyboard_probe_focus.js":

@@ -12,9 +12,9 @@ from browserx.actions.effects import on_target
 from browserx.actions.keyboard import focus, press
 from browserx.actions.keys import key_press
 from browserx.actions.matching import normalise
-from browserx.actions.page_changes import PEEK_JS, SETTLE_FN
+from browserx.actions.page_changes import PEEK_JS
 from browserx.actions.pointer import click_target
-from browserx.actions.resolve import Target, call_on, resolve
+from browserx.actions.resolve import Target, by_key, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import CdpError, NotInteractable, OptionNotFound
@@ -27,11 +27,10 @@ from browserx.tabs.tab import Tab
 
 SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
 STATE_JS = page_js.load("browserx.actions", "forms_state.js")
-SELECT_SETTLED_JS = page_js.load(
-    "browserx.actions",
-    "forms_select_settled.js",
-    uses={"SELECT": SELECT_JS, "SETTLE": SETTLE_FN, "PEEK": PEEK_JS},
+SELECT_COUNTED_JS = page_js.load(
+    "browserx.actions", "forms_select_counted.js", uses={"SELECT": SELECT_JS, "PEEK": PEEK_JS}
 )
+SELECT_COUNTED_BY_KEY_JS = by_key(SELECT_COUNTED_JS)
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
 OPEN_WAIT_S = 1.0  # a custom list still opening (an animation, a fetch) is read again this long
 OPEN_POLL_S = 0.1
@@ -49,10 +48,18 @@ async def select(
     expect: Expect | None = None,
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(tab, element_id)
+        # In the top document the choice is made in the lookup's own round trip (after the
+        # observation's start: the renderer runs them in order) and the page's changes counted in
+        # the same call; the long way when the element had to be found again.
+        ref = tab.ids.ref_of.get(element_id)
+        top = ref is not None and ref.frame == "m"
+        target = await resolve(tab, element_id, early=(SELECT_COUNTED_BY_KEY_JS, (value,)) if top else None)
         await ctx.adopt(target)
-        # In the top document the page's reaction is settled and counted in the same call.
-        out = await call_on(tab, target, SELECT_SETTLED_JS if target.session_id is None else SELECT_JS, value)
+        out = target.early
+        if not isinstance(out, dict):
+            out = await call_on(
+                tab, target, SELECT_COUNTED_JS if target.session_id is None else SELECT_JS, value
+            )
         ctx.counter.settled_in(None, out)
         if not isinstance(out, dict):
             raise NotInteractable(f"{target.sentence()} could not be read.", id=element_id)
