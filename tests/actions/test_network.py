@@ -4,8 +4,10 @@ Network events of one action (payload shapes as Chromium sends them, trimmed).""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from browserx.actions.network import NetworkWatch
+from browserx.errors import CdpError
 from tests.fakes import emit, fake_tab
 
 
@@ -69,5 +71,37 @@ def test_facts_count_requests_and_list_api_calls_only_for_watched_sessions() -> 
         network = [c for c in conn.calls if c[0].startswith("Network.")]
         assert network == [("Network.enable", None), ("Network.disable", None)]
         assert tab.session._listeners == [tab._on_event]
+
+    asyncio.run(run())
+
+
+def test_a_frame_is_listed_only_once_it_said_it_did_not_opt_out() -> None:
+    """A frame that opted out, one that cannot answer, and one whose first request comes while the
+    others are asked: none of their requests are listed (the last was never asked)."""
+
+    async def run() -> None:
+        def answer(method: str, params: dict[str, Any], session_id: str | None) -> Any:
+            if method == "Page.createIsolatedWorld":
+                if params["frameId"] == "gone":
+                    raise CdpError("No frame for given id found")
+                # The late frame's first request arrives while this frame is asked.
+                emit(tab, "Network.requestWillBeSent", request("9", "late"))
+                return {"executionContextId": {"open": 1, "noai": 2}[params["frameId"]]}
+            if method == "Runtime.evaluate":
+                return {"result": {"type": "boolean", "value": params["contextId"] == 2}}
+            return {}
+
+        def request(rid: str, frame: str) -> dict[str, Any]:
+            return {"requestId": rid, "frameId": frame, "type": "Fetch",
+                    "request": {"method": "GET", "url": f"http://x/{frame}"}}  # fmt: skip
+
+        tab, _ = fake_tab(answer)
+        watch = NetworkWatch(tab)
+        await watch.start(None)
+        for rid, frame in (("1", "open"), ("2", "noai"), ("3", "gone")):
+            emit(tab, "Network.requestWillBeSent", request(rid, frame))
+        await watch.finish_api_calls(grace=0)
+        assert [c.url for c in watch.facts().xhr] == ["http://x/open"]
+        watch.stop()
 
     asyncio.run(run())

@@ -154,9 +154,10 @@ class NetworkWatch:
     async def _forget_opted_out_frames(self) -> None:
         """Forget the requests of frames that opted out of AI agents (data-no-ai on their document
         or on an element around their <iframe>): a same-origin frame's requests show in its
-        parent's session. A frame whose answer cannot be had (gone) is forgotten too."""
+        parent's session. A frame whose answer cannot be had (gone) is forgotten too, and so is
+        one whose first request came while the others were asked (never listed unasked)."""
         frames = {(sid, s.frame) for (sid, _), s in self._seen.items() if s.frame}
-        dropped: set[tuple[str | None, str]] = set()
+        allowed: set[tuple[str | None, str]] = set()
         for sid, frame_id in frames:
             try:
                 world = await self.tab.session.cdp(
@@ -169,12 +170,10 @@ class NetworkWatch:
                     self.tab.session, FRAME_OPTED_OUT_JS, world=world.executionContextId, session_id=sid
                 )
             except NO_ANSWER:  # kept private
-                dropped.add((sid, frame_id))
                 continue
-            if opted_out is not False:
-                dropped.add((sid, frame_id))
-        if dropped:
-            self._seen = {k: s for k, s in self._seen.items() if (k[0], s.frame) not in dropped}
+            if opted_out is False:
+                allowed.add((sid, frame_id))
+        self._seen = {k: s for k, s in self._seen.items() if not s.frame or (k[0], s.frame) in allowed}
 
     def stop(self) -> None:
         """Stop listening and disable the domain again (not waited for: nothing depends on it)."""
