@@ -14,6 +14,7 @@ import pytest
 
 from browserx.control.activity import describe
 from browserx.control.person import PersonControls, tab_listing
+from browserx.control.popup_notices import MAX_DELAY_S, QUIET_S
 from browserx.control.schemas import ClickParams, NavigateParams, NewTabParams, TypeParams, WaitParams
 from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
 from browserx.relay.connection import ExtensionConnection
@@ -81,7 +82,7 @@ def test_stop_fails_a_running_request_at_once_and_every_new_one_until_resume() -
             return {}
 
         running = asyncio.create_task(person.guard("wait", WaitParams(tab=1, text="x"), wait_long, _named))
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(MAX_DELAY_S + 0.05)  # long enough to show as working
         t0 = asyncio.get_running_loop().time()
         ext.controls(stopped=True)
         with pytest.raises(StoppedByUser):
@@ -95,7 +96,7 @@ def test_stop_fails_a_running_request_at_once_and_every_new_one_until_resume() -
             await person.guard("click", ClickParams(tab=1, id=3), quick, _named)
         ext.controls(stopped=False)
         assert await person.guard("click", ClickParams(tab=1, id=3), quick, _named) == {"done": True}
-        await asyncio.sleep(0)
+        await asyncio.sleep(MAX_DELAY_S + QUIET_S)
         states = [m["working"] for m in ext.of("agentState")]
         assert states[0] is True and states[-1] is False
         outcomes = [m["entry"]["outcome"] for m in ext.of("activity")]
@@ -190,7 +191,7 @@ def test_the_activity_sent_to_the_extension_has_no_typed_text() -> None:
             return {"success": True}
 
         await person.guard("type", TypeParams(tab=2, id=13, text=SECRET), typed, _named)
-        await asyncio.sleep(0)
+        await asyncio.sleep(MAX_DELAY_S + QUIET_S)
         (entry,) = [m["entry"] for m in ext.of("activity")]
         assert entry["tabId"] == 2 and entry["outcome"] == "ok"
         assert entry["text"] == 'type into [13] textbox "Password"'
@@ -207,3 +208,35 @@ def test_a_tabs_entry_names_its_id_tab_as_every_other_result_does() -> None:
     refused = tab_listing(info, "blocked")
     assert refused["tab"] == 7 and "tabId" not in refused
     assert refused["why"] == "site_blocked" and refused["url"] == "https://a.example/"
+
+
+def test_the_popup_hears_of_quick_calls_after_them_not_beside_them() -> None:
+    """Notices go in the host's quiet moments (control/popup_notices.py): none while a burst of
+    quick calls runs, then one line each and no working/idle flicker; a long call shows as working
+    while it runs."""
+
+    async def main() -> None:
+        ext = Extension()
+        person = PersonControls(ext.conn)
+
+        async def quick(p: Any) -> Any:
+            await asyncio.sleep(0.005)
+            return {"done": True}
+
+        for element_id in range(1, 6):
+            await person.guard("click", ClickParams(tab=1, id=element_id), quick, _named)
+            assert ext.of("activity") == [] and ext.of("agentState") == []
+        await asyncio.sleep(MAX_DELAY_S + QUIET_S)
+        assert len(ext.of("activity")) == 5
+        assert [m["working"] for m in ext.of("agentState")] == [False]
+
+        async def slow(p: Any) -> Any:
+            await asyncio.sleep(MAX_DELAY_S + 2 * QUIET_S)
+            assert [m["working"] for m in ext.of("agentState")] == [False, True]
+            return {"done": True}
+
+        await person.guard("click", ClickParams(tab=1, id=9), slow, _named)
+        await asyncio.sleep(MAX_DELAY_S + QUIET_S)
+        assert [m["working"] for m in ext.of("agentState")] == [False, True, False]
+
+    asyncio.run(main())

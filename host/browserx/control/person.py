@@ -9,7 +9,8 @@ a request running when the person presses Stop is cancelled and fails the same w
 blocked site answers ``site_blocked`` and, with tab sharing on, a tab the person did not share
 (and browserx did not open) ``tab_not_shared`` — before the tab is touched. After each call that
 touched a tab, one line goes to the popup's Activity list (control/activity.py: words, never
-values), and the popup learns when the agent starts and stops working.
+values), and the popup learns when the agent starts and stops working (in the host's quiet
+moments: control/popup_notices.py).
 
 The service worker refuses the same things on its side (extension/controls.js): defence in depth.
 """
@@ -27,6 +28,7 @@ import msgspec
 import structlog
 
 from browserx.control.activity import describe
+from browserx.control.popup_notices import PopupNotices
 from browserx.control.schemas import Params
 from browserx.errors import (
     BrowserxError,
@@ -84,7 +86,7 @@ class PersonControls:
         self.site_asker: SiteAsker | None = None
         # Lists the browser's tabs (TabRegistry.list_tabs), for a tab's URL when site rules need it.
         self.list_tabs: Callable[[], Awaitable[list[TabInfo]]] | None = None
-        self._background: set[asyncio.Task[Any]] = set()
+        self._notices = PopupNotices(conn, busy=lambda: self._working > 0)
         if conn is not None:
             conn.on_notice(self._on_notice)
 
@@ -302,7 +304,7 @@ class PersonControls:
 
     def _agent_state(self, starting: bool, tab_id: int | None) -> None:
         self._working += 1 if starting else -1
-        self._post("agentState", working=self._working > 0, tabId=tab_id)
+        self._notices.state(self._working > 0, tab_id)
 
     def _activity(
         self,
@@ -324,22 +326,7 @@ class PersonControls:
             "text": text,
             "outcome": outcome,
         }
-        self._post("activity", entry=entry)
-
-    def _post(self, kind: str, **fields: Any) -> None:
-        """Tell the extension without waiting (nobody's answer depends on it)."""
-        if self.conn is None or self.conn.closed:
-            return
-        task = asyncio.ensure_future(self._send(kind, fields))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _send(self, kind: str, fields: dict[str, Any]) -> None:
-        assert self.conn is not None
-        try:
-            await self.conn.request(kind, timeout=5.0, **fields)
-        except BrowserxError as exc:
-            log.debug("person_notice_failed", kind=kind, error=clip(exc.message, 200))
+        self._notices.line(entry)
 
 
 def _patterns(value: Any) -> tuple[str, ...]:
