@@ -183,10 +183,14 @@ async def type_text(
         ctx.include_values = (
             include_values and field_secret(field_of(probe.get("attrs") or {}, probe)) is None
         )
-        if probe.get("focused"):
-            on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
-        else:
+        # Into a field that has the focus already, the cursor goes once the text is on its way: on
+        # a page that has drawn no effect yet, making the cursor takes the renderer several ms,
+        # which input sent after it would wait for.
+        show_after = bool(probe.get("focused")) and bool(text) and not per_char
+        if not probe.get("focused"):
             await focus(ctx, target)  # the page kept the focus from it: DOM.focus, else a click
+        elif not show_after:
+            on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
             await clear_field(ctx, target)
         typed = 0  # characters sent while the page we type into was still there
@@ -211,7 +215,7 @@ async def type_text(
                 # field is read back in the same round trip (keyboard_typed.js waits for the text).
                 last = char_press(text[-1])
                 reading = target.session_id is None and not submit and not blur
-                sent = await asyncio.gather(
+                sending = asyncio.gather(
                     tab.session.cdp("Input.insertText", {"text": text}),
                     tab.session.cdp(
                         "Input.dispatchKeyEvent",
@@ -223,6 +227,9 @@ async def type_text(
                     else _nothing(),
                     return_exceptions=True,
                 )  # fmt: skip
+                if show_after:
+                    on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
+                sent = await sending
                 for failed in sent[:2]:
                     if isinstance(failed, BaseException):
                         raise failed
