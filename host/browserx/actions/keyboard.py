@@ -212,21 +212,24 @@ async def type_text(
                 # insertText sends no key events; search boxes and editors that listen for keyup
                 # (MkDocs Material's search) would not notice. A person's typing ends with one.
                 # Both sent at once: the browser runs input in order. In the top document, the
-                # field is read back in the same round trip (keyboard_typed.js waits for the text).
+                # field is read back in the same round trip (keyboard_typed.js waits for the text),
+                # and the key-up goes behind the text unwaited: its answer tells nothing the
+                # read-back does not, and the browser holds it until the renderer has handled the
+                # key (a frame, on a page that has just given the field the focus).
                 last = char_press(text[-1])
+                key_up = {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
+                          "modifiers": last.modifiers}  # fmt: skip
                 reading = target.session_id is None and not submit and not blur
                 sending = asyncio.gather(
                     tab.session.cdp("Input.insertText", {"text": text}),
-                    tab.session.cdp(
-                        "Input.dispatchKeyEvent",
-                        {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
-                         "modifiers": last.modifiers},
-                    ),
+                    _nothing() if reading else tab.session.cdp("Input.dispatchKeyEvent", key_up),
                     call_on(ctx.tab, target, TYPED_JS, list(TEXT_INPUT_TYPES), "" if clear else before)
                     if reading
                     else _nothing(),
                     return_exceptions=True,
-                )  # fmt: skip
+                )
+                if reading:
+                    tab.session.fire_and_forget(tab.session.cdp("Input.dispatchKeyEvent", key_up))
                 if show_after:
                     on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
                 sent = await sending
