@@ -20,6 +20,8 @@ from browserx.relay.connection import decode_result
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
+from browserx.snapshot.snapshot import DomSnapshot
+from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 from tests.builders import AGENT_OBS, AGENT_PAGE, recorded
 
@@ -283,3 +285,27 @@ class FakeAgentClient:
             self.url = params["url"]
         return {"success": True, "action": method, "id": params.get("id"), "duration_ms": 5.0,
                 "changes": {"navigated": method == "navigate", "dom_mutations": 2}}  # fmt: skip
+
+
+class Observed:
+    """A tab that took and placed a snapshot of ``page``, as an observation does."""
+
+    def __init__(self, page: RecordedPage) -> None:
+        self.page = page
+        self.tab, self.conn = fake_tab(page)
+        self.snap: DomSnapshot | None = None
+
+    async def observe(self) -> DomSnapshot:
+        snap = await take_snapshot(self.tab)
+        self.tab.place_snapshot(snap)
+        self.tab.remember(snap)
+        self.snap = snap
+        return snap
+
+    def id_named(self, name: str) -> int:
+        assert self.snap is not None
+        (found,) = [i for i, n in self.snap.by_id.items() if n.name == name]
+        return found
+
+    def key_of(self, element_id: int) -> int:
+        return self.tab.ids.ref_of[element_id].key

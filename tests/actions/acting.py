@@ -15,9 +15,7 @@ from typing import Any, TypeVar
 
 from browserx.actions import page_changes
 from browserx.errors import CdpError
-from browserx.snapshot.snapshot import DomSnapshot
-from browserx.tabs.snapshots import take_snapshot
-from tests.fakes import FakeConnection, RecordedPage, fake_tab
+from tests.fakes import FakeConnection, Observed, RecordedPage
 
 T = TypeVar("T")
 Handler = Callable[[list[Any]], Any]
@@ -160,26 +158,11 @@ def fails(message: str = "Cannot find context with specified id") -> Handler:
     return handler
 
 
-class Acting:
+class Acting(Observed):
     """A tab that took and placed a snapshot of ``page``: its IDs resolve on the page."""
 
-    def __init__(self, page: ActingPage) -> None:
-        self.page = page
-        self.tab, self.conn = fake_tab(page)
-        self.conn: FakeConnection
-        self.snap: DomSnapshot | None = None
-
-    async def observe(self) -> DomSnapshot:
-        snap = await take_snapshot(self.tab)
-        self.tab.place_snapshot(snap)
-        self.tab.remember(snap)
-        self.snap = snap
-        return snap
-
-    def id_named(self, name: str) -> int:
-        assert self.snap is not None
-        (found,) = [i for i, n in self.snap.by_id.items() if n.name == name]
-        return found
+    page: ActingPage
+    conn: FakeConnection
 
     def object_of(self, element_id: int) -> str:
         return f"node-{self.tab.ids.ref_of[element_id].key}"

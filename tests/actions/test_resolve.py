@@ -16,10 +16,8 @@ from browserx.actions.resolve import OBJECT_GROUP, RESOLVE_JS, Target, resolve
 from browserx.errors import DuplicateId, PageOptedOut, StaleElement, UnknownElement
 from browserx.page.capture import capture_tab
 from browserx.relay.protocol import TargetInfo
-from browserx.snapshot.snapshot import DomSnapshot
-from browserx.tabs.snapshots import take_snapshot
 from tests.builders import recorded, snapshot_of
-from tests.fakes import RecordedPage, emit, fake_tab
+from tests.fakes import Observed, RecordedPage, emit, fake_tab
 
 
 @pytest.fixture(autouse=True)
@@ -27,30 +25,6 @@ def _unfreeze() -> Iterator[None]:
     # Placing a snapshot freezes what is alive (heap.py): let go of it after each test.
     yield
     gc.unfreeze()
-
-
-class Observed:
-    """A tab that took and placed a snapshot of ``page``, as an observation does."""
-
-    def __init__(self, page: RecordedPage) -> None:
-        self.page = page
-        self.tab, self.conn = fake_tab(page)
-        self.snap: DomSnapshot | None = None
-
-    async def observe(self) -> DomSnapshot:
-        snap = await take_snapshot(self.tab)
-        self.tab.place_snapshot(snap)
-        self.tab.remember(snap)
-        self.snap = snap
-        return snap
-
-    def id_named(self, name: str) -> int:
-        assert self.snap is not None
-        (found,) = [i for i, n in self.snap.by_id.items() if n.name == name]
-        return found
-
-    def key_of(self, element_id: int) -> int:
-        return self.tab.ids.ref_of[element_id].key
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:
