@@ -63,9 +63,10 @@ async def _capture_frame(
 ) -> FrameCapture:
     """One frame's capture. Everything goes out at once where it can: the framework probe first
     (the renderer runs commands in order, so it is in place when the collector asks it:
-    page/framework.py), then the collector, and the click-listener listing through the
-    document handle kept from an earlier capture of the same document. Without one, the probe
-    answers with a handle and the listing follows it (one round trip, overlapping the collect)."""
+    page/framework.py), then the click-listener listing through the document handle kept from an
+    earlier capture of the same document, then the collector (the listing is the larger answer:
+    its way through the relay overlaps the collect). Without a handle, the probe answers with one
+    and the listing follows it (one round trip, overlapping the collect)."""
     t0 = time.perf_counter()
     problems: list[str] = []
     world = state.worlds.get(session_id)
@@ -74,7 +75,6 @@ async def _capture_frame(
     count = state.element_counts.get(session_id)
     heavy = session_id in state.listener_heavy and count is not None and count <= SMALL_DOCUMENT
     probing = asyncio.ensure_future(install_probe(state, session_id, handle=handle is None and not heavy))
-    collecting = asyncio.ensure_future(collect_document(state, session_id, opts, settle))
     listing: asyncio.Future[dict[int, set[str]]] | None = None
     early: asyncio.Future[dict[int, frozenset[str]]] | None = None
     if heavy:
@@ -85,6 +85,7 @@ async def _capture_frame(
         # keys are asked for as soon as the listing answers, queued behind the collector in the
         # renderer, not two round trips after it (a grid that re-creates its cells has many new).
         early = asyncio.ensure_future(_keys_when_listed(state, session_id, world[1], listing))
+    collecting = asyncio.ensure_future(collect_document(state, session_id, opts, settle))
     try:
         probe = await probing
         if listing is None:
