@@ -6,6 +6,7 @@ client of the host (``FakeAgentClient``) and a backend answering over a mock tra
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -41,11 +42,25 @@ class FakeConnection:
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failed: list[BrowserxError] = []
         self.refused: dict[str, BrowserxError] = {}  # a request type ("attach") → the error it fails with
+        self.failing_answers: dict[str, BrowserxError] = {}  # a posted request's type → its answer's error
 
     async def request(self, type: str, timeout: float | None = None, **fields: Any) -> Inbound:
         self.calls.append((type, None))
         if type in self.refused:
             raise self.refused[type]
+        return Inbound(type="reply")
+
+    async def post(self, type: str, timeout: float | None = None, **fields: Any) -> asyncio.Task[Inbound]:
+        """``request`` unwaited: logged (and refused) at once, as the real one writes at once."""
+        self.calls.append((type, None))
+        if type in self.refused:
+            raise self.refused[type]
+        return asyncio.ensure_future(self._answer_later(type))
+
+    async def _answer_later(self, type: str) -> Inbound:
+        failing = self.failing_answers.get(type)
+        if failing is not None:
+            raise failing
         return Inbound(type="reply")
 
     async def cdp(

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 
-from browserx.errors import PageOptedOut
+from browserx.errors import CdpError, PageOptedOut
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.snapshot import Cover
@@ -111,5 +111,24 @@ def test_a_snapshot_that_gave_out_new_ids_hands_the_watermark_to_the_extension_f
         sent = len(conn.calls)
         await take_snapshot(tab)  # the same IDs: nothing new to keep, no round trip
         assert ("watermark", None) not in conn.calls[sent:]
+
+    run(body)
+
+
+def test_a_watermark_the_extension_could_not_keep_is_handed_over_again() -> None:
+    async def body() -> None:
+        page = RecordedPage("snap-rerender")
+        tab, conn = fake_tab(page)
+        conn.failing_answers["watermark"] = CdpError("storage full")
+        await take_snapshot(tab)  # the view goes out without waiting for the extension's answer
+        assert conn.calls.count(("watermark", None)) == 1
+        for _ in range(3):
+            await asyncio.sleep(0)  # its answer comes: a failure
+        assert tab.saved_watermark == 0
+        del conn.failing_answers["watermark"]
+        await take_snapshot(tab)
+        assert conn.calls.count(("watermark", None)) == 2
+        await asyncio.sleep(0)
+        assert tab.saved_watermark == tab.ids.high
 
     run(body)

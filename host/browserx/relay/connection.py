@@ -126,15 +126,34 @@ class ExtensionConnection:
 
     async def request(self, type: str, timeout: float | None = None, **fields: Any) -> Inbound:
         """Send one request and wait for its reply; raises our errors on failure."""
+        msg_id, future, what = await self._written(type, fields)
+        return await self._reply(msg_id, future, what, fields.get("tabId"), timeout)
+
+    async def post(self, type: str, timeout: float | None = None, **fields: Any) -> asyncio.Task[Inbound]:
+        """Send one request without waiting for its reply: once this returns, the frame is written
+        to the pipe (so it reaches the extension even if this host dies next). The task is
+        ``request``'s wait for the reply; whoever does not await it must retrieve its outcome."""
+        msg_id, future, what = await self._written(type, fields)
+        return asyncio.ensure_future(self._reply(msg_id, future, what, fields.get("tabId"), timeout))
+
+    async def _written(self, type: str, fields: dict[str, Any]) -> tuple[int, asyncio.Future[Inbound], str]:
         if self.closed:
             raise ExtensionDisconnected("The browser extension is gone; restart the browser.")
         msg_id = next(self._ids)
         what = str(fields.get("method") or type)
-        tab_id = fields.get("tabId")
         future: asyncio.Future[Inbound] = asyncio.get_running_loop().create_future()
-        self._pending[msg_id] = (future, what, tab_id)
+        self._pending[msg_id] = (future, what, fields.get("tabId"))
         try:
             await self._send({"id": msg_id, "type": type, **fields})
+        except BaseException:
+            self._forget(msg_id)
+            raise
+        return msg_id, future, what
+
+    async def _reply(
+        self, msg_id: int, future: asyncio.Future[Inbound], what: str, tab_id: Any, timeout: float | None
+    ) -> Inbound:
+        try:
             reply = await asyncio.wait_for(future, timeout or self.default_timeout)
         except TimeoutError:
             raise CdpTimeout(
@@ -143,12 +162,15 @@ class ExtensionConnection:
                 method=what,
             ) from None
         finally:
-            self._pending.pop(msg_id, None)
-            self._chunks.pop(msg_id, None)
-            self._chunk_plan.pop(msg_id, None)
+            self._forget(msg_id)
         if reply.error is not None:
             raise map_relay_error(reply.error, what, tab_id)
         return reply
+
+    def _forget(self, msg_id: int) -> None:
+        self._pending.pop(msg_id, None)
+        self._chunks.pop(msg_id, None)
+        self._chunk_plan.pop(msg_id, None)
 
     async def cdp(
         self,

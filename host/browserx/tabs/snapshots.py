@@ -14,6 +14,7 @@ from browserx.errors import BrowserxError, clip
 from browserx.heap import paused_gc
 from browserx.page.capture import CaptureTab, capture_tab
 from browserx.page.occlusion import hit_test
+from browserx.relay.protocol import Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.pipeline import LeftDocuments, finish, prepare
 from browserx.snapshot.snapshot import DomSnapshot
@@ -30,17 +31,38 @@ capture_page: CaptureTab = capture_tab
 async def save_watermark(tab: Tab) -> None:
     """Hand the tab's highest element ID to the extension (it keeps it in chrome.storage.session
     for the browser's life) before any view shows it: a host started after this one dies then
-    numbers above it, so no ID an agent saw can name another element. One round trip, only after
-    a snapshot that gave out new IDs. An extension that cannot keep it is logged, not fatal."""
+    numbers above it, so no ID an agent saw can name another element. Only after a snapshot that
+    gave out new IDs (on a live page, most). The frame is written before the view goes out, so
+    the extension gets it even if this host dies next; its answer (the extension's storage takes
+    a millisecond or two) is not waited for. An extension that cannot keep it is logged, not
+    fatal, and the next snapshot hands it over again."""
     high = tab.ids.high
     if high <= tab.saved_watermark:
         return
     try:
-        await tab.session.conn.request("watermark", timeout=5.0, tabId=tab.tab_id, high=high)
+        answer = await tab.session.conn.post("watermark", timeout=5.0, tabId=tab.tab_id, high=high)
     except BrowserxError as exc:
-        log.warning("watermark_not_saved", tab=tab.tab_id, high=high, error=clip(exc.message, 300))
+        _not_saved(tab, high, exc)
         return
-    tab.saved_watermark = max(tab.saved_watermark, high)
+    before, tab.saved_watermark = tab.saved_watermark, high
+    _answers.add(answer)
+
+    def saved(done: asyncio.Task[Inbound]) -> None:
+        _answers.discard(done)
+        exc = done.exception() if not done.cancelled() else None
+        if exc is not None:
+            tab.saved_watermark = min(tab.saved_watermark, before)
+            _not_saved(tab, high, exc)
+
+    answer.add_done_callback(saved)
+
+
+_answers: set[asyncio.Task[Inbound]] = set()  # the extension's answers to watermarks, until they come
+
+
+def _not_saved(tab: Tab, high: int, exc: BaseException) -> None:
+    message = exc.message if isinstance(exc, BrowserxError) else repr(exc)
+    log.warning("watermark_not_saved", tab=tab.tab_id, high=high, error=clip(message, 300))
 
 
 def _forget_left_documents(tab: Tab) -> None:
