@@ -19,7 +19,7 @@ compiled with mypyc (scripts/build_native.py), each lambda is an object made per
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .elements import input_type
 from .model import F_ATOMIC_INLINE, F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node
@@ -231,7 +231,7 @@ def _labelledby(node: Node, ctx: NameContext, walk: _Walk) -> str:
     targets = [t for t in (ctx.index.get(node.scope, i) for i in ids) if t is not None]
     if not targets:
         return collapse(str(node.state.get("labelledbyText") or ""))
-    sub = replace(walk, in_labelledby=True)
+    sub = _Walk(walk.root, walk.visited, True, walk.hidden_ok, walk.depth)
     return " ".join(_referenced(target, ctx, sub) for target in targets)
 
 
@@ -240,7 +240,7 @@ def _referenced(target: Node, ctx: NameContext, walk: _Walk) -> str:
     whatever its role, and a hidden target's hidden subtree counts."""
     if target is not walk.root and id(target) in walk.visited:
         return ""
-    sub = replace(walk, hidden_ok=walk.hidden_ok or is_hidden(target))
+    sub = _Walk(walk.root, walk.visited, walk.in_labelledby, walk.hidden_ok or is_hidden(target), walk.depth)
     return _alternative(target, ctx, sub, referenced=True)[0]
 
 
@@ -268,7 +268,8 @@ def _alternative(node: Node, ctx: NameContext, walk: _Walk, *, referenced: bool 
         return "", True
     else:
         walk.visited.add(id(node))
-    walk = replace(walk, depth=walk.depth + 1)
+    # (Built, not dataclasses.replace: that is a generic, slow call, and this runs for every node met.)
+    walk = _Walk(walk.root, walk.visited, walk.in_labelledby, walk.hidden_ok, walk.depth + 1)
     role = ctx.role(node)
     text = _labelledby(node, ctx, walk)
     if text.strip():

@@ -122,6 +122,7 @@ def _natively_focusable(node: Node) -> bool:
 def is_focusable(node: Node) -> bool:
     """Focusable by script or click (tabindex="-1" counts; tabbable is a narrower question).
     Rendering is not considered: callers pair this with ``node.visible``."""
-    if not node.is_element or is_disabled(node) or _inert(node):
+    if not node.is_element or is_disabled(node):
         return False
-    return tabindex(node) is not None or _natively_focusable(node)
+    # Inertness last: it walks every ancestor, and most elements are not focusable anyway.
+    return (tabindex(node) is not None or _natively_focusable(node)) and not _inert(node)

@@ -68,9 +68,11 @@ def _aria_disabled(node: Node) -> bool:
     ``aria-disabled`` decides (a tab link in a disabled ``<li>``: jQuery UI's tabs and menus)."""
     n: Node | None = node
     while n is not None:
-        token = trimmed_attr(n, "aria-disabled").lower()
-        if token in ("true", "false"):
-            return token == "true"
+        value = n.attrs.get("aria-disabled")  # (most elements have none: one lookup each)
+        if value is not None:
+            token = value.strip().lower()
+            if token in ("true", "false"):
+                return token == "true"
         n = element_parent(n)
     return False
 

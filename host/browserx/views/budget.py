@@ -183,10 +183,22 @@ def fit(
         order = priority(units, opts.viewport_only)
     budget = opts.max_tokens
     unlimited = not opts.limited and order is not None and len(order) == len(units)
-    ratio = chars_per_token(order) if budget else CHARS_PER_TOKEN
+    ratio: float | None = None  # this page's, measured only when needed (a count of its own)
+
+    def page_ratio() -> float:
+        nonlocal ratio
+        if ratio is None:
+            ratio = chars_per_token(order) if budget else CHARS_PER_TOKEN
+        return ratio
+
     # Whole if it may fit: units' own lines leave out indentation and headers, hence the margin;
-    # and the sample may be denser than the rest (prose runs ~4 chars per token).
-    if unlimited and (not budget or _fits_estimate(order, FIT_MARGIN * budget * max(ratio, PROSE_RATIO))):
+    # and the sample may be denser than the rest (prose runs ~4 chars per token). The estimate
+    # only grows with the ratio: the page's own is asked for when prose's is not enough.
+    if unlimited and (
+        not budget
+        or _fits_estimate(order, FIT_MARGIN * budget * PROSE_RATIO)
+        or (page_ratio() > PROSE_RATIO and _fits_estimate(order, FIT_MARGIN * budget * page_ratio()))
+    ):
         text = render(everything, Omitted())
         tokens = count_tokens(text)
         if not budget or tokens <= budget:
@@ -195,7 +207,7 @@ def fit(
     best: Fitted | None = None  # the smallest, should nothing fit
     fitting: Fitted | None = None  # the one that keeps the most within the budget
     for attempt in range(MAX_TRIES):
-        kept = choose(order, token_target=target, max_elements=opts.max_elements, ratio=ratio)
+        kept = choose(order, token_target=target, max_elements=opts.max_elements, ratio=page_ratio())
         omitted = Omitted()
         for unit in units:
             if unit.order not in kept:
@@ -218,7 +230,7 @@ def fit(
         else:
             # Shrink what was kept, not the target: json and semantic cost more per line than the
             # estimate, and a target far above what it kept would keep the same units again.
-            kept_tokens = min(target, _estimated_tokens(order, kept, ratio))
+            kept_tokens = min(target, _estimated_tokens(order, kept, page_ratio()))
             target = int(kept_tokens * budget / tokens * (0.95 if attempt < 2 else 0.8))
     if fitting is not None:
         return _whole_if_it_fits(fitting, unlimited, everything, render, budget)
