@@ -206,6 +206,15 @@ def test_a_shortcut_holds_its_modifiers_around_the_key() -> None:
     assert len(p.calls_to(FOCUS_GUARD_JS)) == 2  # before (keys go to the focus) and after (a Tab moves it)
 
 
+def test_a_shortcut_goes_in_one_round_trip_as_a_single_key_does() -> None:
+    # The events are one batch, in order (the browser queues input as it comes): the modifiers,
+    # the key and their releases cost no round trip each.
+    plain = pressing(page(Field()), "K")
+    combo = pressing(page(Field()), "Ctrl+Shift+K", repeat=3)
+    assert plain.success and combo.success
+    assert combo.round_trips == plain.round_trips
+
+
 def test_a_key_on_an_element_focuses_it_first_and_repeats() -> None:
     p = page(Field())
     result = pressing(p, "ArrowDown", name="Country", repeat=3)

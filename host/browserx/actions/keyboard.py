@@ -65,38 +65,58 @@ AFTER_JS = page_js.load(
 TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js", uses={"PROBE": PROBE_JS, "PEEK": PEEK_JS})
 
 
-async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:
-    """keyDown (with text: it types) and keyUp of one key."""
+def key_events(p: KeyPress, up: bool = True) -> list[tuple[str, dict[str, Any]]]:
+    """The Input.dispatchKeyEvent commands of one key press: keyDown (with text: it types) and
+    keyUp."""
     params: dict[str, Any] = {
         "key": p.key,
         "code": p.code,
         "windowsVirtualKeyCode": p.vk,
         "modifiers": p.modifiers,
     }
-    if p.text:
-        await tab.session.cdp(
-            "Input.dispatchKeyEvent", {"type": "keyDown", "text": p.text, "unmodifiedText": p.text, **params}
-        )
-    else:
-        await tab.session.cdp("Input.dispatchKeyEvent", {"type": "rawKeyDown", **params})
+    down = (
+        {"type": "keyDown", "text": p.text, "unmodifiedText": p.text, **params}
+        if p.text
+        else {"type": "rawKeyDown", **params}
+    )
+    events = [("Input.dispatchKeyEvent", down)]
     if up:
-        await tab.session.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **params})
+        events.append(("Input.dispatchKeyEvent", {"type": "keyUp", **params}))
+    return events
+
+
+async def dispatch_in_order(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> None:
+    """Input events sent at once, in order (one round trip): the extension issues a batch's
+    commands in its order and the browser queues input in the order it comes, so each event is
+    handled after the one before, as when each is waited for (a key-down waits for the renderer:
+    a frame on a busy page)."""
+    if len(events) == 1:
+        await tab.session.cdp(*events[0])
+        return
+    for answer in await tab.session.cdp_batch(events):
+        if isinstance(answer, BaseException):
+            raise answer
+
+
+async def press(tab: Tab, p: KeyPress, up: bool = True) -> None:
+    """keyDown (with text: it types) and keyUp of one key."""
+    await dispatch_in_order(tab, key_events(p, up))
 
 
 async def press_combo(tab: Tab, p: KeyPress, repeat: int = 1) -> None:
     """Hold the modifiers (as real key presses, so pages see Control etc.), press, release."""
     mods = modifier_presses(p.modifiers)
-    for m in mods:
-        await press(tab, m, up=False)
+    events = [event for m in mods for event in key_events(m, up=False)]
     for _ in range(repeat):
-        await press(tab, p)
+        events += key_events(p)
     held = p.modifiers
     for m in reversed(mods):
-        await tab.session.cdp(
-            "Input.dispatchKeyEvent",
-            {"type": "keyUp", "key": m.key, "code": m.code, "windowsVirtualKeyCode": m.vk, "modifiers": held},
-        )
+        events.append(
+            ("Input.dispatchKeyEvent",
+             {"type": "keyUp", "key": m.key, "code": m.code, "windowsVirtualKeyCode": m.vk, "modifiers": held})
+        )  # fmt: skip
         held &= ~_bit_of(m)
+    await dispatch_in_order(tab, events)
 
 
 def _bit_of(m: KeyPress) -> int:
@@ -123,11 +143,14 @@ async def clear_field(ctx: ActionContext, target: Target) -> None:
     value survives get the DOM selection and Backspace."""
     tab = ctx.tab
     select_all = {"key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": CTRL_MASK}
-    await tab.session.cdp(
-        "Input.dispatchKeyEvent", {"type": "rawKeyDown", "commands": ["selectAll"], **select_all}
+    await dispatch_in_order(
+        tab,
+        [
+            ("Input.dispatchKeyEvent", {"type": "rawKeyDown", "commands": ["selectAll"], **select_all}),
+            ("Input.dispatchKeyEvent", {"type": "keyUp", **select_all}),
+            *key_events(key_press("Backspace")),
+        ],
     )
-    await tab.session.cdp("Input.dispatchKeyEvent", {"type": "keyUp", **select_all})
-    await press(tab, key_press("Backspace"))
     left = await call_on(tab, target, PROBE_JS, list(TEXT_INPUT_TYPES))
     if isinstance(left, dict) and left.get("value"):
         await call_on(tab, target, SELECT_ALL_JS)
