@@ -115,28 +115,43 @@ def split_table(results: list[PageResult]) -> list[str]:
 
 
 def action_kinds(results: list[PageResult]) -> list[str]:
-    runs = [a for r in results for a in r.actions]
-    kinds = sorted({a.action.do for a in runs})
+    runs = [(r.page.key, a) for r in results for a in r.actions]
+    kinds = sorted({a.action.do for _, a in runs})
+    # The ratio compares the actions both tools did (a time of an action that failed is no time
+    # of it): each tool's median over those.
+    both = {
+        (page, a.action.label)
+        for page, a in runs
+        if a.tool == "browserx" and a.ok
+        and any(p == page and b.tool == "playwright" and b.ok and b.action.label == a.action.label for p, b in runs)
+    }  # fmt: skip
     lines = [
         "| kind | browserx verified | browserx client ms (median) | browserx `duration_ms` (median) "
-        "| browserx round trips (median) | Playwright verified | Playwright call ms (median) | ratio |",
-        "| --- | --: | --: | --: | --: | --: | --: | --: |",
+        "| browserx round trips (median) | Playwright verified | Playwright call ms (median) "
+        "| both verified | browserx ms, those (median) | Playwright ms, those (median) | ratio (those) |",
+        "| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
     ]
 
     def med(values: list[float | None]) -> str:
         return fmt_ms(median_or_none(values))
 
     for kind in [*kinds, "all"]:
-        bx = [a for a in runs if a.tool == "browserx" and kind in (a.action.do, "all")]
-        pw = [a for a in runs if a.tool == "playwright" and kind in (a.action.do, "all")]
-        trips = median_or_none([float(a.round_trips) for a in bx if a.ok and a.round_trips is not None])
-        bx_ms = median_or_none([a.call_ms for a in bx if a.ok])
-        pw_ms = median_or_none([a.call_ms for a in pw if a.ok])
-        ratio = f"{bx_ms / pw_ms:.2f}×" + (" ✓" if bx_ms <= pw_ms else "") if bx_ms and pw_ms else "—"
+        bx = [(p, a) for p, a in runs if a.tool == "browserx" and kind in (a.action.do, "all")]
+        pw = [(p, a) for p, a in runs if a.tool == "playwright" and kind in (a.action.do, "all")]
+        trips = median_or_none([float(a.round_trips) for _, a in bx if a.ok and a.round_trips is not None])
+        bx_paired = median_or_none([a.call_ms for p, a in bx if a.ok and (p, a.action.label) in both])
+        pw_paired = median_or_none([a.call_ms for p, a in pw if a.ok and (p, a.action.label) in both])
+        paired = sum(1 for p, a in bx if a.ok and (p, a.action.label) in both)
+        ratio = (
+            f"{bx_paired / pw_paired:.2f}×" + (" ✓" if bx_paired <= pw_paired else "")
+            if bx_paired and pw_paired
+            else "—"
+        )
         lines.append(
-            f"| {kind} | {sum(a.ok for a in bx)}/{len(bx)} | {fmt_ms(bx_ms)} | "
-            f"{med([a.host_ms for a in bx if a.ok])} | {'—' if trips is None else f'{trips:g}'} | "
-            f"{sum(a.ok for a in pw)}/{len(pw)} | {fmt_ms(pw_ms)} | {ratio} |"
+            f"| {kind} | {sum(a.ok for _, a in bx)}/{len(bx)} | {med([a.call_ms for _, a in bx if a.ok])} | "
+            f"{med([a.host_ms for _, a in bx if a.ok])} | {'—' if trips is None else f'{trips:g}'} | "
+            f"{sum(a.ok for _, a in pw)}/{len(pw)} | {med([a.call_ms for _, a in pw if a.ok])} | "
+            f"{paired} | {fmt_ms(bx_paired)} | {fmt_ms(pw_paired)} | {ratio} |"
         )
     return lines
 
@@ -241,7 +256,8 @@ def write_report(results: list[PageResult], env: dict[str, Any], args: argparse.
         "an ARIA combobox → click it, then its option's ref), and verified by the action's `check` on the "
         "page's own state. Times: browserx client-side and its `duration_ms` (which includes waiting for the "
         "page's reaction until the DOM is quiet); Playwright the acting call(s) (which return once the input "
-        "is dispatched).",
+        "is dispatched). Per kind, the ratio is over the actions both tools verified (each tool's median "
+        "over those): an action one tool failed has no time to compare.",
         "",
         "## Floors",
         "",
