@@ -206,9 +206,10 @@ async def type_text(
         ctx.include_values = (
             include_values and field_secret(field_of(probe.get("attrs") or {}, probe)) is None
         )
-        # Into a field that has the focus already, the cursor goes once the text is on its way: on
-        # a page that has drawn no effect yet, making the cursor takes the renderer several ms,
-        # which input sent after it would wait for.
+        # Into a field that has the focus already, the cursor goes once the text is in: on a page
+        # that has drawn no effect yet, making the cursor takes the renderer several ms, which the
+        # text could wait for even when sent after it (page calls and input reach the renderer by
+        # different queues).
         show_after = bool(probe.get("focused")) and bool(text) and not per_char
         if not probe.get("focused"):
             await focus(ctx, target)  # the page kept the focus from it: DOM.focus, else a click
@@ -253,9 +254,9 @@ async def type_text(
                 )
                 if reading:
                     tab.session.fire_and_forget(tab.session.cdp("Input.dispatchKeyEvent", key_up))
+                sent = await sending
                 if show_after:
                     on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
-                sent = await sending
                 for failed in sent[:2]:
                     if isinstance(failed, BaseException):
                         raise failed
