@@ -223,8 +223,10 @@ const handlers = {
     }
   },
 
-  // Many independent commands in one message each way (e.g. resolving hundreds of nodes):
-  // run concurrently, answer with one result or error per command, in order.
+  // Many commands in one message each way (e.g. resolving hundreds of nodes, a shortcut's key
+  // events): issued in order without waiting between them (sendCommand is called synchronously in
+  // the map, so input events reach the browser in that order), answered with one result or error
+  // per command, in order.
   async batch({ tabId, sessionId, commands }) {
     requireTabId(tabId);
     if (!Array.isArray(commands) || commands.length > 5000) throw badRequest("commands must be a list (≤ 5000)");

@@ -229,11 +229,20 @@ def test_decode_body_wrong_field_type_is_a_framing_error() -> None:
 # -- FrameWriter -----------------------------------------------------------------------------
 
 
+class _Transport:
+    def __init__(self) -> None:
+        self.buffered = 0
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+
 class _RecordingWriter:
     def __init__(self) -> None:
         self.data = bytearray()
         self.drains = 0
         self.closed = False
+        self.transport = _Transport()
 
     def write(self, data: bytes) -> None:
         self.data += data
@@ -262,6 +271,17 @@ def test_frame_writer_serialises_whole_frames() -> None:
     items = read_all([bytes(raw.data)])
     assert sorted(json.loads(b)["id"] for b in bodies(items)) == list(range(20))
     assert errors_in(items) == []
+
+
+def test_frame_writer_says_whether_the_frame_left_the_process() -> None:
+    async def main() -> tuple[bool, bool]:
+        raw = _RecordingWriter()
+        writer = FrameWriter(raw)  # type: ignore[arg-type]
+        left = await writer.send({"id": 1})
+        raw.transport.buffered = 7  # the pipe is full: the rest waits in the transport
+        return left, await writer.send({"id": 2})
+
+    assert asyncio.run(main()) == (True, False)
 
 
 # -- found by fuzzing (tests/fuzz) -----------------------------------------------------------

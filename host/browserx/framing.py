@@ -100,11 +100,14 @@ class FrameWriter:
         self._writer = writer
         self._lock = asyncio.Lock()
 
-    async def send(self, message: Any) -> None:
+    async def send(self, message: Any) -> bool:
+        """Write one frame; whether it has left this process (none of it waits in the transport's
+        buffer: a host that dies now loses none of it)."""
         frame = encode_frame(message)
         async with self._lock:
             self._writer.write(frame)
             await self._writer.drain()
+            return self._writer.transport.get_write_buffer_size() == 0
 
     def close(self) -> None:
         self._writer.close()

@@ -32,10 +32,12 @@ class FakeExtension:
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
+        self.backed_up = False  # the pipe is full: what is sent waits in the host's buffer
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any]) -> bool:
         # Round-trip through JSON like the real pipe, so nothing unencodable slips through.
         self.sent.append(msgspec.json.decode(msgspec.json.encode(message)))
+        return not self.backed_up
 
     async def wait_sent(self, count: int = 1) -> list[dict[str, Any]]:
         for _ in range(1000):
@@ -96,6 +98,32 @@ def test_request_reply_matched_by_id() -> None:
         reply = await settled(tabs)
         assert isinstance(reply, Inbound)
         assert msgspec.json.decode(reply.result) == {"tabs": []}
+
+    run(main)
+
+
+def test_a_posted_request_returns_once_written_and_its_reply_comes_later() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        reply = await conn.post("watermark", tabId=3, high=40)  # written: no waiting for the answer
+        (msg,) = fake.sent
+        assert msg["type"] == "watermark" and not reply.done()
+        conn.feed(enc({"id": msg["id"], "result": {"high": 40}}))
+        assert msgspec.json.decode((await settled(reply)).result) == {"high": 40}
+        # A frame that has not left the host (the pipe backed up) is proven only by its answer.
+        fake.backed_up = True
+        posting = await start(conn, fake, conn.post("watermark", tabId=3, high=41))
+        await asyncio.sleep(0.01)
+        assert not posting.done()
+        conn.feed(enc({"id": fake.sent[-1]["id"], "result": {"high": 41}}))
+        assert (await settled(posting)).done()
+        # Gone before the answer: the task fails, as a request would.
+        fake.backed_up = False
+        lost = await conn.post("watermark", tabId=3, high=42)
+        conn.close()
+        with pytest.raises(ExtensionDisconnected):
+            await settled(lost)
 
     run(main)
 

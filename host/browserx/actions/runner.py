@@ -104,7 +104,8 @@ async def perform(
         except BrowserxError as exc:
             _fail(result, exc)
         try:
-            if not crashed.is_set():
+            # Refused as opted out: nothing of the page is read, not even what the action changed.
+            if not crashed.is_set() and not isinstance(result._exc, PageOptedOut):
                 await _unless_crashed(tab, crashed, _observe_after(ctx, verifier))
         except PageOptedOut:
             raise  # the page opted out meanwhile: nothing of it may be reported

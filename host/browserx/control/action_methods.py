@@ -20,7 +20,15 @@ from browserx import actions
 from browserx.actions.result import ActionResult
 from browserx.control.bindings import Bindings, Context
 from browserx.control.policy import allowed_url, refuse_opted_out
-from browserx.control.schemas import ActionParams, NavigateParams
+from browserx.control.schemas import (
+    ActionParams,
+    CheckParams,
+    ClickParams,
+    HoverParams,
+    NavigateParams,
+    SelectParams,
+    TypeParams,
+)
 from browserx.control.sensitive import confirm_if_sensitive
 from browserx.control.tools import Tool
 from browserx.errors import PageOffLimits
@@ -78,16 +86,21 @@ class Action:
         return out
 
 
+# The actions that look their element up before anything else of theirs reaches the page (their
+# observation starts beside the lookup: actions.runner.perform's ``resolves_first``).
+LOOKUP_FIRST = (ClickParams, HoverParams, TypeParams, SelectParams, CheckParams)
+
+
 def refused_by_lookup(tab: Tab, p: ActionParams) -> bool:
     """Whether the action's own first step refuses an opted-out page, so the separate check (a
     round trip of its own, 1.5-2.5 ms) is not needed: an element of the top document, which
-    resolve.js looks up after checking it, everything around it and its document for data-no-ai,
-    before anything touches it; with no expectation, which would read the page first. (An element
-    not found is healed from a new snapshot, which refuses an opted-out page itself.)"""
-    element_id = getattr(p, "id", None)
-    if not isinstance(element_id, int) or getattr(p, "expect", None) is not None:
+    resolve.js looks up after checking it, everything around it and its document for data-no-ai;
+    refused, no input, focus or read of the element follows, and the action answers only the
+    error. No expectation either (it reads the page before the lookup). (An element not found is
+    healed from a new snapshot, which refuses an opted-out page itself.)"""
+    if not isinstance(p, LOOKUP_FIRST) or p.expect is not None:
         return False
-    ref = tab.ids.ref_of.get(element_id)
+    ref = tab.ids.ref_of.get(p.id)
     return ref is not None and ref.frame == "m"
 
 

@@ -33,7 +33,8 @@ from browserx.relay.protocol import Inbound, allowed
 log = structlog.get_logger("browserx.relay")
 
 T = TypeVar("T")
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+# Writes one message; True when it has left this process (none of it waits in a buffer here).
+Send = Callable[[dict[str, Any]], Awaitable[bool | None]]
 NoticeHandler = Callable[[Inbound], None]
 
 DEFAULT_TIMEOUT = 30.0
@@ -126,17 +127,23 @@ class ExtensionConnection:
 
     async def request(self, type: str, timeout: float | None = None, **fields: Any) -> Inbound:
         """Send one request and wait for its reply; raises our errors on failure."""
-        msg_id, future, what = await self._written(type, fields)
+        msg_id, future, what, _ = await self._written(type, fields)
         return await self._reply(msg_id, future, what, fields.get("tabId"), timeout)
 
     async def post(self, type: str, timeout: float | None = None, **fields: Any) -> asyncio.Task[Inbound]:
-        """Send one request without waiting for its reply: once this returns, the frame is written
-        to the pipe (so it reaches the extension even if this host dies next). The task is
-        ``request``'s wait for the reply; whoever does not await it must retrieve its outcome."""
-        msg_id, future, what = await self._written(type, fields)
-        return asyncio.ensure_future(self._reply(msg_id, future, what, fields.get("tabId"), timeout))
+        """Send one request without waiting for its reply: once this returns, the frame has left
+        this process (it reaches the extension even if this host dies next; when the pipe is
+        backed up, that takes its reply). The task is ``request``'s wait for the reply; whoever
+        does not await it must retrieve its outcome."""
+        msg_id, future, what, written = await self._written(type, fields)
+        reply = asyncio.ensure_future(self._reply(msg_id, future, what, fields.get("tabId"), timeout))
+        if written is False:
+            await asyncio.wait({reply})  # still in the host's buffer: only the answer proves it arrived
+        return reply
 
-    async def _written(self, type: str, fields: dict[str, Any]) -> tuple[int, asyncio.Future[Inbound], str]:
+    async def _written(
+        self, type: str, fields: dict[str, Any]
+    ) -> tuple[int, asyncio.Future[Inbound], str, bool | None]:
         if self.closed:
             raise ExtensionDisconnected("The browser extension is gone; restart the browser.")
         msg_id = next(self._ids)
@@ -144,11 +151,11 @@ class ExtensionConnection:
         future: asyncio.Future[Inbound] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = (future, what, fields.get("tabId"))
         try:
-            await self._send({"id": msg_id, "type": type, **fields})
+            written = await self._send({"id": msg_id, "type": type, **fields})
         except BaseException:
             self._forget(msg_id)
             raise
-        return msg_id, future, what
+        return msg_id, future, what, written
 
     async def _reply(
         self, msg_id: int, future: asyncio.Future[Inbound], what: str, tab_id: Any, timeout: float | None
@@ -205,7 +212,8 @@ class ExtensionConnection:
         *,
         result_type: type[Any] = dict,
     ) -> list[Any]:
-        """Run many independent commands in one round trip (the worker runs them concurrently).
+        """Run many commands in one round trip (the worker issues them in order, without waiting
+        between them: input events are handled in that order).
         Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):

@@ -188,8 +188,9 @@ class TabSession:
         *,
         result_type: type[Any] = dict,
     ) -> list[Any]:
-        """Many independent commands in one round trip; per-command results (as ``result_type``)
-        or errors."""
+        """Many commands in one round trip; per-command results (as ``result_type``) or errors.
+        The extension issues them in order without waiting between them (input events are handled
+        in that order: actions/keyboard.py's dispatch_in_order relies on it)."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()

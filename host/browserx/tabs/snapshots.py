@@ -49,7 +49,7 @@ async def save_watermark(tab: Tab) -> None:
 
     def saved(done: asyncio.Task[Inbound]) -> None:
         _answers.discard(done)
-        exc = done.exception() if not done.cancelled() else None
+        exc = done.exception() if not done.cancelled() else asyncio.CancelledError()
         if exc is not None:
             tab.saved_watermark = min(tab.saved_watermark, before)
             _not_saved(tab, high, exc)
