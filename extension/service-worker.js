@@ -44,6 +44,11 @@ let reconnectTimer = null;
 
 const attached = new Set(); // tabIds this extension holds a debugger session on
 const enabledDomains = new Map(); // tabId -> Set of CDP domains the host enabled
+// tabId -> Map of domain -> number of the last enable or disable sent for it: a disable answered
+// after a later enable was sent (an action's Network.disable, unwaited, then the next action's
+// Network.enable) must not turn that enable's events off.
+const domainToggles = new Map();
+let toggleCount = 0;
 
 // ---------------------------------------------------------------- connection
 
@@ -132,6 +137,7 @@ async function detachAll() {
   } catch {}
   attached.clear();
   enabledDomains.clear();
+  domainToggles.clear();
   updateBadge();
   await Promise.all([...tabIds].map((tabId) => chrome.debugger.detach({ tabId }).catch(() => {})));
 }
@@ -212,13 +218,17 @@ const handlers = {
     // (e.g. Runtime.executionContextCreated) before the enable reply arrives.
     const domains = enabledFor(tabId);
     const wasEnabled = domains.has(domain);
+    const toggles = domainTogglesFor(tabId);
+    const toggle = command === "enable" || (command === "disable" && !sessionId) ? ++toggleCount : 0;
+    if (toggle) toggles.set(domain, toggle);
     if (command === "enable") domains.add(domain);
+    const last = () => toggle !== 0 && toggles.get(domain) === toggle; // no enable or disable since
     try {
       const result = await chrome.debugger.sendCommand(target, method, params || {});
-      if (command === "disable" && !sessionId) domains.delete(domain);
+      if (command === "disable" && !sessionId && last()) domains.delete(domain);
       return keep ? project(result ?? {}, keep) : result ?? {};
     } catch (err) {
-      if (command === "enable" && !wasEnabled) domains.delete(domain);
+      if (command === "enable" && !wasEnabled && last()) domains.delete(domain);
       throw err;
     }
   },
@@ -251,6 +261,7 @@ const handlers = {
       try {
         await chrome.debugger.attach({ tabId }, "1.3");
         enabledDomains.delete(tabId);
+        domainToggles.delete(tabId);
       } catch (err) {
         // Our own session already holds the tab (a concurrent attach, or one
         // made before this worker restarted): adopt it.
@@ -428,9 +439,17 @@ function enabledFor(tabId) {
   return domains;
 }
 
+/** @returns {Map<string, number>} */
+function domainTogglesFor(tabId) {
+  let toggles = domainToggles.get(tabId);
+  if (!toggles) domainToggles.set(tabId, (toggles = new Map()));
+  return toggles;
+}
+
 function forget(tabId) {
   attached.delete(tabId);
   enabledDomains.delete(tabId);
+  domainToggles.delete(tabId);
   updateBadge();
 }
 

@@ -25,11 +25,11 @@ def test_only_an_element_of_the_top_document_with_nothing_read_first_skips_the_p
     tab.ids.ref_of[7] = NodeRef("m", 1001)  # the top document: resolve.js checks its html and body
     tab.ids.ref_of[8] = NodeRef("f1", 1002)  # a frame's: its lookup cannot see the top document
     for params in (ClickParams(id=7), HoverParams(id=7), TypeParams(id=7, text="x"),
-                   SelectParams(id=7, value="x"), CheckParams(id=7)):  # fmt: skip
+                   SelectParams(id=7, value="x"), CheckParams(id=7), KeyParams(key="Enter", id=7)):  # fmt: skip
         assert refused_by_lookup(tab, params)
-    # Their observation starts before the lookup (key, scroll), or they act on another element
-    # than ``id`` (scroll's to_id, which may be in a frame that cannot see the top document).
-    assert not refused_by_lookup(tab, KeyParams(key="Enter", id=7))
+    # Scroll's observation starts before its lookup, and with to_id it acts on another element than
+    # ``id`` (one that may be in a frame that cannot see the top document).
+    assert not refused_by_lookup(tab, ScrollParams(id=7))
     assert not refused_by_lookup(tab, ScrollParams(id=7, to_id=8))
     assert not refused_by_lookup(tab, ClickParams(id=8))
     assert not refused_by_lookup(tab, ClickParams(id=9))  # never issued: refused as a page first

@@ -361,7 +361,8 @@ async def key(
         await press_combo(tab, p, repeat)
         await refuse_focused_opted_out(tab, after=True)  # a Tab may have moved focus into one
 
-    return await perform(tab, "key", element_id, body, expect)
+    # With an element, the observation starts beside its lookup, as a click's does.
+    return await perform(tab, "key", element_id, body, expect, resolves_first=element_id is not None)
 
 
 async def _nothing() -> None:

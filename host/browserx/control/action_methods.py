@@ -25,6 +25,7 @@ from browserx.control.schemas import (
     CheckParams,
     ClickParams,
     HoverParams,
+    KeyParams,
     NavigateParams,
     SelectParams,
     TypeParams,
@@ -87,8 +88,9 @@ class Action:
 
 
 # The actions that look their element up before anything else of theirs reaches the page (their
-# observation starts beside the lookup: actions.runner.perform's ``resolves_first``).
-LOOKUP_FIRST = (ClickParams, HoverParams, TypeParams, SelectParams, CheckParams)
+# observation starts beside the lookup: actions.runner.perform's ``resolves_first``); and ``key``
+# given an element.
+LOOKUP_FIRST = (ClickParams, HoverParams, TypeParams, SelectParams, CheckParams, KeyParams)
 
 
 def refused_by_lookup(tab: Tab, p: ActionParams) -> bool:
@@ -98,9 +100,10 @@ def refused_by_lookup(tab: Tab, p: ActionParams) -> bool:
     refused, no input, focus or read of the element follows, and the action answers only the
     error. No expectation either (it reads the page before the lookup). (An element not found is
     healed from a new snapshot, which refuses an opted-out page itself.)"""
-    if not isinstance(p, LOOKUP_FIRST) or p.expect is not None:
+    element_id = p.id if isinstance(p, LOOKUP_FIRST) else None
+    if element_id is None or p.expect is not None:
         return False
-    ref = tab.ids.ref_of.get(p.id)
+    ref = tab.ids.ref_of.get(element_id)
     return ref is not None and ref.frame == "m"
 
 
