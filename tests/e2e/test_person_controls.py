@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from browserx import Client
@@ -70,18 +71,32 @@ class Pages(ExtensionTab):
         )
 
     def text(self, css: str) -> str:
-        with self.inside():
-            found = self.driver.find_elements(By.CSS_SELECTOR, css)
-            return found[0].text if found else ""
+        found = self.texts(css)
+        return found[0] if found else ""
 
     def texts(self, css: str) -> list[str]:
+        """The texts of what ``css`` finds (read again if the page re-rendered it meanwhile)."""
         with self.inside():
-            return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)]
+            for attempt in range(5):
+                try:
+                    return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)]
+                except StaleElementReferenceException:
+                    if attempt == 4:
+                        raise
+            raise AssertionError("unreachable")
 
     def click(self, css: str) -> None:
+        """Click the element ``css`` finds, found again if the page re-rendered it between the
+        lookup and the click (the popup redraws its sections when the host's notices arrive)."""
         with self.inside():
-            self.wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, css))
-            self.driver.find_element(By.CSS_SELECTOR, css).click()
+            for attempt in range(5):
+                self.wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, css))
+                try:
+                    self.driver.find_element(By.CSS_SELECTOR, css).click()
+                    return
+                except StaleElementReferenceException:
+                    if attempt == 4:
+                        raise
 
     def debugger_on(self, tab: int) -> bool:
         """Whether browserx's extension holds a debugger session on the tab (Chrome's own answer:
