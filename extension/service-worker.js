@@ -43,11 +43,10 @@ let backoff = BACKOFF_MIN_MS;
 let reconnectTimer = null;
 
 const attached = new Set(); // tabIds this extension holds a debugger session on
-const enabledDomains = new Map(); // tabId -> Set of CDP domains the host enabled
-// tabId -> Map of domain -> number of the last enable or disable sent for it: a disable answered
-// after a later enable was sent (an action's Network.disable, unwaited, then the next action's
-// Network.enable) must not turn that enable's events off.
-const domainToggles = new Map();
+// tabId -> Map of the CDP domains the host enabled -> the number of the last enable or disable sent
+// for it: a disable answered after a later enable was sent (an action's Network.disable, unwaited,
+// then the next action's Network.enable) must not turn that enable's events off.
+const enabledDomains = new Map();
 let toggleCount = 0;
 
 // ---------------------------------------------------------------- connection
@@ -137,7 +136,6 @@ async function detachAll() {
   } catch {}
   attached.clear();
   enabledDomains.clear();
-  domainToggles.clear();
   updateBadge();
   await Promise.all([...tabIds].map((tabId) => chrome.debugger.detach({ tabId }).catch(() => {})));
 }
@@ -218,11 +216,9 @@ const handlers = {
     // (e.g. Runtime.executionContextCreated) before the enable reply arrives.
     const domains = enabledFor(tabId);
     const wasEnabled = domains.has(domain);
-    const toggles = domainTogglesFor(tabId);
     const toggle = command === "enable" || (command === "disable" && !sessionId) ? ++toggleCount : 0;
-    if (toggle) toggles.set(domain, toggle);
-    if (command === "enable") domains.add(domain);
-    const last = () => toggle !== 0 && toggles.get(domain) === toggle; // no enable or disable since
+    if (command === "enable" || (toggle && wasEnabled)) domains.set(domain, toggle);
+    const last = () => toggle !== 0 && domains.get(domain) === toggle; // no enable or disable since
     try {
       const result = await chrome.debugger.sendCommand(target, method, params || {});
       if (command === "disable" && !sessionId && last()) domains.delete(domain);
@@ -261,7 +257,6 @@ const handlers = {
       try {
         await chrome.debugger.attach({ tabId }, "1.3");
         enabledDomains.delete(tabId);
-        domainToggles.delete(tabId);
       } catch (err) {
         // Our own session already holds the tab (a concurrent attach, or one
         // made before this worker restarted): adopt it.
@@ -433,23 +428,16 @@ function errorText(err) {
   }
 }
 
+/** @returns {Map<string, number>} */
 function enabledFor(tabId) {
   let domains = enabledDomains.get(tabId);
-  if (!domains) enabledDomains.set(tabId, (domains = new Set()));
+  if (!domains) enabledDomains.set(tabId, (domains = new Map()));
   return domains;
-}
-
-/** @returns {Map<string, number>} */
-function domainTogglesFor(tabId) {
-  let toggles = domainToggles.get(tabId);
-  if (!toggles) domainToggles.set(tabId, (toggles = new Map()));
-  return toggles;
 }
 
 function forget(tabId) {
   attached.delete(tabId);
   enabledDomains.delete(tabId);
-  domainToggles.delete(tabId);
   updateBadge();
 }
 

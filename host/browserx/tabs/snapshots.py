@@ -45,19 +45,18 @@ async def save_watermark(tab: Tab) -> None:
         _not_saved(tab, high, exc)
         return
     before, tab.saved_watermark = tab.saved_watermark, high
-    _answers.add(answer)
-
-    def saved(done: asyncio.Task[Inbound]) -> None:
-        _answers.discard(done)
-        exc = done.exception() if not done.cancelled() else asyncio.CancelledError()
-        if exc is not None:
-            tab.saved_watermark = min(tab.saved_watermark, before)
-            _not_saved(tab, high, exc)
-
-    answer.add_done_callback(saved)
+    tab.session.fire_and_forget(_kept(tab, answer, before, high))
 
 
-_answers: set[asyncio.Task[Inbound]] = set()  # the extension's answers to watermarks, until they come
+async def _kept(tab: Tab, answer: asyncio.Task[Inbound], before: int, high: int) -> None:
+    """The extension's answer to a watermark: one it could not keep is lowered again, so the
+    next snapshot hands it over."""
+    try:
+        await answer
+    except (BrowserxError, asyncio.CancelledError) as exc:
+        tab.saved_watermark = min(tab.saved_watermark, before)
+        _not_saved(tab, high, exc)
+        raise
 
 
 def _not_saved(tab: Tab, high: int, exc: BaseException) -> None:
