@@ -51,8 +51,7 @@ async def select(
         # In the top document the choice is made in the lookup's own round trip (after the
         # observation's start: the renderer runs them in order) and the page's changes counted in
         # the same call; the long way when the element had to be found again.
-        ref = tab.ids.ref_of.get(element_id)
-        top = ref is not None and ref.frame == "m"
+        top = tab.ids.in_top_document(element_id)
         target = await resolve(tab, element_id, early=(SELECT_COUNTED_BY_KEY_JS, (value,)) if top else None)
         await ctx.adopt(target)
         out = target.early

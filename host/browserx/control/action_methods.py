@@ -101,10 +101,7 @@ def refused_by_lookup(tab: Tab, p: ActionParams) -> bool:
     error. No expectation either (it reads the page before the lookup). (An element not found is
     healed from a new snapshot, which refuses an opted-out page itself.)"""
     element_id = p.id if isinstance(p, LOOKUP_FIRST) else None
-    if element_id is None or p.expect is not None:
-        return False
-    ref = tab.ids.ref_of.get(element_id)
-    return ref is not None and ref.frame == "m"
+    return element_id is not None and p.expect is None and tab.ids.in_top_document(element_id)
 
 
 # Every tool declared with ``acts`` (control/tools.py), by name.

@@ -113,6 +113,11 @@ class IdAllocator:
         """Whether this allocator ever gave out ``element_id`` (it may be forgotten since)."""
         return 0 < element_id < self._next
 
+    def in_top_document(self, element_id: int) -> bool:
+        """Whether ``element_id`` names a node of the tab's top document (frame "m")."""
+        ref = self.ref_of.get(element_id)
+        return ref is not None and ref.frame == "m"
+
     def forget(self, stale: Callable[[NodeRef], bool]) -> list[int]:
         """Drop the IDs of nodes ``stale`` says are of documents gone for good (a tab's IDs would
         otherwise grow with every page it visits); returns them."""
