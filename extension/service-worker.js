@@ -15,6 +15,9 @@ try {
 
 const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
+// What this worker can do beyond the first protocol, told in the hello: a host newer than the
+// extension must not rely on what an older worker would ignore (a gated command sent at once).
+const FEATURES = ["gated-batch"];
 const ALLOWED = new Set([
   ...CDP_ALLOWLIST,
   ...(typeof CDP_TEST_ALLOWLIST !== "undefined" ? CDP_TEST_ALLOWLIST : []),
@@ -73,6 +76,7 @@ function connect() {
     post({
       type: "hello",
       version: VERSION,
+      features: FEATURES,
       userAgent: navigator.userAgent,
       extensionId: chrome.runtime.id,
       watermarks,
@@ -202,6 +206,19 @@ async function handle(msg, id) {
   return handler(msg);
 }
 
+/**
+ * Whether a batch answer lets a command gated on it go: a result whose value at `when` is true.
+ * @param {{result?: any, error?: string}} answer
+ * @param {string[] | null | undefined} when
+ */
+function passes(answer, when) {
+  if (!answer || !("result" in answer)) return false;
+  if (when == null) return true;
+  let value = answer.result;
+  for (const key of when) value = value != null && typeof value === "object" ? value[key] : undefined;
+  return value === true;
+}
+
 const handlers = {
   async cdp({ tabId, sessionId, method, params, keep }) {
     requireTabId(tabId);
@@ -232,22 +249,39 @@ const handlers = {
   // Many commands in one message each way (e.g. resolving hundreds of nodes, a shortcut's key
   // events): issued in order without waiting between them (sendCommand is called synchronously in
   // the map, so input events reach the browser in that order), answered with one result or error
-  // per command, in order.
+  // per command, in order. A command with `after` (an earlier command's index) waits for that
+  // command's answer and is issued only when the value at `when` (a path into its result; none:
+  // any result) is exactly true, else answered "skipped": text typed behind the call that focused
+  // its field goes in only if that call says the field took the focus (actions/keyboard.py), one
+  // trip to the host fewer. Gated commands waiting on the same command are issued in their order.
   async batch({ tabId, sessionId, commands }) {
     requireTabId(tabId);
     if (!Array.isArray(commands) || commands.length > 5000) throw badRequest("commands must be a list (≤ 5000)");
     const target = sessionId ? { tabId, sessionId } : { tabId };
-    const results = await Promise.all(commands.map(async (c) => {
-      const method = c && c.method;
-      if (typeof method !== "string" || !ALLOWED.has(method)) return { error: `method not allowed: ${method}` };
-      if (method === "Page.navigate" && !urlAllowed(c.params?.url)) return { error: "bad request: url not allowed" };
-      try {
-        return { result: (await chrome.debugger.sendCommand(target, method, c.params || {})) ?? {} };
-      } catch (err) {
-        return { error: errorText(err) };
+    /** @type {Promise<{result?: any, error?: string}>[]} */
+    const answers = [];
+    commands.forEach((c, i) => {
+      const send = async () => {
+        const method = c && c.method;
+        if (typeof method !== "string" || !ALLOWED.has(method)) return { error: `method not allowed: ${method}` };
+        if (method === "Page.navigate" && !urlAllowed(c.params?.url)) return { error: "bad request: url not allowed" };
+        try {
+          return { result: (await chrome.debugger.sendCommand(target, method, c.params || {})) ?? {} };
+        } catch (err) {
+          return { error: errorText(err) };
+        }
+      };
+      const after = c?.after, when = c?.when;
+      if (after == null) answers.push(send());
+      else if (!Number.isInteger(after) || after < 0 || after >= i) {
+        answers.push(Promise.resolve({ error: "bad request: after must be an earlier command's index" }));
+      } else if (when != null && !(Array.isArray(when) && when.every((k) => typeof k === "string"))) {
+        answers.push(Promise.resolve({ error: "bad request: when must be a list of keys" }));
+      } else {
+        answers.push(answers[after].then((a) => (passes(a, when) ? send() : { error: `skipped: command ${after} did not say go` })));
       }
-    }));
-    return { results };
+    });
+    return { results: await Promise.all(answers) };
   },
 
   async attach({ tabId }) {

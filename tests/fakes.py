@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import httpx2 as httpx
@@ -18,7 +18,7 @@ from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.interfaces.backend import Backend
 from browserx.relay.connection import decode_result
-from browserx.relay.protocol import Inbound
+from browserx.relay.protocol import Gate, Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
 from browserx.snapshot.snapshot import DomSnapshot
@@ -38,6 +38,7 @@ class FakeConnection:
 
     def __init__(self, answer: Answer | None = None) -> None:
         self.answer: Answer = answer or (lambda method, params, session_id: {})
+        self.can_gate = True  # as the worker of this checkout says in its hello
         self.calls: list[tuple[str, str | None]] = []
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failed: list[BrowserxError] = []
@@ -89,10 +90,20 @@ class FakeConnection:
         session_id: str | None = None,
         *,
         result_type: type[Any] = dict,
+        gates: Mapping[int, Gate] | None = None,
     ) -> list[Any]:
+        """As the worker answers: a gated command runs only when the answer it waits for holds
+        ``true`` at its path (extension/service-worker.js), else it is the "skipped" error."""
         out: list[Any] = []
-        for method, params in commands:
+        raw: list[Any] = []
+        for index, (method, params) in enumerate(commands):
+            gate = (gates or {}).get(index)
+            if gate is not None and not _says_go(raw[gate.after], gate.when):
+                raw.append(CdpError(f"CDP error ({method}): skipped: command {gate.after} did not say go"))
+                out.append(raw[-1])
+                continue
             reply = self.answer(method, params, session_id)
+            raw.append(reply)
             if result_type is dict or isinstance(reply, BrowserxError):
                 out.append(reply)
                 continue
@@ -104,6 +115,13 @@ class FakeConnection:
 
     def fail_tab(self, tab_id: int, exc: BrowserxError) -> None:
         self.failed.append(exc)
+
+
+def _says_go(reply: Any, when: tuple[str, ...]) -> bool:
+    value = None if isinstance(reply, BaseException) else reply
+    for key in when:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value is True
 
 
 def fake_tab(answer: Answer | None = None, tab_id: int = 1) -> tuple[Tab, FakeConnection]:

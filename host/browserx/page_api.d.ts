@@ -75,6 +75,8 @@ declare var __browserx: BxRegistry | undefined;
 declare var __bxWatch: BxWatch | undefined;
 declare var __bxmo: BxChangeCounter | null | undefined;
 declare var __browserxSecret: WeakSet<Element> | undefined;
+/** type: the value each field held when focused for typing (keyboard_probe_focus.js). */
+declare var __browserxBefore: WeakMap<Element, string | null> | undefined;
 declare var __bxEffects: BxEffects | undefined;
 
 interface Window {

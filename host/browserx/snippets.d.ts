@@ -98,7 +98,7 @@ interface BxSnippets {
   "actions/keyboard_pick.js": (this: BxDuck, text: string) => {ok: boolean, value: string};
   "actions/keyboard_probe.js": (this: BxDuck, types: string[]) => BxProbe;
   "actions/keyboard_probe_focus.js": (this: BxDuck, types: string[]) => BxProbe;
-  "actions/keyboard_typed.js": (this: BxDuck, types: string[], before: string | null) =>
+  "actions/keyboard_typed.js": (this: BxDuck, types: string[], before?: string | null) =>
     Promise<{probe: BxProbe, settled: number, counted: BxCounted}>;
   "actions/keyboard_select_all.js": (this: BxDuck) => true;
   "actions/links_at_point.js": (this: BxDuck, x: number, y: number) => BxLink | null;

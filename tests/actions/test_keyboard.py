@@ -11,7 +11,7 @@ from browserx.actions import keyboard
 from browserx.actions.focus_guard import FOCUS_GUARD_JS
 from browserx.actions.links import AT_POINT_JS, FOCUSED_JS
 from browserx.actions.result import ActionResult
-from tests.actions.acting import Acting, ActingPage, act
+from tests.actions.acting import Acting, ActingPage, act, clicks_land, mouse_presses
 from tests.fakes import emit
 
 URL = "http://127.0.0.1:34659/snap-controls.html"
@@ -43,6 +43,7 @@ def page(box: Field) -> ActingPage:
         p.on(probe, box.probe)
     after = lambda args: {"probe": box.probe(), "settled": 5, "counted": [1, URL]}  # noqa: E731
     p.on(keyboard.TYPED_JS, after)
+    p.on(keyboard.TYPED_BY_KEY_JS, after)
     p.on(keyboard.AFTER_JS, after)
     p.on(keyboard.FOCUS_JS, True)
     p.on(keyboard.SELECT_ALL_JS, None)
@@ -90,6 +91,40 @@ def test_text_goes_in_at_once_and_the_result_says_what_the_field_holds() -> None
     assert changes.new_value is None  # values only on request
     assert changes.focused is True
     assert result.round_trips is not None and result.round_trips >= 1
+
+
+def test_text_rides_in_the_lookup_burst_once_the_focus_call_says_go() -> None:
+    """Held by the extension until the focus call said the field took the focus (tests/fakes.py
+    holds gated commands as the worker does): one insertText, read back by key, no second trip."""
+    box = Field(go=True)
+    p = page(box)
+    result = typing(p, "Ada")
+    assert result.success and box.value == "Ada"
+    assert keys(p).count(("insertText", "Ada")) == 1
+    assert p.calls_to(keyboard.TYPED_BY_KEY_JS) and not p.calls_to(keyboard.TYPED_JS)
+    assert result.changes.value_changed is True and result.changes.value_length == 3
+
+
+def test_text_held_behind_a_focus_call_that_did_not_say_go_goes_in_once_the_long_way() -> None:
+    box = Field(focused=False, go=False)
+    p = page(box)
+    result = typing(p, "Ada")
+    assert result.success and box.value == "Ada"
+    assert keys(p).count(("insertText", "Ada")) == 1  # the held one was never sent
+    assert not p.calls_to(keyboard.TYPED_BY_KEY_JS) and p.calls_to(keyboard.TYPED_JS)
+
+
+def test_a_field_that_never_keeps_the_focus_gets_no_text() -> None:
+    """The page moves the focus away as the field gets it (even from a click): the text would go
+    to whatever took it, so nothing is typed."""
+    p = page(Field(focused=False, go=False))
+    p.on(keyboard.FOCUS_JS, False)
+    clicks_land(p)
+    result = typing(p, "Ada")
+    assert not result.success and result.error is not None and result.error.code == "not_interactable"
+    assert "does not keep the focus" in result.error.message
+    assert [k for k in keys(p) if k[0] == "insertText"] == []
+    assert mouse_presses(p)  # it was clicked, as a person would, before giving up
 
 
 def test_values_on_request_and_never_a_passwords() -> None:

@@ -1,18 +1,23 @@
 """``type`` with ``per_char`` paced by ``delay_ms``, and ``blur``: the field is left afterwards
-(its change and blur events fire), on real Chromium."""
+(its change and blur events fire); plain text goes in with the call that focuses the field, held
+by the extension until that call says the field took the focus, and never into a field that took
+the focus from it, on real Chromium."""
 
 from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from browserx import Client
+from browserx.errors import NotInteractable
 from tests.e2e.harness import Browser, Servers
 from tests.e2e.helpers import js, open_page
 
 
-def field_id(bx: Client, tab: int) -> int:
+def field_id(bx: Client, tab: int, name: str = "Code") -> int:
     view = bx.snapshot(tab=tab, format="semantic")["semantic"]
-    return int(next(e["i"] for e in view["interactive_tree"] if e.get("n") == "Code"))
+    return int(next(e["i"] for e in view["interactive_tree"] if e.get("n") == name))
 
 
 def test_per_char_typing_waits_delay_ms_between_characters(
@@ -37,3 +42,19 @@ def test_blur_leaves_the_field(browser: Browser, bx: Client, servers: Servers) -
     assert js(browser, "document.getElementById('code').value") == "42"
     assert js(browser, "events") == ["change", "blur"]
     assert js(browser, "document.activeElement === document.getElementById('code')") is False
+
+
+def test_text_goes_in_with_the_focus_call_and_never_into_a_field_that_took_the_focus(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("type-options.html"))
+    result = bx.call("type", tab=tab, id=field_id(bx, tab), text="42")
+    assert result["success"] and js(browser, "document.getElementById('code').value") == "42"
+    assert result["round_trips"] == 1  # the text and its read-back rode with the lookup
+    # The page hands the focus on to "Decoy" whenever "Note" gets it (DOM.focus, then a click).
+    with pytest.raises(NotInteractable, match="does not keep the focus"):
+        bx.call("type", tab=tab, id=field_id(bx, tab, "Note"), text="secret")
+    assert js(browser, "[document.getElementById('note').value, document.getElementById('decoy').value]") == [
+        "",
+        "",
+    ]

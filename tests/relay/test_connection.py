@@ -22,7 +22,7 @@ from browserx.errors import (
     TabClosed,
 )
 from browserx.relay.connection import ExtensionConnection, map_relay_error
-from browserx.relay.protocol import Inbound
+from browserx.relay.protocol import Gate, Inbound
 
 T = TypeVar("T")
 
@@ -639,6 +639,45 @@ def test_batch_refuses_a_method_outside_the_allowlist_before_sending() -> None:
         conn = ExtensionConnection(fake.send)
         with pytest.raises(MethodNotAllowed):
             await conn.cdp_batch(1, [("DOM.resolveNode", {}), ("Browser.close", {})])
+        assert fake.sent == []
+
+    run(main)
+
+
+def test_a_gated_command_carries_its_condition_and_the_skip_is_that_commands_error() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch"]}))
+        assert conn.can_gate
+        commands = [("Runtime.callFunctionOn", {}), ("Input.insertText", {"text": "hi"})]
+        gates = {1: Gate(0, ("result", "value", "go"))}
+        task = await start(conn, fake, conn.cdp_batch(7, commands, gates=gates))
+        sent = fake.sent[-1]["commands"]
+        assert "after" not in sent[0]
+        assert (sent[1]["after"], sent[1]["when"]) == (0, ["result", "value", "go"])
+        answers = {"results": [{"result": {}}, {"error": "skipped: command 0 did not say go"}]}
+        conn.feed(enc({"id": fake.sent[-1]["id"], "result": answers}))
+        _, skipped = await settled(task)
+        assert isinstance(skipped, CdpError) and "skipped" in skipped.message
+
+    run(main)
+
+
+def test_gates_are_refused_unless_the_worker_said_it_holds_them() -> None:
+    """An older worker would issue a gated command at once (text typed into whatever has focus)."""
+
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        conn.feed(enc({"type": "hello", "version": "0.0.9"}))
+        assert not conn.can_gate
+        commands = [("Runtime.callFunctionOn", {}), ("Input.insertText", {"text": "hi"})]
+        with pytest.raises(CdpError, match="too old"):
+            await conn.cdp_batch(7, commands, gates={1: Gate(0, ("go",))})
+        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch"]}))
+        with pytest.raises(ValueError, match="cannot wait"):
+            await conn.cdp_batch(7, commands, gates={0: Gate(1, ("go",))})  # only on an earlier one
         assert fake.sent == []
 
     run(main)

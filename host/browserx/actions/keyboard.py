@@ -63,6 +63,7 @@ AFTER_JS = page_js.load(
     "browserx.actions", "keyboard_after.js", uses={"SETTLE": SETTLE_FN, "PROBE": PROBE_JS, "PEEK": PEEK_JS}
 )
 TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js", uses={"PROBE": PROBE_JS, "PEEK": PEEK_JS})
+TYPED_BY_KEY_JS = by_key(TYPED_JS)
 
 
 def key_events(p: KeyPress, up: bool = True) -> list[tuple[str, dict[str, Any]]]:
@@ -123,17 +124,19 @@ def _bit_of(m: KeyPress) -> int:
     return {"Control": 2, "Alt": 1, "Meta": 4, "Shift": 8}.get(m.key, 0)
 
 
-async def focus(ctx: ActionContext, target: Target) -> None:
+async def focus(ctx: ActionContext, target: Target, confirm: bool = False) -> bool:
     """Focus without clicking (no side effects from click handlers); click if that fails. Either
-    way the person sees the cursor go to it."""
+    way the person sees the cursor go to it. Whether it has the focus now (after a click, asked
+    only when ``confirm``: else True)."""
     try:
         await ctx.tab.session.cdp("DOM.focus", {"objectId": target.object_id}, session_id=target.session_id)
         if await call_on(ctx.tab, target, FOCUS_JS):
             on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
-            return
+            return True
     except CdpError:
         pass
     await click_target(ctx, target)
+    return not confirm or bool(await call_on(ctx.tab, target, FOCUS_JS))
 
 
 async def clear_field(ctx: ActionContext, target: Target) -> None:
@@ -172,8 +175,20 @@ async def type_text(
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         # Probed and, when it takes text, focused in the lookup's own round trip (a picker input is
-        # not focused); the long way when the element had to be found again.
-        target = await resolve(tab, element_id, early=(PROBE_FOCUS_BY_KEY_JS, (list(TEXT_INPUT_TYPES),)))
+        # not focused); the long way when the element had to be found again. Plain text into the
+        # top document rides in that round trip too, with its read-back: the extension holds both
+        # until the focus call says the field took the focus (else they are never sent).
+        behind = (
+            bool(text) and not (per_char or clear or submit or blur) and tab.ids.in_top_document(element_id)
+        )
+        target = await resolve(
+            tab,
+            element_id,
+            early=(PROBE_FOCUS_BY_KEY_JS, (list(TEXT_INPUT_TYPES),)),
+            then=[("Input.insertText", {"text": text}), (TYPED_BY_KEY_JS, (list(TEXT_INPUT_TYPES),))]
+            if behind
+            else (),
+        )
         await ctx.adopt(target)
         probe = target.early
         if not isinstance(probe, dict):
@@ -211,8 +226,14 @@ async def type_text(
         # text could wait for even when sent after it (page calls and input reach the renderer by
         # different queues).
         show_after = bool(probe.get("focused")) and bool(text) and not per_char
-        if not probe.get("focused"):
-            await focus(ctx, target)  # the page kept the focus from it: DOM.focus, else a click
+        # The page kept the focus from it: DOM.focus, else a click; text goes nowhere else.
+        if not probe.get("focused") and not await focus(ctx, target, confirm=True):
+            raise NotInteractable(
+                f"{target.sentence()} does not keep the focus (the page moves it elsewhere as it "
+                "gets it), so typed text would land in another element; nothing was typed. Take a "
+                "new snapshot: the field to type into may be another one now.",
+                id=target.element_id,
+            )
         elif not show_after:
             on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
@@ -244,17 +265,22 @@ async def type_text(
                 key_up = {"type": "keyUp", "key": last.key, "code": last.code, "windowsVirtualKeyCode": last.vk,
                           "modifiers": last.modifiers}  # fmt: skip
                 reading = target.session_id is None and not submit and not blur
-                sending = asyncio.gather(
-                    tab.session.cdp("Input.insertText", {"text": text}),
-                    _nothing() if reading else tab.session.cdp("Input.dispatchKeyEvent", key_up),
-                    call_on(ctx.tab, target, TYPED_JS, list(TEXT_INPUT_TYPES), "" if clear else before)
-                    if reading
-                    else _nothing(),
-                    return_exceptions=True,
-                )
-                if reading:
+                sent: list[Any]
+                if target.then and probe.get("go") is True:  # it went in with the lookup
+                    sent = [target.then[0], None, target.then[1]]
                     tab.session.fire_and_forget(tab.session.cdp("Input.dispatchKeyEvent", key_up))
-                sent = await sending
+                else:
+                    sending = asyncio.gather(
+                        tab.session.cdp("Input.insertText", {"text": text}),
+                        _nothing() if reading else tab.session.cdp("Input.dispatchKeyEvent", key_up),
+                        call_on(ctx.tab, target, TYPED_JS, list(TEXT_INPUT_TYPES), "" if clear else before)
+                        if reading
+                        else _nothing(),
+                        return_exceptions=True,
+                    )
+                    if reading:
+                        tab.session.fire_and_forget(tab.session.cdp("Input.dispatchKeyEvent", key_up))
+                    sent = await sending
                 if show_after:
                     on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
                 for failed in sent[:2]:

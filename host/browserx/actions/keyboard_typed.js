@@ -5,9 +5,11 @@
 // time, at most 150 ms; then read again and counted at once (__PEEK__), without a settling turn:
 // the value is typing's effect, and after input a task's turn waits for the next frame (up to
 // 16 ms); what the page does later is the next snapshot's to wait for. {probe, settled: ms,
-// counted: [changes, URL]}.
+// counted: [changes, URL]}. Without before: the value keyboard_probe_focus.js saw (the read-back
+// sent in the same burst as the focus call, before the host knew it).
 function(types, before) {
   const el = this, t0 = performance.now();
+  if (before === undefined) before = globalThis.__browserxBefore?.get(el) ?? null;
   return new Promise((done) => {
     const channel = new MessageChannel();
     const look = () => {

@@ -13,13 +13,17 @@ browserx.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from browserx import page_js
 from browserx.actions.matching import best_match, line, lookalikes
 from browserx.errors import (
     PAGE_CALL_ERRORS,
+    BrowserxError,
     CdpError,
     DuplicateId,
     PageOptedOut,
@@ -31,6 +35,7 @@ from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CallFunctionOnResult
 from browserx.relay.page_call import answer, call_request, page_call
+from browserx.relay.protocol import Gate
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.context import describe
 from browserx.snapshot.model import NodeRef
@@ -56,6 +61,10 @@ class Target:
     # What ``resolve(..., early=...)`` ran on the element in the lookup's own round trip (None
     # when it did not: healed, or not asked).
     early: Any = None
+    # The answers of ``resolve(..., then=...)``'s steps, in order: a page function's value, a
+    # command's result, or the error (CdpError "skipped" when the early function did not say go);
+    # empty when they were not sent (healed, not asked, or an extension that cannot hold them).
+    then: list[Any] = field(default_factory=list)
 
     def sentence(self) -> str:
         """describe(), capitalised to start a sentence."""
@@ -93,6 +102,11 @@ async def call_on(tab: Tab, target: Target, js: Snippet, *args: Any) -> Any:
 # A function of the page run beside the lookup: its declaration (``function(key, ...args)``: it finds
 # the element by its key itself, with ``by_key``), and its JSON arguments.
 Early = tuple[Snippet, tuple[Any, ...]]
+# A step sent in the lookup's burst behind the early function and issued only once that answered
+# ``{go: true}`` (the extension holds it: relay/protocol.py's Gate), one trip to the host fewer: a
+# ``by_key`` page function with its arguments, or a CDP command (method, params) as it is.
+Then = Early | tuple[str, dict[str, Any]]
+GO = ("result", "value", "go")  # where the early function's answer says go
 
 
 def by_key(js: Snippet) -> Snippet:
@@ -107,7 +121,12 @@ def by_key(js: Snippet) -> Snippet:
 
 
 async def _lookup(
-    tab: Tab, element_id: int, ref: NodeRef, fp: Fingerprint | None, early: Early | None = None
+    tab: Tab,
+    element_id: int,
+    ref: NodeRef,
+    fp: Fingerprint | None,
+    early: Early | None = None,
+    then: Sequence[Then] = (),
 ) -> Target | None:
     """The live element an ID names, or None when it is gone (never a different element)."""
     session_id = tab.session.session_of(ref.frame)
@@ -121,21 +140,21 @@ async def _lookup(
         return None  # another document: the node the ID named is not on the page any more
     lookup = call_request(RESOLVE_JS, ref.key, world=world[1], by_value=False, group=OBJECT_GROUP)
     early_value: Any = None
+    then_values: list[Any] = []
     try:
         if early is None:
             reply = await tab.session.cdp(*lookup, session_id=session_id, result_type=CallFunctionOnResult)
-        else:  # one round trip for both: the renderer runs them in order
+        else:  # one round trip for both (and the steps behind them): the renderer runs them in order
             js, args = early
-            both = await tab.session.cdp_batch(
-                [lookup, call_request(js, ref.key, *args, world=world[1], await_promise=True)],
-                session_id,
-                result_type=CallFunctionOnResult,
+            steps = list(then) if tab.session.can_gate else []
+            requests = [lookup, call_request(js, ref.key, *args, world=world[1], await_promise=True)]
+            requests += [_step_request(step, ref.key, world[1]) for step in steps]
+            answers = await tab.session.cdp_batch(
+                requests, session_id, gates={i: Gate(1, GO) for i in range(2, len(requests))}
             )
-            if isinstance(both[0], BaseException):
-                raise both[0]
-            reply = both[0]
-            if isinstance(both[1], CallFunctionOnResult):  # (its command failing: not run, no value)
-                early_value = answer(js, both[1]).value  # the function threw: PageScriptError
+            reply = _call_result(answers[0])
+            early_value = _page_value(js, answers[1])
+            then_values = [_step_value(step, a) for step, a in zip(steps, answers[2:], strict=True)]
     except CdpError:
         return None  # "Cannot find context": the document went away (or an answer Chrome never sends)
     # resolve.js threw: a PageScriptError, not "the element is gone".
@@ -151,13 +170,53 @@ async def _lookup(
         return None
     if fp is not None and _description_tag(obj.description or "") != fp.tag:
         return None
-    return Target(element_id, ref, session_id, world[1], object_id, fp, early=early_value)
+    return Target(element_id, ref, session_id, world[1], object_id, fp, early=early_value, then=then_values)
 
 
-async def resolve(tab: Tab, element_id: int, heal: bool = True, *, early: Early | None = None) -> Target:
+def _step_request(step: Then, key: int, world: int) -> tuple[str, dict[str, Any]]:
+    first, second = step
+    if isinstance(first, Snippet):
+        return call_request(first, key, *second, world=world, await_promise=True)
+    assert isinstance(second, dict)
+    return first, second
+
+
+def _call_result(reply: dict[str, Any] | BaseException) -> CallFunctionOnResult:
+    """A batch's Runtime.callFunctionOn answer as its result (its error raised)."""
+    if isinstance(reply, BaseException):
+        raise reply
+    try:
+        return msgspec.convert(reply, CallFunctionOnResult)
+    except msgspec.ValidationError as exc:
+        raise CdpError(f"CDP error (Runtime.callFunctionOn): unexpected result shape: {exc}") from None
+
+
+def _page_value(js: Snippet, reply: dict[str, Any] | BaseException) -> Any:
+    """A page function's value from its batch answer: None when its command failed (not run), its
+    own throw raised as PageScriptError."""
+    if isinstance(reply, BaseException):
+        return None
+    return answer(js, _call_result(reply)).value
+
+
+def _step_value(step: Then, reply: dict[str, Any] | BaseException) -> Any:
+    """A ``then`` step's answer: a page function's value, a command's result, or the error (a
+    page function's throw as PageScriptError): the caller decides what each means."""
+    if isinstance(reply, BaseException) or not isinstance(step[0], Snippet):
+        return reply
+    try:
+        return answer(step[0], _call_result(reply)).value
+    except BrowserxError as exc:
+        return exc
+
+
+async def resolve(
+    tab: Tab, element_id: int, heal: bool = True, *, early: Early | None = None, then: Sequence[Then] = ()
+) -> Target:
     """The live element ``element_id`` names (healed onto the same control when re-created), or
     StaleElement / UnknownElement / PageOptedOut. ``early``: a ``by_key`` function run beside the
-    lookup, its value in ``Target.early``."""
+    lookup, its value in ``Target.early``; ``then``: steps issued behind it once it said go, their
+    answers in ``Target.then`` (none when healed)."""
     ref = tab.ids.ref_of.get(element_id)
     if ref is None and tab.ids.from_before(element_id):
         raise StaleElement(
@@ -181,7 +240,7 @@ async def resolve(tab: Tab, element_id: int, heal: bool = True, *, early: Early 
         # The newest view showed another node under this ID: never act on either.
         raise DuplicateId(f"ID {element_id} names {ref} but the newest view showed {shown.ref} under it")
     fp = tab.recall(element_id)
-    found = await _lookup(tab, element_id, ref, fp, early)
+    found = await _lookup(tab, element_id, ref, fp, early, then)
     if found is not None:
         return found
     others: list[Fingerprint] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -28,7 +28,7 @@ from browserx.errors import (
     raised_at,
 )
 from browserx.framing import decode_body
-from browserx.relay.protocol import Inbound, allowed
+from browserx.relay.protocol import GATED_BATCH, Gate, Inbound, allowed
 
 log = structlog.get_logger("browserx.relay")
 
@@ -211,17 +211,24 @@ class ExtensionConnection:
         timeout: float | None = None,
         *,
         result_type: type[Any] = dict,
+        gates: Mapping[int, Gate] | None = None,
     ) -> list[Any]:
         """Run many commands in one round trip (the worker issues them in order, without waiting
-        between them: input events are handled in that order).
+        between them: input events are handled in that order), those in ``gates`` (by index) only
+        once the command they wait for said go (``can_gate``).
         Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):
                 raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
-        fields: dict[str, Any] = {
-            "tabId": tab_id,
-            "commands": [{"method": m, "params": p} for m, p in commands],
-        }
+        if gates and not self.can_gate:
+            raise CdpError("the extension is too old to hold a command until another says go; reload it")
+        sent: list[dict[str, Any]] = [{"method": m, "params": p} for m, p in commands]
+        for index, gate in (gates or {}).items():
+            if not 0 <= gate.after < index < len(sent):
+                raise ValueError(f"batch command {index} cannot wait for command {gate.after}")
+            sent[index]["after"] = gate.after
+            sent[index]["when"] = list(gate.when)
+        fields: dict[str, Any] = {"tabId": tab_id, "commands": sent}
         if session_id:
             fields["sessionId"] = session_id
         reply = await self.request("batch", timeout=timeout, **fields)
@@ -251,6 +258,12 @@ class ExtensionConnection:
         return out
 
     # -- inbound --------------------------------------------------------------------------
+
+    @property
+    def can_gate(self) -> bool:
+        """Whether the worker holds gated batch commands (its hello says so): an older one would
+        issue them at once."""
+        return self.hello is not None and GATED_BATCH in (self.hello.features or ())
 
     def feed(self, body: bytes | str) -> None:
         """Handle one inbound frame body. Bad input is logged and dropped, never raised."""

@@ -1,8 +1,11 @@
 """The wire protocol between the host and the extension's service worker.
 
 Host → extension: ``{id, type: "cdp"|"batch"|"attach"|"detach"|"tabs"|"newTab"|"closeTab"|"activateTab"|"ping", ...}``
-(``batch`` carries ``commands: [{method, params}]`` for one tab/session, run concurrently, and is
-answered with ``{results: [{result} | {error}]}`` in the same order; ``watermark`` carries
+(``batch`` carries ``commands: [{method, params, after?, when?}]`` for one tab/session, issued in
+order without waiting, except that a command with ``after`` (an earlier command's index) is issued
+once that one answered with ``true`` at the path ``when`` in its result, else answered
+``skipped`` (a worker whose hello lists the feature ``gated-batch``); answered with
+``{results: [{result} | {error}]}`` in the same order; ``watermark`` carries
 ``tabId, high``: the highest element ID given out in that tab, which the worker keeps in
 ``chrome.storage.session`` and hands to the next host in its ``hello`` as ``watermarks:
 {tabId: high}``, so IDs stay unique across host restarts for the browser's life).
@@ -23,7 +26,7 @@ multi-megabyte snapshot is parsed once, straight into Structs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -84,6 +87,17 @@ def allowed(method: str) -> bool:
 EMPTY = msgspec.Raw(b"")
 
 
+GATED_BATCH = "gated-batch"  # the worker holds a batch command until an earlier one says go
+
+
+class Gate(NamedTuple):
+    """A batch command's condition: issued once command ``after`` answered with ``true`` at the
+    path ``when`` in its result (text typed only into the field its focus call says took focus)."""
+
+    after: int
+    when: tuple[str, ...]
+
+
 class Inbound(msgspec.Struct, omit_defaults=True):
     """Any message from the extension; which fields are set depends on its kind."""
 
@@ -111,6 +125,7 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     version: str | None = None
     userAgent: str | None = None
     extensionId: str | None = None
+    features: list[str] | None = None  # hello: what the worker can do beyond the first protocol
     watermarks: dict[str, Any] | None = None  # hello: each tab's highest element ID so far
     # The person's controls (issue 22): the hello's ``controls`` field, and a ``controls`` notice's
     # own fields; checked by control/person.py (any shape here: a bad one must not drop the frame).

@@ -12,14 +12,21 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar, overload
 
 import structlog
 
 from browserx.errors import BrowserxError, CdpError, DebuggerDetached, PageCrashed, PageOffLimits
 from browserx.relay.connection import ExtensionConnection
-from browserx.relay.protocol import AttachedToTarget, DetachedFromTarget, Inbound, TargetInfo, decode_raw
+from browserx.relay.protocol import (
+    AttachedToTarget,
+    DetachedFromTarget,
+    Gate,
+    Inbound,
+    TargetInfo,
+    decode_raw,
+)
 
 log = structlog.get_logger("browserx.session")
 
@@ -169,7 +176,11 @@ class TabSession:
 
     @overload
     async def cdp_batch(
-        self, commands: list[tuple[str, dict[str, Any]]], session_id: str | None = None
+        self,
+        commands: list[tuple[str, dict[str, Any]]],
+        session_id: str | None = None,
+        *,
+        gates: Mapping[int, Gate] | None = None,
     ) -> list[dict[str, Any] | BrowserxError]: ...
 
     @overload
@@ -179,6 +190,7 @@ class TabSession:
         session_id: str | None = None,
         *,
         result_type: type[T],
+        gates: Mapping[int, Gate] | None = None,
     ) -> list[T | BrowserxError]: ...
 
     async def cdp_batch(
@@ -187,18 +199,27 @@ class TabSession:
         session_id: str | None = None,
         *,
         result_type: type[Any] = dict,
+        gates: Mapping[int, Gate] | None = None,
     ) -> list[Any]:
         """Many commands in one round trip; per-command results (as ``result_type``) or errors.
         The extension issues them in order without waiting between them (input events are handled
-        in that order: actions/keyboard.py's dispatch_in_order relies on it)."""
+        in that order: actions/keyboard.py's dispatch_in_order relies on it), except those in
+        ``gates``, each held until the command it names said go (``can_gate``)."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
         waits = self._sent(len(commands))
         try:
-            return await self.conn.cdp_batch(self.tab_id, commands, session_id, result_type=result_type)
+            return await self.conn.cdp_batch(
+                self.tab_id, commands, session_id, result_type=result_type, gates=gates
+            )
         finally:
             self._waiting -= waits
+
+    @property
+    def can_gate(self) -> bool:
+        """Whether batches may hold a command until another said go (the extension supports it)."""
+        return self.conn.can_gate
 
     def fire_and_forget(self, work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session
