@@ -49,6 +49,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--apps", type=comma_list, default=(), help="only these apps, comma-separated")
     parser.add_argument("--pages", type=comma_list, default=(), help="only these pages (name or app/name)")
     parser.add_argument("--no-actions", action="store_true", help="skip the actions")
+    parser.add_argument(
+        "--action-rounds",
+        type=int,
+        default=3,
+        help="times each tool does a page's actions, each on the page opened afresh (default 3)",
+    )
     parser.add_argument("--dump", type=Path, help="write each tool's last view per page to this dir")
     parser.add_argument(
         "--no-report", action="store_true", help=f"print the table only, do not write {REPORT.name}"
@@ -93,7 +99,7 @@ def bench_app(s: Session, app: App, args: argparse.Namespace) -> list[PageResult
             try:
                 measure(s, res.page, base, res, args.runs)
                 if res.page.actions and not args.no_actions:
-                    run_actions(s, res.page, base, res)
+                    run_actions(s, res.page, base, res, args.action_rounds)
             except Exception as exc:
                 res.error = f"page failed: {short_error(exc)}"
             print(summary_line(res) + f"  ({time.monotonic() - t1:.0f} s)", flush=True)

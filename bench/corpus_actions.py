@@ -19,7 +19,7 @@ from corpus_scoring import (
     playwright_fits,
 )
 from corpus_session import Session
-from harness import short_error
+from harness import median_or_none, short_error
 from tests.e2e.apps.corpus import Action, Page, norm_name, wait_for
 
 from browserx import BrowserxError
@@ -157,18 +157,47 @@ def verify(s: Session, run: ActionRun, how: str) -> ActionRun:
     return run
 
 
-def run_actions(s: Session, page: Page, base: str, res: PageResult) -> None:
-    for tool, act in (("browserx", act_browserx), ("playwright", act_playwright)):
+def run_actions(s: Session, page: Page, base: str, res: PageResult, rounds: int = 1) -> None:
+    """Each tool's actions on the page opened afresh, ``rounds`` times, the tools taking turns
+    (bx, pw, then pw, bx, …: a machine that slows down mid-way weighs on both); per action, its
+    median time over the rounds, verified only when every round was."""
+    runs: dict[tuple[str, str], list[ActionRun]] = {}
+    tools = [("browserx", act_browserx), ("playwright", act_playwright)]
+    for round_ in range(rounds):
+        for tool, act in tools if round_ % 2 == 0 else tools[::-1]:
+            for run in _one_round(s, page, base, tool, act):
+                runs.setdefault((tool, run.action.label), []).append(run)
+    res.actions += [_merged(each) for each in runs.values()]
+
+
+def _one_round(
+    s: Session, page: Page, base: str, tool: str, act: Callable[[Session, Action], ActionRun]
+) -> list[ActionRun]:
+    try:
+        s.open(page, base)
+    except Exception as exc:
+        return [ActionRun(tool, a, False, f"page did not open: {short_error(exc)}") for a in page.actions]
+    out: list[ActionRun] = []
+    for action in page.actions:
         try:
-            s.open(page, base)
+            out.append(act(s, action))
         except Exception as exc:
-            res.actions += [
-                ActionRun(tool, a, False, f"page did not open: {short_error(exc)}") for a in page.actions
-            ]
-            continue
-        for action in page.actions:
-            try:
-                res.actions.append(act(s, action))
-            except Exception as exc:
-                res.actions.append(ActionRun(tool, action, False, short_error(exc)))
-        s.close_page(page, base)
+            out.append(ActionRun(tool, action, False, short_error(exc)))
+    s.close_page(page, base)
+    return out
+
+
+def _merged(runs: list[ActionRun]) -> ActionRun:
+    """One action's rounds as one run: the first failure if any failed, else the medians."""
+    failed = next((r for r in runs if not r.ok), None)
+    if failed is not None:
+        if len(runs) > 1:
+            failed.detail += f" (round {runs.index(failed) + 1} of {len(runs)})"
+        return failed
+    first = runs[0]
+    first.rounds_ms = [r.call_ms for r in runs if r.call_ms is not None]
+    first.call_ms = median_or_none(first.rounds_ms)
+    first.host_ms = median_or_none([r.host_ms for r in runs if r.host_ms is not None])
+    trips = [r.round_trips for r in runs if r.round_trips is not None]
+    first.round_trips = sorted(trips)[len(trips) // 2] if trips else None
+    return first

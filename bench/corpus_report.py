@@ -200,6 +200,10 @@ def page_details(r: PageResult) -> list[str]:
             timing = f" — {fmt_ms(a.call_ms)} ms" + (
                 f" (host `duration_ms` {fmt_ms(a.host_ms)})" if a.host_ms is not None else ""
             )
+            if len(a.rounds_ms) > 1:
+                timing += (
+                    f", median of {len(a.rounds_ms)} rounds ({', '.join(fmt_ms(x) for x in a.rounds_ms)})"
+                )
         lines.append(
             f"- action {a.tool} {a.action.label!r} ({a.action.do}): {'verified' if a.ok else '**failed**'}{timing}; {cell(a.detail)}"
         )
@@ -247,7 +251,9 @@ def write_report(results: list[PageResult], env: dict[str, Any], args: argparse.
         "`img` line marked `[cursor=pointer]` (a generic's name: its own, else its inline text). A line "
         "without a ref is not counted (it is listed as such among the misses).",
         "- Elements: `document.querySelectorAll('*')` over the document and its open shadow roots.",
-        "- Actions: per tool, the page opened afresh, then its actions in order: the target is the first control "
+        "- Actions: per tool, the page opened afresh, then its actions in order, in rounds (`--action-rounds`, "
+        "default 3; the tools take turns, the first of each round alternating), each action's time its median "
+        "over the rounds and verified only when every round verified it: the target is the first control "
         "that fits in the tool's own view (browserx: default view, else `max_tokens=0`; Playwright: the "
         "snapshot line's `aria-ref`, or `get_by_role(role, name=…, exact=True).first` for a line without a ref), "
         f"looked for again every 0.25 s for up to {TARGET_WAIT_S:.0f} s while it is not there, "

@@ -268,9 +268,10 @@ class ActionRun:
     action: Action
     ok: bool
     detail: str = ""
-    call_ms: float | None = None  # client-side time of the acting call(s)
-    host_ms: float | None = None  # browserx: the result's duration_ms
+    call_ms: float | None = None  # client-side time of the acting call(s); median over the rounds
+    host_ms: float | None = None  # browserx: the result's duration_ms (median over the rounds)
     round_trips: int | None = None  # browserx: the result's round_trips
+    rounds_ms: list[float] = field(default_factory=list)  # call_ms of each round, in order
 
 
 @dataclass
