@@ -108,8 +108,9 @@ interface BxSnippets {
   "actions/page_changes_read.js": BxCounted;
   "actions/page_changes_settle.js": BxSettleChanges;
   "actions/page_changes_start.js": string;
-  "actions/pointer_after.js": (this: BxDuck) =>
-    BxVerdict | Promise<{bad: null, seen: number, settled: number, counted: BxCounted}>;
+  "actions/pointer_after.js": (this: BxDuck, settle?: boolean) =>
+    BxVerdict | {bad: null, seen: number, settled: number, counted: BxCounted}
+    | Promise<{bad: null, seen: number, settled: number, counted: BxCounted}>;
   "actions/pointer_aim.js": (this: BxDuck) =>
     {area: BxArea, scroll: true} | {area: BxArea, point: number[], link: BxLink | null, cover: BxHitDesc | null} | null;
   "actions/pointer_frames.js": (this: unknown) => Promise<void> | undefined;

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserx.actions import forms, keyboard
+from browserx.actions import forms, keyboard, pointer
 from browserx.actions.result import ActionResult
 from tests.actions.acting import Acting, ActingPage, act, clicks_land, mouse_presses
 
@@ -95,6 +95,9 @@ def test_a_custom_list_without_the_option_names_what_it_shows() -> None:
     on_select(p, {"native": False})
     result = selecting(p, "Blue", name="Like this post")
     assert len(mouse_presses(p)) == 1  # opened
+    # The click that opens it is not settled (a list animating open would hold a quiet wait): the
+    # snapshots that look for the option are what waits.
+    assert p.calls_to(pointer.AFTER_JS) == [[False]]
     assert not result.success and result.error is not None and result.error.code == "option_not_found"
     assert "no option is named 'Blue'" in result.error.message
 

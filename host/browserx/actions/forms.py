@@ -33,7 +33,9 @@ SELECT_COUNTED_JS = page_js.load(
 SELECT_COUNTED_BY_KEY_JS = by_key(SELECT_COUNTED_JS)
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
 OPEN_WAIT_S = 1.0  # a custom list still opening (an animation, a fetch) is read again this long
-OPEN_POLL_S = 0.1
+# Read again after these waits (then the last, over and over): a list fading in from opacity 0 is
+# seen a frame or two after the click, one fetched later only after a while.
+OPEN_POLLS_S = (0.02, 0.04, 0.1)
 STATE_POLL_S = 0.5
 # Roles whose checked state Chrome's accessibility tree tells, when the page cannot.
 AX_TOGGLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
@@ -98,11 +100,14 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
     tab = ctx.tab
     role = target.fingerprint.role if target.fingerprint else None
     if role != "listbox":
-        await click_target(ctx, target)
+        # Not settled: the option showing is what is waited for, not a quiet page (a list that
+        # animates open would hold a quiet wait for its whole animation).
+        await click_target(ctx, target, settle=False)
     want = normalise(value)
     # Read as soon as the list shows the option (most draw it in the click's own handlers), again
     # while it is still opening, up to OPEN_WAIT_S.
     deadline = time.monotonic() + OPEN_WAIT_S
+    polls = 0
     while True:
         snap = await take_snapshot(tab)
         options = [(i, n) for i, n in snap.by_id.items() if n.role in OPTION_ROLES and n.visible]
@@ -111,7 +116,8 @@ async def _select_aria(ctx: ActionContext, target: Target, value: str) -> None:
         ]
         if len(found) == 1 or time.monotonic() > deadline:
             break
-        await asyncio.sleep(OPEN_POLL_S)
+        await asyncio.sleep(OPEN_POLLS_S[min(polls, len(OPEN_POLLS_S) - 1)])
+        polls += 1
     if len(found) != 1:
         names = sorted({n.name for _, n in options})[:30]
         why = "several options are" if found else "no option is"

@@ -225,11 +225,14 @@ async def click_target(
     count: int = 1,
     modifiers: int = 0,
     force: bool = False,
+    settle: bool = True,
 ) -> Point:
     """Click the target, checked at dispatch time: the hit test runs in the same page call that
     arms an interceptor (pointer_guard.js) stopping any press, release or click that lands on
     another element. A layout shift (the point no longer on the target, or an event stopped
-    before any reached it) re-computes the point once; a second one fails, nothing clicked."""
+    before any reached it) re-computes the point once; a second one fails, nothing clicked.
+    Without ``settle`` the page's reaction is counted at once, not waited for (the caller waits
+    for what it needs: a list's option)."""
     tab = ctx.tab
     for attempt in (1, 2):
         if attempt == 1 and not force and target.session_id is None and not _shows_on_hover(tab, target):
@@ -240,7 +243,7 @@ async def click_target(
                 point, box = aimed
                 await at_point(tab, point, box, click=True)
                 await mouse_click(tab, point, button, count, modifiers)
-                if await _after(ctx, target, point) == "again":
+                if await _after(ctx, target, point, settle) == "again":
                     continue
                 ctx.result.point = (round(point[0], 1), round(point[1], 1))
                 return point
@@ -292,12 +295,12 @@ async def _aim(ctx: ActionContext, target: Target) -> tuple[Point, Box | None] |
     return (float(x), float(y)), box
 
 
-async def _after(ctx: ActionContext, target: Target, point: Point) -> str | None:
+async def _after(ctx: ActionContext, target: Target, point: Point, settle: bool = True) -> str | None:
     """The interceptor's verdict and, when the click reached its target, the page's reaction
     settled and counted, in one call (pointer_after.js). "again" when nothing reached the target
     (safe to try once more); raises when an event landed on another element."""
     try:
-        verdict = await call_on(ctx.tab, target, AFTER_JS)
+        verdict = await call_on(ctx.tab, target, AFTER_JS, settle)
     except (CdpError, CdpTimeout):
         return None  # navigated away or removed by the click: nothing left to report
     if not isinstance(verdict, dict):
