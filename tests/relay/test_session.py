@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import warnings
 from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any, TypeVar
@@ -16,7 +17,7 @@ from tests.fakes import Answer, FakeConnection
 
 from browserx.errors import CdpError, DebuggerDetached, PageCrashed, PageOffLimits, TabClosed
 from browserx.relay.protocol import Inbound
-from browserx.relay.session import RECOVERY_EVENTS, RECOVERY_METHODS, TabSession
+from browserx.relay.session import ANSWERED, RECOVERY_EVENTS, RECOVERY_METHODS, TabSession
 
 T = TypeVar("T")
 
@@ -293,6 +294,40 @@ def test_frame_labels_are_short_stable_and_never_reused() -> None:
 
 
 # -- tasks run without waiting -----------------------------------------------------------------
+
+
+def test_housekeeping_left_by_a_request_starts_once_its_answer_is_written() -> None:
+    """Under a control request (control/server.py sets ANSWERED), a fire-and-forget task waits for
+    the answer; one cancelled before that never starts (and leaves no "never awaited" warning)."""
+
+    async def go() -> None:
+        session, _ = session_over()
+        answered = asyncio.Event()
+        ANSWERED.set(answered)
+        started: list[str] = []
+
+        async def work(name: str) -> None:
+            started.append(name)
+
+        session.fire_and_forget(work("key-up"))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert started == []  # the answer is not written yet
+        answered.set()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert started == ["key-up"]
+        held = asyncio.Event()
+        ANSWERED.set(held)
+        cancelled = session.fire_and_forget(work("never"))
+        session.close()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        assert started == ["key-up"]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a coroutine never awaited would warn
+        run(go)
 
 
 def test_fire_and_forget_holds_its_tasks_until_done_and_close_cancels_the_rest() -> None:

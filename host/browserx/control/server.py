@@ -38,6 +38,7 @@ import structlog
 from browserx.control.schemas import MAX_REQUEST_BYTES, ControlRequest, Params
 from browserx.errors import BadRequest, BrowserxError, UnknownMethod, clip, raised_at
 from browserx.heap import return_freed_memory
+from browserx.relay.session import ANSWERED
 
 log = structlog.get_logger("browserx.control")
 
@@ -249,20 +250,25 @@ class ControlServer:
     async def _handle_line(
         self, line: bytes, send: Callable[[bytes], Awaitable[None]], abandonable: set[asyncio.Task[Any]]
     ) -> None:
-        request_id, response = await self._dispatch(line, abandonable)
-        del line
+        answered = asyncio.Event()  # what the request leaves behind starts once this is set
+        ANSWERED.set(answered)  # (this task's own context: the request's)
         try:
-            data = _encoder.encode(response) + b"\n"
-        except Exception as exc:
-            log.error("response_unencodable", id=_loggable(request_id), error=clip(repr(exc), 300))
-            data = _encoder.encode(
-                self._error(
-                    request_id, BrowserxError(f"internal error: result not encodable: {clip(repr(exc), 300)}")
-                )
-            ) + b"\n"  # fmt: skip
-        del response  # while the answer is written, only its bytes stay
-        with contextlib.suppress(ConnectionError):
-            await send(data)
+            request_id, response = await self._dispatch(line, abandonable)
+            del line
+            try:
+                data = _encoder.encode(response) + b"\n"
+            except Exception as exc:
+                log.error("response_unencodable", id=_loggable(request_id), error=clip(repr(exc), 300))
+                data = _encoder.encode(
+                    self._error(
+                        request_id, BrowserxError(f"internal error: result not encodable: {clip(repr(exc), 300)}")
+                    )
+                ) + b"\n"  # fmt: skip
+            del response  # while the answer is written, only its bytes stay
+            with contextlib.suppress(ConnectionError):
+                await send(data)
+        finally:
+            answered.set()
 
     async def _dispatch(
         self, line: bytes, abandonable: set[asyncio.Task[Any]] | None = None

@@ -56,6 +56,19 @@ RECOVERY_EVENTS = frozenset({"Inspector.targetReloadedAfterCrash", "Page.frameNa
 _BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("browserx_background", default=False)
 
 
+# Set while a control request is answered (control/server.py): the housekeeping it leaves behind
+# (fire_and_forget: releasing handles, a key-up, disabling a domain) starts once its answer is
+# written, so those frames are not written to the extension ahead of the answer to the agent.
+ANSWERED: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar(
+    "browserx_answered", default=None
+)
+
+
+async def _once_answered(answered: asyncio.Event, work: Coroutine[Any, Any, T]) -> T:
+    await answered.wait()
+    return await work
+
+
 def in_background(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     """``work`` as a task whose CDP commands count as nobody's round trips."""
     context = contextvars.copy_context()
@@ -224,8 +237,14 @@ class TabSession:
     def fire_and_forget(self, work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session
         holds the task until it is done (``close`` cancels what is left), and its outcome is
-        ignored (a frame gone meanwhile took its objects with it)."""
-        task = in_background(work)
+        ignored (a frame gone meanwhile took its objects with it). Left behind by a control
+        request, it starts once the request's answer is written (``ANSWERED``)."""
+        answered = ANSWERED.get()
+        if answered is None or answered.is_set():
+            task = in_background(work)
+        else:
+            task = in_background(_once_answered(answered, work))
+            task.add_done_callback(lambda _: work.close())  # cancelled before it began: never started
         self._background.add(task)
         task.add_done_callback(self._background_done)
         return task
