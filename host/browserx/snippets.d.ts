@@ -38,6 +38,7 @@ interface BxProbe {
   readonly: boolean;
   value: string | null;
   focused: boolean;
+  go?: boolean;  // keyboard_probe_focus.js: it took the focus, so the text held behind may go in
 }
 
 /** forms_select.js: a native <select>'s choice. */

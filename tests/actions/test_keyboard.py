@@ -33,14 +33,21 @@ class Field:
     def probe(self, args: list[Any] | None = None) -> dict[str, Any]:
         return field(self.value, **self.facts)
 
+    def probe_focus(self, args: list[Any] | None = None) -> dict[str, Any]:
+        """keyboard_probe_focus.js: go when a field that takes text has the focus."""
+        facts = self.probe()
+        takes_text = facts["kind"] and not facts["disabled"] and not facts["readonly"]
+        return {"go": bool(takes_text and facts["focused"]), **facts}
+
     def typed(self, text: str) -> None:
         self.value += text
 
 
 def page(box: Field) -> ActingPage:
     p = ActingPage("snap-controls")
-    for probe in (keyboard.PROBE_JS, keyboard.PROBE_FOCUS_JS, keyboard.PROBE_FOCUS_BY_KEY_JS):
-        p.on(probe, box.probe)
+    p.on(keyboard.PROBE_JS, box.probe)
+    for probe in (keyboard.PROBE_FOCUS_JS, keyboard.PROBE_FOCUS_BY_KEY_JS):
+        p.on(probe, box.probe_focus)
     after = lambda args: {"probe": box.probe(), "settled": 5, "counted": [1, URL]}  # noqa: E731
     p.on(keyboard.TYPED_JS, after)
     p.on(keyboard.TYPED_BY_KEY_JS, after)
@@ -96,7 +103,7 @@ def test_text_goes_in_at_once_and_the_result_says_what_the_field_holds() -> None
 def test_text_rides_in_the_lookup_burst_once_the_focus_call_says_go() -> None:
     """Held by the extension until the focus call said the field took the focus (tests/fakes.py
     holds gated commands as the worker does): one insertText, read back by key, no second trip."""
-    box = Field(go=True)
+    box = Field()
     p = page(box)
     result = typing(p, "Ada")
     assert result.success and box.value == "Ada"

@@ -14,6 +14,7 @@ import pytest
 
 from browserx.errors import PageCrashed
 from browserx.relay.protocol import TargetInfo
+from browserx.relay.session import ANSWERED
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.tab import Tab
 from tests.builders import recorded, snapshot_of
@@ -264,3 +265,32 @@ def test_the_context_of_a_child_frame_is_its_sessions_world() -> None:
     tab.remember(snap)
     contexts = {(fp.frame, fp.context_id) for fp in tab.memory.by_id.values()}
     assert contexts == {("f1", 12), ("f2", None)}  # (the main frame holds only the <iframe>)
+
+
+def test_work_a_request_left_behind_starts_as_it_lets_go_of_the_tab_before_the_next_request() -> None:
+    """Held until the answer is written (relay/session.ANSWERED), unless the request lets go of the
+    tab first: then it starts at once, ahead of the next holder (it releases the handle group and
+    stops the change counter that would otherwise be the next request's)."""
+
+    async def go() -> list[str]:
+        tab, _ = fake_tab()
+        order: list[str] = []
+
+        async def work(name: str) -> None:
+            order.append(name)
+
+        async def next_request() -> None:
+            async with tab.lock:
+                order.append("next request")
+
+        ANSWERED.set(asyncio.Event())  # this request's answer is not written yet
+        async with tab.lock:
+            waiting = asyncio.ensure_future(next_request())
+            await asyncio.sleep(0)  # it waits for the lock
+            tab.session.fire_and_forget(work("release handles"))
+            await asyncio.sleep(0)
+            assert order == []  # held
+        await waiting
+        return order
+
+    assert asyncio.run(go()) == ["release handles", "next request"]

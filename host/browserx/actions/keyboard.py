@@ -226,14 +226,15 @@ async def type_text(
         # text could wait for even when sent after it (page calls and input reach the renderer by
         # different queues).
         show_after = bool(probe.get("focused")) and bool(text) and not per_char
-        # The page kept the focus from it: DOM.focus, else a click; text goes nowhere else.
-        if not probe.get("focused") and not await focus(ctx, target, confirm=True):
-            raise NotInteractable(
-                f"{target.sentence()} does not keep the focus (the page moves it elsewhere as it "
-                "gets it), so typed text would land in another element; nothing was typed. Take a "
-                "new snapshot: the field to type into may be another one now.",
-                id=target.element_id,
-            )
+        if not probe.get("focused"):
+            # The page kept the focus from it: DOM.focus, else a click; text goes nowhere else.
+            if not await focus(ctx, target, confirm=True):
+                raise NotInteractable(
+                    f"{target.sentence()} does not keep the focus (the page moves it elsewhere as it "
+                    "gets it), so typed text would land in another element; nothing was typed. Take a "
+                    "new snapshot: the field to type into may be another one now.",
+                    id=target.element_id,
+                )
         elif not show_after:
             on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)

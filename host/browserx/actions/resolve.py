@@ -141,6 +141,7 @@ async def _lookup(
     lookup = call_request(RESOLVE_JS, ref.key, world=world[1], by_value=False, group=OBJECT_GROUP)
     early_value: Any = None
     then_values: list[Any] = []
+    went = False  # steps behind the early function were let go: the element has been acted on
     try:
         if early is None:
             reply = await tab.session.cdp(*lookup, session_id=session_id, result_type=CallFunctionOnResult)
@@ -152,10 +153,13 @@ async def _lookup(
             answers = await tab.session.cdp_batch(
                 requests, session_id, gates={i: Gate(1, GO) for i in range(2, len(requests))}
             )
-            reply = _call_result(answers[0])
             early_value = _page_value(js, answers[1])
             then_values = [_step_value(step, a) for step, a in zip(steps, answers[2:], strict=True)]
-    except CdpError:
+            went = bool(steps) and isinstance(early_value, dict) and early_value.get("go") is True
+            reply = _call_result(answers[0])
+    except CdpError as exc:
+        if went:
+            raise _acted_unconfirmed(element_id) from exc
         return None  # "Cannot find context": the document went away (or an answer Chrome never sends)
     # resolve.js threw: a PageScriptError, not "the element is gone".
     obj = answer(RESOLVE_JS, reply)
@@ -169,8 +173,21 @@ async def _lookup(
     if not object_id or obj.subtype != "node":
         return None
     if fp is not None and _description_tag(obj.description or "") != fp.tag:
+        if went:
+            raise _acted_unconfirmed(element_id)
         return None
     return Target(element_id, ref, session_id, world[1], object_id, fp, early=early_value, then=then_values)
+
+
+def _acted_unconfirmed(element_id: int) -> StaleElement:
+    """The steps behind the early function went (the element it found by the ID's key took them),
+    but the lookup beside it could not confirm the element: never heal onto another one and act
+    twice (both find the element by the same key in the same world, so this is not expected)."""
+    return StaleElement(
+        f"Element {element_id} was acted on, but browserx could not confirm it was the element the "
+        "ID named (the page changed as it acted). Take a new snapshot and check the page.",
+        id=element_id,
+    )
 
 
 def _step_request(step: Then, key: int, world: int) -> tuple[str, dict[str, Any]]:

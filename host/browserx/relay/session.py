@@ -58,7 +58,8 @@ _BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("browserx_bac
 
 # Set while a control request is answered (control/server.py): the housekeeping it leaves behind
 # (fire_and_forget: releasing handles, a key-up, disabling a domain) starts once its answer is
-# written, so those frames are not written to the extension ahead of the answer to the agent.
+# written, so those frames are not written to the extension ahead of the answer to the agent, or
+# as the request lets go of the tab (``release_held``), whichever comes first.
 ANSWERED: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar(
     "browserx_answered", default=None
 )
@@ -91,6 +92,7 @@ class TabSession:
         self._frame_labels: dict[str, str] = {}
         self._listeners: list[EventListener] = []
         self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
+        self._held: set[asyncio.Event] = set()  # ANSWERED events that work of this tab waits for
         # What the tab's requests cost, read by the actions (their result's round trips): CDP
         # commands sent, and round trips, a command sent while none was waiting for its answer.
         self.commands = 0
@@ -245,9 +247,18 @@ class TabSession:
         else:
             task = in_background(_once_answered(answered, work))
             task.add_done_callback(lambda _: work.close())  # cancelled before it began: never started
+            self._held.add(answered)
         self._background.add(task)
         task.add_done_callback(self._background_done)
         return task
+
+    def release_held(self) -> None:
+        """Start the work held for answers not yet written: the request that left it lets go of
+        the tab (tabs/tab.py's lock), and the next one must not find it running in its midst (a
+        released handle group, a disabled domain, a stopped change counter that are its own)."""
+        for answered in self._held:
+            answered.set()
+        self._held.clear()
 
     def _background_done(self, task: asyncio.Future[Any]) -> None:
         self._background.discard(task)

@@ -27,11 +27,25 @@ from browserx.tabs.memory import ActionMemory, Fingerprint
 log = structlog.get_logger("browserx.tab")
 
 
+class TabLock(asyncio.Lock):
+    """The tab's lock: requests on a tab run one at a time. Letting go of it first starts what the
+    holder left to run once its answer is written (TabSession.release_held), so that work's frames
+    go out before the next holder's and never act on the next holder's handles or observation."""
+
+    def __init__(self, session: TabSession) -> None:
+        super().__init__()
+        self._session = session
+
+    def release(self) -> None:
+        self._session.release_held()  # woken before the next holder is: their frames go first
+        super().release()
+
+
 class Tab:
     def __init__(self, tab_id: int, conn: ExtensionConnection) -> None:
         self.session = TabSession(tab_id, conn)
         self.capture = CaptureState(self.session)
-        self.lock = asyncio.Lock()
+        self.lock = TabLock(self.session)
         self.last_used = time.monotonic()  # the last request for this tab (idle release)
         self.ids = IdAllocator()
         self.saved_watermark = 0  # the highest ID the extension keeps for this tab (tabs/snapshots.py)
