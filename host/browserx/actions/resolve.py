@@ -222,7 +222,7 @@ def _step_value(step: Then, reply: dict[str, Any] | BaseException) -> Any:
     if isinstance(reply, BaseException) or not isinstance(step[0], Snippet):
         return reply
     try:
-        return answer(step[0], _call_result(reply)).value
+        return _page_value(step[0], reply)
     except BrowserxError as exc:
         return exc
 

@@ -65,6 +65,15 @@ ANSWERED: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar(
 )
 
 
+def release_held() -> None:
+    """Start the work the running request left to start once it is answered: it lets go of the tab
+    (tabs/tab.py's lock), and the next request must not find that work running in its midst (a
+    released handle group, a disabled domain, a stopped change counter that are its own)."""
+    answered = ANSWERED.get()
+    if answered is not None:
+        answered.set()
+
+
 async def _once_answered(answered: asyncio.Event, work: Coroutine[Any, Any, T]) -> T:
     await answered.wait()
     return await work
@@ -92,7 +101,6 @@ class TabSession:
         self._frame_labels: dict[str, str] = {}
         self._listeners: list[EventListener] = []
         self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
-        self._held: set[asyncio.Event] = set()  # ANSWERED events that work of this tab waits for
         # What the tab's requests cost, read by the actions (their result's round trips): CDP
         # commands sent, and round trips, a command sent while none was waiting for its answer.
         self.commands = 0
@@ -247,18 +255,9 @@ class TabSession:
         else:
             task = in_background(_once_answered(answered, work))
             task.add_done_callback(lambda _: work.close())  # cancelled before it began: never started
-            self._held.add(answered)
         self._background.add(task)
         task.add_done_callback(self._background_done)
         return task
-
-    def release_held(self) -> None:
-        """Start the work held for answers not yet written: the request that left it lets go of
-        the tab (tabs/tab.py's lock), and the next one must not find it running in its midst (a
-        released handle group, a disabled domain, a stopped change counter that are its own)."""
-        for answered in self._held:
-            answered.set()
-        self._held.clear()
 
     def _background_done(self, task: asyncio.Future[Any]) -> None:
         self._background.discard(task)

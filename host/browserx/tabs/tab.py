@@ -19,7 +19,7 @@ from browserx.page.capture_state import CaptureState
 from browserx.page.events import EventLog
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound
-from browserx.relay.session import PAGE_CHANGING_EVENTS, TabSession
+from browserx.relay.session import PAGE_CHANGING_EVENTS, TabSession, release_held
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.memory import ActionMemory, Fingerprint
@@ -29,15 +29,12 @@ log = structlog.get_logger("browserx.tab")
 
 class TabLock(asyncio.Lock):
     """The tab's lock: requests on a tab run one at a time. Letting go of it first starts what the
-    holder left to run once its answer is written (TabSession.release_held), so that work's frames
-    go out before the next holder's and never act on the next holder's handles or observation."""
-
-    def __init__(self, session: TabSession) -> None:
-        super().__init__()
-        self._session = session
+    holder left to run once its answer is written (relay/session.release_held), so that work's
+    frames go out before the next holder's and never act on the next holder's handles or
+    observation."""
 
     def release(self) -> None:
-        self._session.release_held()  # woken before the next holder is: their frames go first
+        release_held()  # woken before the next holder is: their frames go first
         super().release()
 
 
@@ -45,7 +42,7 @@ class Tab:
     def __init__(self, tab_id: int, conn: ExtensionConnection) -> None:
         self.session = TabSession(tab_id, conn)
         self.capture = CaptureState(self.session)
-        self.lock = TabLock(self.session)
+        self.lock = TabLock()
         self.last_used = time.monotonic()  # the last request for this tab (idle release)
         self.ids = IdAllocator()
         self.saved_watermark = 0  # the highest ID the extension keeps for this tab (tabs/snapshots.py)
