@@ -17,7 +17,7 @@ const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
 // What this worker can do beyond the first protocol, told in the hello: a host newer than the
 // extension must not rely on what an older worker would ignore (a gated command sent at once).
-const FEATURES = ["gated-batch"];
+const FEATURES = ["gated-batch", "batch-args"];
 const ALLOWED = new Set([
   ...CDP_ALLOWLIST,
   ...(typeof CDP_TEST_ALLOWLIST !== "undefined" ? CDP_TEST_ALLOWLIST : []),
@@ -207,6 +207,20 @@ async function handle(msg, id) {
 }
 
 /**
+ * A batch command's call arguments taken from earlier answers (`args`: {from: indices, path}): the
+ * string at `path` in each answer's result as an objectId, else null (that command failed).
+ * @param {{result?: any, error?: string}[]} earlier
+ * @param {string[]} path
+ */
+function argumentsFrom(earlier, path) {
+  return earlier.map((a) => {
+    let value = a && "result" in a ? a.result : undefined;
+    for (const key of path) value = value != null && typeof value === "object" ? value[key] : undefined;
+    return typeof value === "string" ? { objectId: value } : { value: null };
+  });
+}
+
+/**
  * Whether a batch answer lets a command gated on it go: a result whose value at `when` is true.
  * @param {{result?: any, error?: string}} answer
  * @param {string[] | null | undefined} when
@@ -254,6 +268,9 @@ const handlers = {
   // any result) is exactly true, else answered "skipped": text typed behind the call that focused
   // its field goes in only if that call says the field took the focus (actions/keyboard.py), one
   // trip to the host fewer. Gated commands waiting on the same command are issued in their order.
+  // A command with `args` ({from: earlier indices, path}) waits for those answers and is issued
+  // with the objects they name appended to its call arguments (argumentsFrom): nodes
+  // resolved and read in one trip to the host (page/listeners.py).
   async batch({ tabId, sessionId, commands }) {
     requireTabId(tabId);
     if (!Array.isArray(commands) || commands.length > 5000) throw badRequest("commands must be a list (≤ 5000)");
@@ -261,18 +278,33 @@ const handlers = {
     /** @type {Promise<{result?: any, error?: string}>[]} */
     const answers = [];
     commands.forEach((c, i) => {
-      const send = async () => {
+      /** @param {any} params */
+      const send = async (params = c?.params) => {
         const method = c && c.method;
         if (typeof method !== "string" || !ALLOWED.has(method)) return { error: `method not allowed: ${method}` };
-        if (method === "Page.navigate" && !urlAllowed(c.params?.url)) return { error: "bad request: url not allowed" };
+        if (method === "Page.navigate" && !urlAllowed(params?.url)) return { error: "bad request: url not allowed" };
         try {
-          return { result: (await chrome.debugger.sendCommand(target, method, c.params || {})) ?? {} };
+          return { result: (await chrome.debugger.sendCommand(target, method, params || {})) ?? {} };
         } catch (err) {
           return { error: errorText(err) };
         }
       };
-      const after = c?.after, when = c?.when;
-      if (after == null) answers.push(send());
+      const after = c?.after, when = c?.when, args = c?.args;
+      if (args != null) {
+        const from = args?.from, path = args?.path;
+        if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has after or args, not both" }));
+        else if (!Array.isArray(from) || !from.every((j) => Number.isInteger(j) && j >= 0 && j < i)) {
+          answers.push(Promise.resolve({ error: "bad request: args.from must be earlier commands' indices" }));
+        } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {
+          answers.push(Promise.resolve({ error: "bad request: args.path must be a list of keys" }));
+        } else {
+          answers.push(
+            Promise.all(from.map((j) => answers[j])).then((earlier) =>
+              send({ ...c.params, arguments: [...(Array.isArray(c.params?.arguments) ? c.params.arguments : []), ...argumentsFrom(earlier, path)] }),
+            ),
+          );
+        }
+      } else if (after == null) answers.push(send());
       else if (!Number.isInteger(after) || after < 0 || after >= i) {
         answers.push(Promise.resolve({ error: "bad request: after must be an earlier command's index" }));
       } else if (when != null && !(Array.isArray(when) && when.every((k) => typeof k === "string"))) {

@@ -18,7 +18,7 @@ from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.interfaces.backend import Backend
 from browserx.relay.connection import decode_result
-from browserx.relay.protocol import Gate, Inbound
+from browserx.relay.protocol import ArgsFrom, Gate, Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
 from browserx.snapshot.snapshot import DomSnapshot
@@ -39,6 +39,7 @@ class FakeConnection:
     def __init__(self, answer: Answer | None = None) -> None:
         self.answer: Answer = answer or (lambda method, params, session_id: {})
         self.can_gate = True  # as the worker of this checkout says in its hello
+        self.can_pass_args = True
         self.calls: list[tuple[str, str | None]] = []
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failed: list[BrowserxError] = []
@@ -91,9 +92,12 @@ class FakeConnection:
         *,
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
+        args: Mapping[int, ArgsFrom] | None = None,
     ) -> list[Any]:
         """As the worker answers: a gated command runs only when the answer it waits for holds
-        ``true`` at its path (extension/service-worker.js), else it is the "skipped" error."""
+        ``true`` at its path (extension/service-worker.js), else it is the "skipped" error; a
+        command taking ``args`` gets the objectIds at their path in the answers it names (null for
+        a failed one) after its own arguments."""
         out: list[Any] = []
         raw: list[Any] = []
         for index, (method, params) in enumerate(commands):
@@ -102,6 +106,10 @@ class FakeConnection:
                 raw.append(CdpError(f"CDP error ({method}): skipped: command {gate.after} did not say go"))
                 out.append(raw[-1])
                 continue
+            taken = (args or {}).get(index)
+            if taken is not None:
+                passed = [_object_at(raw[j], taken.path) for j in taken.of]
+                params = {**params, "arguments": [*params.get("arguments", []), *passed]}
             reply = self.answer(method, params, session_id)
             raw.append(reply)
             if result_type is dict or isinstance(reply, BrowserxError):
@@ -115,6 +123,13 @@ class FakeConnection:
 
     def fail_tab(self, tab_id: int, exc: BrowserxError) -> None:
         self.failed.append(exc)
+
+
+def _object_at(reply: Any, path: tuple[str, ...]) -> dict[str, Any]:
+    value = None if isinstance(reply, BaseException) else reply
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return {"objectId": value} if isinstance(value, str) else {"value": None}
 
 
 def _says_go(reply: Any, when: tuple[str, ...]) -> bool:

@@ -22,7 +22,7 @@ from browserx.errors import (
     TabClosed,
 )
 from browserx.relay.connection import ExtensionConnection, map_relay_error
-from browserx.relay.protocol import Gate, Inbound
+from browserx.relay.protocol import ArgsFrom, Gate, Inbound
 
 T = TypeVar("T")
 
@@ -679,6 +679,35 @@ def test_gates_are_refused_unless_the_worker_said_it_holds_them() -> None:
         with pytest.raises(ValueError, match="cannot wait"):
             await conn.cdp_batch(7, commands, gates={0: Gate(1, ("go",))})  # only on an earlier one
         assert fake.sent == []
+
+    run(main)
+
+
+def test_a_command_taking_earlier_answers_as_arguments_says_which_and_where() -> None:
+    async def main() -> None:
+        fake = FakeExtension()
+        conn = ExtensionConnection(fake.send)
+        conn.feed(enc({"type": "hello", "version": "0.0.9", "features": ["gated-batch"]}))
+        commands = [("DOM.resolveNode", {"backendNodeId": 1}), ("DOM.resolveNode", {"backendNodeId": 2}),
+                    ("Runtime.callFunctionOn", {"executionContextId": 5})]  # fmt: skip
+        taking = {2: ArgsFrom((0, 1), ("object", "objectId"))}
+        with pytest.raises(CdpError, match="too old"):  # an older worker would call it without them
+            await conn.cdp_batch(7, commands, args=taking)
+        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch", "batch-args"]}))
+        assert conn.can_pass_args
+        with pytest.raises(ValueError, match="cannot take"):
+            await conn.cdp_batch(7, commands, args={1: ArgsFrom((1,), ("object",))})  # only earlier ones
+        assert fake.sent == []
+        task = await start(conn, fake, conn.cdp_batch(7, commands, args=taking))
+        sent = fake.sent[-1]["commands"]
+        assert "args" not in sent[0] and "args" not in sent[1]
+        assert sent[2]["args"] == {"from": [0, 1], "path": ["object", "objectId"]}
+        answers = {"results": [{"result": {"object": {"objectId": "a"}}}, {"error": "No node"},
+                               {"result": {"result": {"value": [3, 0]}}}]}  # fmt: skip
+        conn.feed(enc({"id": fake.sent[-1]["id"], "result": answers}))
+        first, gone, keys = await settled(task)
+        assert first == {"object": {"objectId": "a"}} and isinstance(gone, CdpError)
+        assert keys == {"result": {"value": [3, 0]}}
 
     run(main)
 

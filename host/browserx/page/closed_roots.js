@@ -23,7 +23,7 @@ function(opts, ...objs) {
   for (let i = 0; i < n; i++) {
     // The root must belong to the host we asked about, on this page: nodes of another document
     // of the same frame (seen after repeated navigations) must never get keys here.
-    if (objs[n + i].host !== objs[i] || !B.ours(objs[i])) continue;
+    if (!objs[n + i] || objs[n + i].host !== objs[i] || !B.ours(objs[i])) continue;  // null: gone
     B.closed.set(objs[i], objs[n + i]);  // the next collector run walks it inline
     const data = collect(objs[n + i], Object.assign({}, opts, {origin: originOf(objs[i])}));
     for (const s of B.suspects) suspects.push(s);

@@ -20,7 +20,8 @@ from browserx.relay.cdp_types import (
     GetPropertiesResult,
     ResolveNodeResult,
 )
-from browserx.relay.page_call import Handle, answer, eval_request, page_call
+from browserx.relay.page_call import Handle, answer, call_request, eval_request, mixed_answer, page_call
+from browserx.relay.protocol import ArgsFrom
 from browserx.snapshot.frames import RawFrame, collector_output
 
 MAX_CLOSED_ROOT_DEPTH = 3
@@ -85,30 +86,34 @@ async def collect_closed_roots(
             )  # fmt: skip
         if not closed:
             break
-        resolved = await state.session.cdp_batch(
-            [
-                (
-                    "DOM.resolveNode",
-                    {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx"},
-                )
-                for _, b in closed
-            ],
-            session_id,
-            result_type=ResolveNodeResult,
-        )
-        pairs = [
-            (host, r.object.objectId)
-            for (host, _), r in zip(closed, resolved, strict=True)
-            if isinstance(r, ResolveNodeResult)
+        resolving = [
+            ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx"})
+            for _, b in closed
         ]
-        if not pairs:
-            break
-        objects = [host for host, _ in pairs] + [root for _, root in pairs]
+        hosts_of = [Handle(host) for host, _ in closed]
         # A page error fails the closed roots (capture.py's extras: the snapshot says so).
-        value = await page_call(
-            state.session, CLOSED_ROOTS_JS, opts, *(Handle(o) for o in objects),
-            this=objects[0], session_id=session_id,
-        )  # fmt: skip
+        if state.session.can_pass_args:  # resolved and walked in one round trip: a root gone is null
+            n = len(resolving)
+            replies = await state.session.cdp_batch(
+                [*resolving, call_request(CLOSED_ROOTS_JS, opts, *hosts_of, this=closed[0][0])],
+                session_id,
+                args={n: ArgsFrom(tuple(range(n)), ("object", "objectId"))},
+            )
+            value = mixed_answer(CLOSED_ROOTS_JS, replies[-1]).value
+        else:
+            resolved = await state.session.cdp_batch(resolving, session_id, result_type=ResolveNodeResult)
+            found_roots = [
+                Handle(r.object.objectId) if isinstance(r, ResolveNodeResult) else None for r in resolved
+            ]
+            value = await page_call(
+                state.session,
+                CLOSED_ROOTS_JS,
+                opts,
+                *hosts_of,
+                *found_roots,
+                this=closed[0][0],
+                session_id=session_id,
+            )
         batch = [
             (host, raw.normalized())
             for host, raw in msgspec.json.decode(

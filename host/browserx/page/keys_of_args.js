@@ -1,7 +1,7 @@
 // @ts-check
 // The collector's keys of the elements passed, given one if they have none yet: the nodes with
-// click listeners (page/listeners.py).
+// click listeners (page/listeners.py); 0 for a node that could not be resolved (null: gone).
 function(...els) {
   const B = globalThis.__browserx;
-  return els.map((e) => B.keyFor(e));
+  return els.map((e) => (e ? B.keyFor(e) : 0));
 }

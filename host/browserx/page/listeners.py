@@ -6,6 +6,8 @@ one lookup per node not seen listening before.
 
 from __future__ import annotations
 
+from typing import Any
+
 from browserx import page_js
 from browserx.errors import CdpError
 from browserx.page.capture_state import CaptureState
@@ -16,7 +18,16 @@ from browserx.relay.cdp_types import (
     EventListenerRows,
     ResolveNodeResult,
 )
-from browserx.relay.page_call import Handle, answer, eval_request, page_call
+from browserx.relay.page_call import (
+    Handle,
+    Request,
+    answer,
+    call_request,
+    eval_request,
+    mixed_answer,
+    page_call,
+)
+from browserx.relay.protocol import ArgsFrom
 
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
                 "touchend", "contextmenu")  # fmt: skip
@@ -124,38 +135,22 @@ async def listener_keys(
 ) -> dict[int, frozenset[str]]:
     """The listening nodes by collector key. A node's backendNodeId and its key both last as long
     as the node, so the mapping is kept per document and only new listening nodes are looked up
-    (one DOM.resolveNode each: there is no bulk way from backendNodeId to a JS object)."""
+    (one DOM.resolveNode each: there is no bulk way from backendNodeId to a JS object; their
+    objects handed to the keys call by the extension, in the same round trip, where it can)."""
     known = state.listener_keys.setdefault((session_id, ctx), {})
     new = [b for b in types if b not in known]
     if new:
-        resolved = await state.session.cdp_batch(
-            [
-                (
-                    "DOM.resolveNode",
-                    {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"},
-                )
-                for b in new
-            ],
-            session_id,
-            result_type=ResolveNodeResult,
-        )
-        pairs = [
-            (b, r.object.objectId)
-            for b, r in zip(new, resolved, strict=True)
-            if isinstance(r, ResolveNodeResult)
+        resolving = [
+            ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"})
+            for b in new
         ]
-        if pairs:
-            # A page error is PageScriptError (capture.py's extras: the snapshot says what it lacks).
-            keys = await page_call(
-                state.session,
-                KEYS_OF_ARGS,
-                *(Handle(o) for _, o in pairs),
-                this=pairs[0][1],
-                session_id=session_id,
-            )
-            for (backend_id, _), key in zip(pairs, keys, strict=True):
-                if key:
-                    known[backend_id] = int(key)
+        if state.session.can_pass_args:
+            keys = await _keys_in_one_trip(state, session_id, ctx, resolving)
+        else:
+            keys = await _keys_in_two_trips(state, session_id, resolving)
+        for backend_id, key in zip(new, keys, strict=True):
+            if key:
+                known[backend_id] = int(key)
         # Not waited for: the renderer runs it after the lookup, and nothing here needs its answer.
         state.session.fire_and_forget(
             state.session.cdp(
@@ -165,3 +160,35 @@ async def listener_keys(
     for backend_id in [b for b in known if b not in types]:
         del known[backend_id]  # stopped listening, or gone
     return {known[b]: frozenset(t) for b, t in types.items() if b in known}
+
+
+async def _keys_in_one_trip(
+    state: CaptureState, session_id: str | None, ctx: int, resolving: list[Request]
+) -> list[Any]:
+    """The nodes resolved and their keys read in one batch: the extension passes each resolved
+    object (null for a node gone meanwhile) to the keys call."""
+    n = len(resolving)
+    replies = await state.session.cdp_batch(
+        [*resolving, call_request(KEYS_OF_ARGS, world=ctx)],
+        session_id,
+        args={n: ArgsFrom(tuple(range(n)), ("object", "objectId"))},
+    )
+    # A page error is PageScriptError (capture.py's extras: the snapshot says what it lacks).
+    keys = mixed_answer(KEYS_OF_ARGS, replies[-1]).value
+    return keys if isinstance(keys, list) and len(keys) == n else [None] * n
+
+
+async def _keys_in_two_trips(
+    state: CaptureState, session_id: str | None, resolving: list[Request]
+) -> list[Any]:
+    """The nodes resolved, then their keys read (an extension without ``batch-args``)."""
+    resolved = await state.session.cdp_batch(resolving, session_id, result_type=ResolveNodeResult)
+    handles = [r.object.objectId if isinstance(r, ResolveNodeResult) else None for r in resolved]
+    present = [o for o in handles if o is not None]
+    if not present:
+        return [None] * len(handles)
+    keys = await page_call(
+        state.session, KEYS_OF_ARGS, *(Handle(o) for o in present), this=present[0], session_id=session_id
+    )
+    found = iter(keys)
+    return [next(found, None) if o is not None else None for o in handles]

@@ -28,7 +28,7 @@ from browserx.errors import (
     raised_at,
 )
 from browserx.framing import decode_body
-from browserx.relay.protocol import GATED_BATCH, Gate, Inbound, allowed
+from browserx.relay.protocol import BATCH_ARGS, GATED_BATCH, ArgsFrom, Gate, Inbound, allowed
 
 log = structlog.get_logger("browserx.relay")
 
@@ -212,10 +212,12 @@ class ExtensionConnection:
         *,
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
+        args: Mapping[int, ArgsFrom] | None = None,
     ) -> list[Any]:
         """Run many commands in one round trip (the worker issues them in order, without waiting
         between them: input events are handled in that order), those in ``gates`` (by index) only
-        once the command they wait for said go (``can_gate``).
+        once the command they wait for said go (``can_gate``), those in ``args`` once the commands
+        they take arguments from answered (``can_pass_args``).
         Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):
@@ -228,6 +230,12 @@ class ExtensionConnection:
                 raise ValueError(f"batch command {index} cannot wait for command {gate.after}")
             sent[index]["after"] = gate.after
             sent[index]["when"] = list(gate.when)
+        if args and not self.can_pass_args:
+            raise CdpError("the extension is too old to pass one command's answer to another; reload it")
+        for index, taken in (args or {}).items():
+            if not all(0 <= j < index < len(sent) for j in taken.of) or "after" in sent[index]:
+                raise ValueError(f"batch command {index} cannot take arguments from {taken.of}")
+            sent[index]["args"] = {"from": list(taken.of), "path": list(taken.path)}
         fields: dict[str, Any] = {"tabId": tab_id, "commands": sent}
         if session_id:
             fields["sessionId"] = session_id
@@ -264,6 +272,11 @@ class ExtensionConnection:
         """Whether the worker holds gated batch commands (its hello says so): an older one would
         issue them at once."""
         return self.hello is not None and GATED_BATCH in (self.hello.features or ())
+
+    @property
+    def can_pass_args(self) -> bool:
+        """Whether the worker passes earlier answers' objects as a batch command's arguments."""
+        return self.hello is not None and BATCH_ARGS in (self.hello.features or ())
 
     def feed(self, body: bytes | str) -> None:
         """Handle one inbound frame body. Bad input is logged and dropped, never raised."""

@@ -18,9 +18,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import structlog
 
-from browserx.errors import BrowserxError, PageScriptError, clip
+from browserx.errors import BrowserxError, CdpError, PageScriptError, clip
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import EvaluateResult, ExceptionDetails, RemoteObject
 from browserx.relay.session import TabSession
@@ -103,6 +104,17 @@ def answer(snippet: Snippet, reply: EvaluateResult | BrowserxError) -> RemoteObj
     return reply.result
 
 
+def mixed_answer(snippet: Snippet, reply: dict[str, Any] | BrowserxError) -> RemoteObject:
+    """``answer`` for the snippet's item of a batch of several kinds of command (read as dicts)."""
+    if isinstance(reply, BrowserxError):
+        raise reply
+    try:
+        evaluated = msgspec.convert(reply, EvaluateResult)
+    except msgspec.ValidationError as exc:
+        raise CdpError(f"CDP error (Runtime.callFunctionOn): unexpected result shape: {exc}") from None
+    return answer(snippet, evaluated)
+
+
 def script_error(snippet: Snippet, details: ExceptionDetails) -> PageScriptError:
     """The error for a snippet that threw, logged in the host log."""
     thrown = details.exception.description if details.exception is not None else None
@@ -170,6 +182,7 @@ __all__ = [
     "answer",
     "call_request",
     "eval_request",
+    "mixed_answer",
     "page_call",
     "page_eval",
     "page_object",

@@ -88,6 +88,7 @@ EMPTY = msgspec.Raw(b"")
 
 
 GATED_BATCH = "gated-batch"  # the worker holds a batch command until an earlier one says go
+BATCH_ARGS = "batch-args"  # the worker passes earlier answers' objects as a command's arguments
 
 
 class Gate(NamedTuple):
@@ -96,6 +97,15 @@ class Gate(NamedTuple):
 
     after: int
     when: tuple[str, ...]
+
+
+class ArgsFrom(NamedTuple):
+    """A batch command's call arguments taken from earlier answers: issued once commands ``of``
+    answered, with the objectId at ``path`` in each one's result appended to its arguments (null
+    for one that failed): nodes resolved and read in one round trip."""
+
+    of: tuple[int, ...]
+    path: tuple[str, ...]
 
 
 class Inbound(msgspec.Struct, omit_defaults=True):

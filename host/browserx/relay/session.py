@@ -20,6 +20,7 @@ import structlog
 from browserx.errors import BrowserxError, CdpError, DebuggerDetached, PageCrashed, PageOffLimits
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import (
+    ArgsFrom,
     AttachedToTarget,
     DetachedFromTarget,
     Gate,
@@ -204,6 +205,7 @@ class TabSession:
         session_id: str | None = None,
         *,
         gates: Mapping[int, Gate] | None = None,
+        args: Mapping[int, ArgsFrom] | None = None,
     ) -> list[dict[str, Any] | BrowserxError]: ...
 
     @overload
@@ -214,6 +216,7 @@ class TabSession:
         *,
         result_type: type[T],
         gates: Mapping[int, Gate] | None = None,
+        args: Mapping[int, ArgsFrom] | None = None,
     ) -> list[T | BrowserxError]: ...
 
     async def cdp_batch(
@@ -223,18 +226,20 @@ class TabSession:
         *,
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
+        args: Mapping[int, ArgsFrom] | None = None,
     ) -> list[Any]:
         """Many commands in one round trip; per-command results (as ``result_type``) or errors.
         The extension issues them in order without waiting between them (input events are handled
         in that order: actions/keyboard.py's dispatch_in_order relies on it), except those in
-        ``gates``, each held until the command it names said go (``can_gate``)."""
+        ``gates``, each held until the command it names said go (``can_gate``), and those in
+        ``args``, held until the commands they take objects from answered (``can_pass_args``)."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
         waits = self._sent(len(commands))
         try:
             return await self.conn.cdp_batch(
-                self.tab_id, commands, session_id, result_type=result_type, gates=gates
+                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args
             )
         finally:
             self._waiting -= waits
@@ -243,6 +248,11 @@ class TabSession:
     def can_gate(self) -> bool:
         """Whether batches may hold a command until another said go (the extension supports it)."""
         return self.conn.can_gate
+
+    @property
+    def can_pass_args(self) -> bool:
+        """Whether a batch command may take earlier answers' objects as arguments."""
+        return self.conn.can_pass_args
 
     def fire_and_forget(self, work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session
