@@ -17,7 +17,7 @@ const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
 // What this worker can do beyond the first protocol, told in the hello: a host newer than the
 // extension must not rely on what an older worker would ignore (a gated command sent at once).
-const FEATURES = ["gated-batch", "batch-args"];
+const FEATURES = ["gated-batch", "batch-args", "batch-set"];
 const ALLOWED = new Set([
   ...CDP_ALLOWLIST,
   ...(typeof CDP_TEST_ALLOWLIST !== "undefined" ? CDP_TEST_ALLOWLIST : []),
@@ -214,10 +214,20 @@ async function handle(msg, id) {
  */
 function argumentsFrom(earlier, path) {
   return earlier.map((a) => {
-    let value = a && "result" in a ? a.result : undefined;
-    for (const key of path) value = value != null && typeof value === "object" ? value[key] : undefined;
+    const value = valueAt(a, path);
     return typeof value === "string" ? { objectId: value } : { value: null };
   });
+}
+
+/**
+ * The value at `path` in an earlier batch answer's result (undefined: none, or it failed).
+ * @param {{result?: any, error?: string}} answer
+ * @param {string[]} path
+ */
+function valueAt(answer, path) {
+  let value = answer && "result" in answer ? answer.result : undefined;
+  for (const key of path) value = value != null && typeof value === "object" ? value[key] : undefined;
+  return value;
 }
 
 /**
@@ -270,7 +280,10 @@ const handlers = {
   // trip to the host fewer. Gated commands waiting on the same command are issued in their order.
   // A command with `args` ({from: earlier indices, path}) waits for those answers and is issued
   // with the objects they name appended to its call arguments (argumentsFrom): nodes
-  // resolved and read in one trip to the host (page/listeners.py).
+  // resolved and read in one trip to the host (page/listeners.py). A command with `set` ({param,
+  // from: an earlier index, path}) waits for that answer and is issued with the string or number
+  // at its path as that parameter (else answered "skipped"): a node's object → its backendNodeId →
+  // its main-world object → its listeners, one trip to the host for the whole chain.
   async batch({ tabId, sessionId, commands }) {
     requireTabId(tabId);
     if (!Array.isArray(commands) || commands.length > 5000) throw badRequest("commands must be a list (≤ 5000)");
@@ -289,10 +302,26 @@ const handlers = {
           return { error: errorText(err) };
         }
       };
-      const after = c?.after, when = c?.when, args = c?.args;
-      if (args != null) {
+      const after = c?.after, when = c?.when, args = c?.args, set = c?.set;
+      if (set != null) {
+        const from = set?.from, path = set?.path, param = set?.param;
+        if (after != null || args != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
+        else if (!Number.isInteger(from) || from < 0 || from >= i || typeof param !== "string") {
+          answers.push(Promise.resolve({ error: "bad request: set needs param and an earlier command's index" }));
+        } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {
+          answers.push(Promise.resolve({ error: "bad request: set.path must be a list of keys" }));
+        } else {
+          answers.push(
+            answers[from].then((a) => {
+              const value = valueAt(a, path);
+              if (typeof value !== "string" && typeof value !== "number") return { error: `skipped: command ${from} gave no ${param}` };
+              return send({ ...c.params, [param]: value });
+            }),
+          );
+        }
+      } else if (args != null) {
         const from = args?.from, path = args?.path;
-        if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has after or args, not both" }));
+        if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
         else if (!Array.isArray(from) || !from.every((j) => Number.isInteger(j) && j >= 0 && j < i)) {
           answers.push(Promise.resolve({ error: "bad request: args.from must be earlier commands' indices" }));
         } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {

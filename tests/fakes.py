@@ -18,7 +18,7 @@ from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.interfaces.backend import Backend
 from browserx.relay.connection import decode_result
-from browserx.relay.protocol import ArgsFrom, Gate, Inbound
+from browserx.relay.protocol import ArgsFrom, Gate, Inbound, ParamFrom
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
 from browserx.snapshot.snapshot import DomSnapshot
@@ -40,6 +40,7 @@ class FakeConnection:
         self.answer: Answer = answer or (lambda method, params, session_id: {})
         self.can_gate = True  # as the worker of this checkout says in its hello
         self.can_pass_args = True
+        self.can_set_params = True
         self.calls: list[tuple[str, str | None]] = []
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failed: list[BrowserxError] = []
@@ -93,11 +94,13 @@ class FakeConnection:
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
+        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[Any]:
         """As the worker answers: a gated command runs only when the answer it waits for holds
         ``true`` at its path (extension/service-worker.js), else it is the "skipped" error; a
         command taking ``args`` gets the objectIds at their path in the answers it names (null for
-        a failed one) after its own arguments."""
+        a failed one) after its own arguments; one taking a parameter from an earlier answer gets
+        the value at its path, else is "skipped"."""
         out: list[Any] = []
         raw: list[Any] = []
         for index, (method, params) in enumerate(commands):
@@ -106,6 +109,16 @@ class FakeConnection:
                 raw.append(CdpError(f"CDP error ({method}): skipped: command {gate.after} did not say go"))
                 out.append(raw[-1])
                 continue
+            param = (sets or {}).get(index)
+            if param is not None:
+                value = _value_at(raw[param.of], param.path)
+                if not isinstance(value, (str, int)):
+                    raw.append(
+                        CdpError(f"CDP error ({method}): skipped: command {param.of} gave no {param.param}")
+                    )
+                    out.append(raw[-1])
+                    continue
+                params = {**params, param.param: value}
             taken = (args or {}).get(index)
             if taken is not None:
                 passed = [_object_at(raw[j], taken.path) for j in taken.of]
@@ -125,10 +138,15 @@ class FakeConnection:
         self.failed.append(exc)
 
 
-def _object_at(reply: Any, path: tuple[str, ...]) -> dict[str, Any]:
+def _value_at(reply: Any, path: tuple[str, ...]) -> Any:
     value = None if isinstance(reply, BaseException) else reply
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _object_at(reply: Any, path: tuple[str, ...]) -> dict[str, Any]:
+    value = _value_at(reply, path)
     return {"objectId": value} if isinstance(value, str) else {"value": None}
 
 

@@ -19,6 +19,9 @@ interface BxCollectOptions {
   hitTest?: boolean;
   listening?: number[];
   origin?: [number, number];
+  /** page/listeners.py's walk stamps: this walk's, and the one whose listeners are known. */
+  stamp?: number;
+  listedGen?: number;
 }
 
 /** What a hit test found instead of the element: "tag#id.class" and its text. */
@@ -136,7 +139,8 @@ interface BxSnippets {
   "page/css_filter_match.js": (this: unknown, selector: string, rootKeys: number[]) => string;
   "page/framework_probe.js": number;
   "page/key_of_this.js": (this: Element) => number;
-  "page/keys_of_args.js": (this: unknown, ...els: Node[]) => number[];
+  "page/keys_of_args.js": (this: unknown, ...els: (Node | null)[]) => number[];
+  "page/node_of_key.js": (this: unknown, key: number) => BxDuck | null;
   "page/mark_plain.js": (this: Element[], closed: number[]) => void;
   "page/no_ai.js": BxNoAi;
   "page/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -389,6 +390,49 @@ def test_js_handlers_delegation_and_button_content(browser: Browser, bx: Client,
     assert not [c for c in obs.controls if c["tag"] in ("ul", "span")], obs.controls
     # Chrome's name for <button><span>Buy</span> <span>now</span></button> keeps the space.
     assert obs.by_name("Buy now")["role"] == "button"
+
+
+def test_a_big_listing_is_kept_up_to_date_and_never_stale_after_an_action(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """A document with hundreds of click listeners is listed whole, then, by a snapshot soon after,
+    only through the elements its walk meets fresh (page/listeners.py): an element the page adds
+    with a listener is listed at once; a listener the page adds to an element already there
+    shows once FULL_LISTING_EVERY_S has passed; and after an action, at once."""
+    from browserx.page.listeners import FULL_LISTING_EVERY_S
+
+    driver = browser.driver
+    tab = open_page(browser, bx, servers.url("snap-big-listing.html"))
+
+    def look() -> tuple[str, str]:
+        taken = bx.snapshot(tab=tab, stats=True)
+        return taken["stats"]["frames_detail"][0]["listing"], taken["text"]
+
+    assert look()[0] == "whole"
+    kind, before = look()
+    assert kind == "whole" and len(re.findall(r"\] clickable Cell \d+", before)) == 240
+    driver.execute_script("addFresh()")  # the page's own code, as a timer or a websocket runs it
+    kind, text = look()
+    assert kind == "fresh"
+    assert re.search(r"\[\d+\] clickable Fresh item", text), text[-400:]
+    # Nothing else changed: the lines of the whole listing, plus the fresh item's.
+    assert [line for line in text.splitlines() if "Fresh item" not in line][2:] == before.splitlines()[2:]
+
+    driver.execute_script("listenQuietly()")  # a listener on an element that was there already
+    deadline = time.monotonic() + FULL_LISTING_EVERY_S + 5
+    while not re.search(r"\[\d+\] clickable Quiet label", text):
+        assert time.monotonic() < deadline, "a listener added to an element already there never showed"
+        time.sleep(0.2)
+        kind, text = look()
+    assert kind == "whole"
+
+    arm = re.search(r"\[(\d+)\] button Arm the label", text)
+    assert arm is not None
+    assert bx.click(tab=tab, id=int(arm[1]))["success"]  # its handler arms the label: no DOM change
+    kind, text = look()
+    assert kind == "whole" and re.search(r"\[\d+\] clickable Armed label", text)
+    driver.find_element(By.ID, "armed").click()
+    assert driver.find_element(By.ID, "log").text == "Clicked armed"  # the listener is real
 
 
 def test_shadow_roots_open_closed_nested_and_slotted(browser: Browser, bx: Client, servers: Servers) -> None:

@@ -94,3 +94,56 @@ def test_a_keys_call_that_throws_in_the_page_is_a_page_script_error() -> None:
 
     with pytest.raises(PageScriptError):
         _lookup(FakeConnection(answer), {1: {"click"}})
+
+
+# -- a big listing brought up to date: only the elements a walk met fresh ----------------------
+
+
+class FreshPage:
+    """Key ``k`` names element ``e<k>`` in browserx's world (``GONE`` none: removed since the
+    walk), whose backendNodeId is ``k + 1000`` and main-world object ``m<k>``; its own listeners
+    are ``listening[k]``."""
+
+    def __init__(self, listening: dict[int, list[str]]) -> None:
+        self.listening = listening
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, method: str, params: dict[str, Any], session_id: str | None) -> Any:
+        self.sent.append((method, params))
+        if method == "Runtime.callFunctionOn":  # node_of_key.js
+            key = params["arguments"][0]["value"]
+            if key == GONE:
+                return {"result": {"type": "object", "subtype": "null", "value": None}}
+            return {"result": {"type": "object", "subtype": "node", "objectId": f"e{key}"}}
+        if method == "DOM.describeNode":
+            return {"node": {"backendNodeId": int(params["objectId"][1:]) + 1000}}
+        if method == "DOM.resolveNode":
+            assert "executionContextId" not in params  # the page's own world: its listeners show
+            return {"object": {"objectId": f"m{params['backendNodeId'] - 1000}"}}
+        if method == "DOMDebugger.getEventListeners":
+            assert (params["depth"], params["pierce"]) == (0, True)  # its own, every world's
+            key = int(params["objectId"][1:])
+            return {
+                "listeners": [{"type": t, "backendNodeId": key + 1000} for t in self.listening.get(key, [])]
+            }
+        return {}
+
+
+def test_fresh_elements_are_listed_one_by_one_in_one_round_trip() -> None:
+    from browserx.page.listeners import fresh_listeners
+
+    page = FreshPage({7: ["click", "keydown"], 8: ["mouseenter"]})
+    conn = FakeConnection(page)
+    state = CaptureState(TabSession(1, conn))  # type: ignore[arg-type]
+
+    async def run() -> dict[int, frozenset[str]]:
+        return await fresh_listeners(state, None, WORLD, [7, GONE, 8])
+
+    found = asyncio.run(run())
+    assert found == {7: frozenset({"click"})}  # 8 listens for nothing click-like; GONE is gone
+    assert state.listener_keys[(None, WORLD)] == {1007: 7}  # a later whole listing needs no lookup
+    methods = [m for m, _ in page.sent]
+    # GONE's chain stopped at its first link: nothing described, resolved or listed for it.
+    assert methods.count("DOM.describeNode") == methods.count("DOMDebugger.getEventListeners") == 2
+    # All in the one batch: no command of the chain went on its own.
+    assert not any(m.startswith(("DOM", "Runtime.callFunctionOn")) for m, _ in conn.calls)

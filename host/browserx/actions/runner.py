@@ -118,6 +118,7 @@ async def perform(
         watch.close()
         network.stop()
         tab.invalidate("action")
+        tab.capture.acted_on()  # what the action set off is listed whole at the next snapshot
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
     result.round_trips = tab.session.round_trips - trips
     result.timestamp = time.time()

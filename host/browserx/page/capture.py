@@ -23,14 +23,24 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from browserx import page_js
-from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, CdpError, FrameGone, PageOptedOut
-from browserx.page.capture_state import CaptureState
+from browserx.errors import (
+    PAGE_CALL_ERRORS,
+    BrowserxError,
+    CdpError,
+    FrameGone,
+    PageOptedOut,
+    PageScriptError,
+)
+from browserx.page.capture_state import BigListing, CaptureState
 from browserx.page.closed_roots import collect_closed_roots
 from browserx.page.collector import collect_document
 from browserx.page.framework import install_probe
 from browserx.page.internals import apply_internal_roles, internal_roles
 from browserx.page.listeners import (
+    BIG_LISTING,
+    FULL_LISTING_EVERY_S,
     SMALL_DOCUMENT,
+    fresh_listeners,
     heavy_listing,
     listener_keys,
     listening_nodes,
@@ -74,10 +84,25 @@ async def _capture_frame(
     handle = cached[1] if cached is not None and world is not None and cached[0] == world else None
     count = state.element_counts.get(session_id)
     heavy = session_id in state.listener_heavy and count is not None and count <= SMALL_DOCUMENT
-    probing = asyncio.ensure_future(install_probe(state, session_id, handle=handle is None and not heavy))
+    # A document with a big listing (page/listeners.py): its walk stamped, and soon after its last
+    # full listing only the elements the walk meets fresh are listed, after the collect.
+    big = None if heavy else state.big_listings.get(session_id)
+    if big is not None and big.world != world:
+        del state.big_listings[session_id]  # another document now
+        big = None
+    fresh_only = big is not None and big.listed_gen >= 0 and t0 - big.taken < FULL_LISTING_EVERY_S
+    stamp = 0
+    walk_opts = opts  # closed roots are walked unstamped: met inline next time, they are fresh then
+    if big is not None:
+        state.last_stamp += 1
+        stamp = state.last_stamp
+        walk_opts = {**opts, "stamp": stamp, "listedGen": big.listed_gen if fresh_only else -1}
+    probing = asyncio.ensure_future(
+        install_probe(state, session_id, handle=handle is None and not heavy and not fresh_only)
+    )
     listing: asyncio.Future[dict[int, set[str]]] | None = None
     early: asyncio.Future[dict[int, frozenset[str]]] | None = None
-    if heavy:
+    if heavy or fresh_only:
         listing = asyncio.ensure_future(none_listening())  # asked once the collector has answered
     elif handle is not None and world is not None:
         listing = asyncio.ensure_future(listening_nodes(state, session_id, handle))
@@ -85,7 +110,7 @@ async def _capture_frame(
         # keys are asked for as soon as the listing answers, queued behind the collector in the
         # renderer, not two round trips after it (a grid that re-creates its cells has many new).
         early = asyncio.ensure_future(_keys_when_listed(state, session_id, world[1], listing))
-    collecting = asyncio.ensure_future(collect_document(state, session_id, opts, settle))
+    collecting = asyncio.ensure_future(collect_document(state, session_id, walk_opts, settle))
     try:
         probe = await probing
         if listing is None:
@@ -105,7 +130,7 @@ async def _capture_frame(
         state.element_counts[session_id] = probe.count
     if heavy:
         listing = asyncio.ensure_future(heavy_listing(state, session_id, (frame_id, ctx), raw.mutations))
-    if handle is not None and not heavy:
+    if handle is not None and not heavy and not fresh_only:
         if (frame_id, ctx) != world and cached is not None and handle == cached[1]:
             # The listing went through the handle of a document the frame has since left: ask again.
             listing.cancel()
@@ -122,7 +147,23 @@ async def _capture_frame(
     if collected.settled is not None:
         timings["settle"] = waited
 
+    listing_kind = ["dom-snapshot" if heavy else "whole"]
+
     async def listeners_by_key() -> dict[int, frozenset[str]]:
+        if fresh_only and big is not None:
+            keys, fresh = await _listed_fresh(state, session_id, big, (frame_id, ctx), raw.fresh, stamp, t0)
+            if fresh:
+                listing_kind[0] = "fresh"
+            return keys
+        keys = await _listed_whole()
+        listed = sum(len(types) for types in keys.values())
+        if heavy or listed < BIG_LISTING:
+            state.big_listings.pop(session_id, None)
+        else:
+            state.big_listings[session_id] = BigListing((frame_id, ctx), t0, stamp or -1, dict(keys))
+        return keys
+
+    async def _listed_whole() -> dict[int, frozenset[str]]:
         if early is not None:
             try:
                 return await early
@@ -147,8 +188,9 @@ async def _capture_frame(
     apply_internal_roles(raw, internals)
 
     capture = FrameCapture(
-        label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems, settled=collected.settled
-    )
+        label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems, settled=collected.settled,
+        listing=listing_kind[0],
+    )  # fmt: skip
     capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture
 
@@ -161,6 +203,36 @@ async def _keys_when_listed(
 ) -> dict[int, frozenset[str]]:
     types = await listing
     return await listener_keys(state, session_id, ctx, types) if types else {}
+
+
+async def _listed_fresh(
+    state: CaptureState,
+    session_id: str | None,
+    big: BigListing,
+    world: tuple[str, int],
+    fresh: list[int] | None,
+    stamp: int,
+    started: float,
+) -> tuple[dict[int, frozenset[str]], bool]:
+    """A big-listing document's listeners, its last listing brought up to the walk stamped
+    ``stamp``: the fresh elements' own listed, or (too many fresh, another document, or that
+    failed) the whole document again; and whether the fresh ones sufficed."""
+    ctx = world[1]
+    if fresh is not None and world == big.world:
+        try:
+            found = await fresh_listeners(state, session_id, ctx, fresh)
+        except (CdpError, PageScriptError) as exc:
+            log.info("fresh_listing_failed", session=session_id, error=str(exc))
+        else:
+            for key in fresh:
+                big.by_key.pop(key, None)
+            big.by_key.update(found)
+            big.listed_gen = stamp
+            return dict(big.by_key), True
+    types = await listing_afresh(state, session_id)
+    keys = await listener_keys(state, session_id, ctx, types) if types else {}
+    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys))
+    return keys, False
 
 
 async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:

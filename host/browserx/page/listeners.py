@@ -27,7 +27,7 @@ from browserx.relay.page_call import (
     mixed_answer,
     page_call,
 )
-from browserx.relay.protocol import ArgsFrom
+from browserx.relay.protocol import ArgsFrom, ParamFrom
 
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
                 "touchend", "contextmenu")  # fmt: skip
@@ -38,7 +38,18 @@ CLICK_EVENT_SET = frozenset(CLICK_EVENTS)
 # capture of the document, while it has at most SMALL_DOCUMENT elements (its cost grows with nodes).
 SMALL_DOCUMENT = 5000
 LISTENER_HEAVY = 500  # click-like listeners in one listing that make a session "heavy"
+# Below that, a listing is still big: its whole answer (every listener of every type: AG Grid's
+# 1,090 for 370 click-like ones, 173 kB) takes the browser and the extension ~12 ms to hand over,
+# though the renderer makes it in 3. A document whose listing has BIG_LISTING click-like rows gets
+# its walks stamped (collector.js: walked), and a snapshot within FULL_LISTING_EVERY_S of its last
+# full listing, with no action since, lists only the elements the walk met fresh (at most
+# MAX_FRESH: collector.js), one small chain each (fresh_listeners). What that misses — a listener
+# added to an element that was there, with no action — the next full listing finds, at most
+# FULL_LISTING_EVERY_S later.
+BIG_LISTING = 200
+FULL_LISTING_EVERY_S = 1.0
 KEYS_OF_ARGS = page_js.load("browserx.page", "keys_of_args.js")
+NODE_OF_KEY = page_js.load("browserx.page", "node_of_key.js")
 DOCUMENT_JS = Snippet("page/listeners.py", "document")
 
 
@@ -192,3 +203,51 @@ async def _keys_in_two_trips(
     )
     found = iter(keys)
     return [next(found, None) if o is not None else None for o in handles]
+
+
+async def fresh_listeners(
+    state: CaptureState, session_id: str | None, ctx: int, keys: list[int]
+) -> dict[int, frozenset[str]]:
+    """The click-like listener types of the elements a walk met fresh, by key (those with none left
+    out): each found by its key in browserx's world, described for its backendNodeId, resolved in
+    the page's own world (where getEventListeners may list them) and its own listeners listed
+    (depth 0; pierce: every world's, as the full listing) — a chain per node that the extension
+    runs in one round trip."""
+    n = len(keys)
+    if n == 0:
+        return {}
+    group = "browserx-l"
+    commands: list[Request] = [
+        call_request(NODE_OF_KEY, key, world=ctx, by_value=False, group=group) for key in keys
+    ]
+    commands += [("DOM.describeNode", {}) for _ in keys]
+    commands += [("DOM.resolveNode", {"objectGroup": group}) for _ in keys]
+    commands += [("DOMDebugger.getEventListeners", {"depth": 0, "pierce": True}) for _ in keys]
+    sets: dict[int, ParamFrom] = {}
+    for i in range(n):
+        sets[n + i] = ParamFrom("objectId", i, ("result", "objectId"))
+        sets[2 * n + i] = ParamFrom("backendNodeId", n + i, ("node", "backendNodeId"))
+        sets[3 * n + i] = ParamFrom("objectId", 2 * n + i, ("object", "objectId"))
+    replies = await state.session.cdp_batch(commands, session_id, sets=sets)
+    state.session.fire_and_forget(
+        state.session.cdp("Runtime.releaseObjectGroup", {"objectGroup": group}, session_id=session_id)
+    )
+    for reply in replies[:n]:
+        mixed_answer(NODE_OF_KEY, reply)  # a page error is PageScriptError (capture.py's extras)
+    known = state.listener_keys.setdefault((session_id, ctx), {})
+    found: dict[int, frozenset[str]] = {}
+    for i, key in enumerate(keys):
+        described, listing = replies[n + i], replies[3 * n + i]
+        if not isinstance(listing, dict) or not isinstance(described, dict):
+            continue  # gone since the walk (its chain was skipped)
+        node = described.get("node")
+        backend = node.get("backendNodeId") if isinstance(node, dict) else None
+        rows = listing.get("listeners")
+        types = CLICK_EVENT_SET.intersection(
+            row.get("type") for row in (rows if isinstance(rows, list) else []) if isinstance(row, dict)
+        )
+        if types:
+            found[key] = types
+            if isinstance(backend, int):
+                known[backend] = key  # the next full listing needs no lookup for it
+    return found

@@ -28,7 +28,16 @@ from browserx.errors import (
     raised_at,
 )
 from browserx.framing import decode_body
-from browserx.relay.protocol import BATCH_ARGS, GATED_BATCH, ArgsFrom, Gate, Inbound, allowed
+from browserx.relay.protocol import (
+    BATCH_ARGS,
+    BATCH_SET,
+    GATED_BATCH,
+    ArgsFrom,
+    Gate,
+    Inbound,
+    ParamFrom,
+    allowed,
+)
 
 log = structlog.get_logger("browserx.relay")
 
@@ -213,11 +222,13 @@ class ExtensionConnection:
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
+        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[Any]:
         """Run many commands in one round trip (the worker issues them in order, without waiting
         between them: input events are handled in that order), those in ``gates`` (by index) only
         once the command they wait for said go (``can_gate``), those in ``args`` once the commands
-        they take arguments from answered (``can_pass_args``).
+        they take arguments from answered (``can_pass_args``), those in ``sets`` once the command
+        they take a parameter from answered (``can_set_params``).
         Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):
@@ -236,6 +247,12 @@ class ExtensionConnection:
             if not all(0 <= j < index < len(sent) for j in taken.of) or "after" in sent[index]:
                 raise ValueError(f"batch command {index} cannot take arguments from {taken.of}")
             sent[index]["args"] = {"from": list(taken.of), "path": list(taken.path)}
+        if sets and not self.can_set_params:
+            raise CdpError("the extension is too old to pass one command's answer to another; reload it")
+        for index, param in (sets or {}).items():
+            if not 0 <= param.of < index < len(sent) or "after" in sent[index] or "args" in sent[index]:
+                raise ValueError(f"batch command {index} cannot take a parameter from {param.of}")
+            sent[index]["set"] = {"param": param.param, "from": param.of, "path": list(param.path)}
         fields: dict[str, Any] = {"tabId": tab_id, "commands": sent}
         if session_id:
             fields["sessionId"] = session_id
@@ -277,6 +294,11 @@ class ExtensionConnection:
     def can_pass_args(self) -> bool:
         """Whether the worker passes earlier answers' objects as a batch command's arguments."""
         return self.hello is not None and BATCH_ARGS in (self.hello.features or ())
+
+    @property
+    def can_set_params(self) -> bool:
+        """Whether the worker sets a batch command's parameter from an earlier answer."""
+        return self.hello is not None and BATCH_SET in (self.hello.features or ())
 
     def feed(self, body: bytes | str) -> None:
         """Handle one inbound frame body. Bad input is logged and dropped, never raised."""

@@ -89,6 +89,7 @@ EMPTY = msgspec.Raw(b"")
 
 GATED_BATCH = "gated-batch"  # the worker holds a batch command until an earlier one says go
 BATCH_ARGS = "batch-args"  # the worker passes earlier answers' objects as a command's arguments
+BATCH_SET = "batch-set"  # the worker sets a command's parameter from an earlier answer
 
 
 class Gate(NamedTuple):
@@ -105,6 +106,16 @@ class ArgsFrom(NamedTuple):
     for one that failed): nodes resolved and read in one round trip."""
 
     of: tuple[int, ...]
+    path: tuple[str, ...]
+
+
+class ParamFrom(NamedTuple):
+    """A batch command's parameter ``param`` taken from command ``of``'s answer, at ``path`` in its
+    result (a string or number; else the command is answered "skipped"): chains such as a node's
+    object → its backendNodeId → its main-world object in one round trip."""
+
+    param: str
+    of: int
     path: tuple[str, ...]
 
 

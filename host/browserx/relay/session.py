@@ -25,6 +25,7 @@ from browserx.relay.protocol import (
     DetachedFromTarget,
     Gate,
     Inbound,
+    ParamFrom,
     TargetInfo,
     decode_raw,
 )
@@ -206,6 +207,7 @@ class TabSession:
         *,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
+        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[dict[str, Any] | BrowserxError]: ...
 
     @overload
@@ -217,6 +219,7 @@ class TabSession:
         result_type: type[T],
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
+        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[T | BrowserxError]: ...
 
     async def cdp_batch(
@@ -227,19 +230,21 @@ class TabSession:
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
+        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[Any]:
         """Many commands in one round trip; per-command results (as ``result_type``) or errors.
         The extension issues them in order without waiting between them (input events are handled
         in that order: actions/keyboard.py's dispatch_in_order relies on it), except those in
         ``gates``, each held until the command it names said go (``can_gate``), and those in
-        ``args``, held until the commands they take objects from answered (``can_pass_args``)."""
+        ``args``, held until the commands they take objects from answered (``can_pass_args``), and
+        those in ``sets``, held until the command they take a parameter from answered."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
         waits = self._sent(len(commands))
         try:
             return await self.conn.cdp_batch(
-                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args
+                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args, sets=sets
             )
         finally:
             self._waiting -= waits
@@ -253,6 +258,11 @@ class TabSession:
     def can_pass_args(self) -> bool:
         """Whether a batch command may take earlier answers' objects as arguments."""
         return self.conn.can_pass_args
+
+    @property
+    def can_set_params(self) -> bool:
+        """Whether a batch command may take a parameter from an earlier answer."""
+        return self.conn.can_set_params
 
     def fire_and_forget(self, work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session

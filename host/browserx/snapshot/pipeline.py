@@ -239,6 +239,7 @@ def finish(
                 | {"collect_in_page": round(f.raw.pageMs, 1), "hit_test_in_page": round(f.raw.hitMs, 1)},
                 "hit_tested_in_page": f.raw.hitTested,
                 "hit_reused_in_page": f.raw.hitReused,
+                "listing": f.listing,
                 **({"problems": f.problems} if f.problems else {}),
             }
             for f in frames
