@@ -147,3 +147,42 @@ def test_fresh_elements_are_listed_one_by_one_in_one_round_trip() -> None:
     assert methods.count("DOM.describeNode") == methods.count("DOMDebugger.getEventListeners") == 2
     # All in the one batch: no command of the chain went on its own.
     assert not any(m.startswith(("DOM", "Runtime.callFunctionOn")) for m, _ in conn.calls)
+
+
+@pytest.mark.parametrize("fresh", [[7], None], ids=["fresh-ones", "too-many-fresh"])
+def test_a_big_listing_is_brought_up_to_date_or_listed_whole_again(fresh: list[int] | None) -> None:
+    from browserx.page.capture_state import BigListing
+    from browserx.page.listeners import listed_fresh
+
+    page = FreshPage({7: ["click"]})
+
+    def answer(method: str, params: dict[str, Any], session_id: str | None) -> Any:
+        if method == "Runtime.evaluate":  # a main-world handle on the document
+            return {"result": {"type": "object", "objectId": "doc"}}
+        if method == "DOMDebugger.getEventListeners" and params.get("objectId") == "doc":
+            return {"listeners": [["click", 1009], ["mousedown", 1009]]}  # as the extension keeps them
+        if method == "DOM.resolveNode" and "executionContextId" in params:  # into browserx's world
+            return {"object": {"objectId": "o1009"}}
+        if method == "Runtime.callFunctionOn" and "...els" in params["functionDeclaration"]:
+            return {"result": {"type": "object", "value": [9]}}  # keys_of_args.js
+        return page(method, params, session_id)
+
+    state = CaptureState(TabSession(1, FakeConnection(answer)))  # type: ignore[arg-type]
+    world = ("frame", WORLD)
+    big = BigListing(
+        world, taken=10.0, listed_gen=3, by_key={5: frozenset({"click"}), 7: frozenset({"mouseup"})}
+    )
+    state.big_listings[None] = big
+
+    async def run() -> tuple[dict[int, frozenset[str]], bool]:
+        return await listed_fresh(state, None, big, world, fresh, stamp=4, started=20.0)
+
+    keys, sufficed = asyncio.run(run())
+    kept = state.big_listings[None]
+    assert kept.listed_gen == 4  # the listeners now cover the walk stamped 4
+    if fresh is not None:
+        assert sufficed and kept is big and kept.taken == 10.0  # no whole listing: its time stands
+        assert keys == {5: frozenset({"click"}), 7: frozenset({"click"})}  # 7's own, listed again
+    else:
+        assert not sufficed and kept.taken == 20.0
+        assert keys == kept.by_key == {9: frozenset({"click", "mousedown"})}

@@ -7,8 +7,10 @@ themselves.
 
 Round trips per frame: one burst, answered together (the framework probe, the isolated world,
 the call that settles (snapshot/stability.py), collects and hit-tests, and the click-listener
-listing through a document handle kept from the last capture), plus one lookup per new listening
-node, and a few calls only for suspected closed shadow hosts and for OOPIF owners not seen before.
+listing through a document handle kept from the last capture), plus one round trip to look up the
+listening nodes not seen before (or, for a big listing soon after a whole one, to list the elements
+the walk met fresh instead), and a few calls only for suspected closed shadow hosts and for OOPIF
+owners not seen before.
 The first capture of a document asks for the handle with the probe, and sends the collector's
 source, which later calls find installed in the world.
 """
@@ -23,29 +25,22 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from browserx import page_js
-from browserx.errors import (
-    PAGE_CALL_ERRORS,
-    BrowserxError,
-    CdpError,
-    FrameGone,
-    PageOptedOut,
-    PageScriptError,
-)
-from browserx.page.capture_state import BigListing, CaptureState
+from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, CdpError, FrameGone, PageOptedOut
+from browserx.page.capture_state import CaptureState
 from browserx.page.closed_roots import collect_closed_roots
 from browserx.page.collector import collect_document
 from browserx.page.framework import install_probe
 from browserx.page.internals import apply_internal_roles, internal_roles
 from browserx.page.listeners import (
-    BIG_LISTING,
     FULL_LISTING_EVERY_S,
     SMALL_DOCUMENT,
-    fresh_listeners,
     heavy_listing,
+    listed_fresh,
     listener_keys,
     listening_nodes,
     listing_afresh,
     none_listening,
+    remember_whole_listing,
 )
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
 from browserx.relay.page_call import page_call
@@ -151,16 +146,12 @@ async def _capture_frame(
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
         if fresh_only and big is not None:
-            keys, fresh = await _listed_fresh(state, session_id, big, (frame_id, ctx), raw.fresh, stamp, t0)
+            keys, fresh = await listed_fresh(state, session_id, big, (frame_id, ctx), raw.fresh, stamp, t0)
             if fresh:
                 listing_kind[0] = "fresh"
             return keys
         keys = await _listed_whole()
-        listed = sum(len(types) for types in keys.values())
-        if heavy or listed < BIG_LISTING:
-            state.big_listings.pop(session_id, None)
-        else:
-            state.big_listings[session_id] = BigListing((frame_id, ctx), t0, stamp or -1, dict(keys))
+        remember_whole_listing(state, session_id, (frame_id, ctx), keys, stamp, t0, heavy)
         return keys
 
     async def _listed_whole() -> dict[int, frozenset[str]]:
@@ -203,36 +194,6 @@ async def _keys_when_listed(
 ) -> dict[int, frozenset[str]]:
     types = await listing
     return await listener_keys(state, session_id, ctx, types) if types else {}
-
-
-async def _listed_fresh(
-    state: CaptureState,
-    session_id: str | None,
-    big: BigListing,
-    world: tuple[str, int],
-    fresh: list[int] | None,
-    stamp: int,
-    started: float,
-) -> tuple[dict[int, frozenset[str]], bool]:
-    """A big-listing document's listeners, its last listing brought up to the walk stamped
-    ``stamp``: the fresh elements' own listed, or (too many fresh, another document, or that
-    failed) the whole document again; and whether the fresh ones sufficed."""
-    ctx = world[1]
-    if fresh is not None and world == big.world:
-        try:
-            found = await fresh_listeners(state, session_id, ctx, fresh)
-        except (CdpError, PageScriptError) as exc:
-            log.info("fresh_listing_failed", session=session_id, error=str(exc))
-        else:
-            for key in fresh:
-                big.by_key.pop(key, None)
-            big.by_key.update(found)
-            big.listed_gen = stamp
-            return dict(big.by_key), True
-    types = await listing_afresh(state, session_id)
-    keys = await listener_keys(state, session_id, ctx, types) if types else {}
-    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys))
-    return keys, False
 
 
 async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:

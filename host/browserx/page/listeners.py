@@ -1,16 +1,19 @@
 """Click listeners added from JavaScript, which the page's DOM does not show: listed through CDP
 by backendNodeId (DOMDebugger over a main-world handle on the document, kept while the document
 lives; DOMSnapshot's isClickable for documents full of listeners), then mapped to collector keys,
-one lookup per node not seen listening before.
+one lookup per node not seen listening before. A document with a big listing is listed whole only
+now and then: between, the elements each walk meets fresh are listed one by one (fresh_listeners).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import structlog
+
 from browserx import page_js
-from browserx.errors import CdpError
-from browserx.page.capture_state import CaptureState
+from browserx.errors import CdpError, PageScriptError
+from browserx.page.capture_state import BigListing, CaptureState
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
     CaptureSnapshotResult,
@@ -28,6 +31,8 @@ from browserx.relay.page_call import (
     page_call,
 )
 from browserx.relay.protocol import ArgsFrom, ParamFrom
+
+log = structlog.get_logger("browserx.listeners")
 
 CLICK_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart",
                 "touchend", "contextmenu")  # fmt: skip
@@ -251,3 +256,50 @@ async def fresh_listeners(
             if isinstance(backend, int):
                 known[backend] = key  # the next full listing needs no lookup for it
     return found
+
+
+def remember_whole_listing(
+    state: CaptureState,
+    session_id: str | None,
+    world: tuple[str, int],
+    keys: dict[int, frozenset[str]],
+    stamp: int,
+    started: float,
+    heavy: bool,
+) -> None:
+    """After a whole listing: a big one is kept, with the stamp of the walk beside it (none
+    yet: the next walk is stamped, and listed whole again), for snapshots soon after."""
+    if heavy or sum(len(types) for types in keys.values()) < BIG_LISTING:
+        state.big_listings.pop(session_id, None)
+    else:
+        state.big_listings[session_id] = BigListing(world, started, stamp or -1, dict(keys))
+
+
+async def listed_fresh(
+    state: CaptureState,
+    session_id: str | None,
+    big: BigListing,
+    world: tuple[str, int],
+    fresh: list[int] | None,
+    stamp: int,
+    started: float,
+) -> tuple[dict[int, frozenset[str]], bool]:
+    """A big-listing document's listeners, its last listing brought up to the walk stamped
+    ``stamp``: the fresh elements' own listed, or (too many fresh, another document, or that
+    failed) the whole document again; and whether the fresh ones sufficed."""
+    ctx = world[1]
+    if fresh is not None and world == big.world:
+        try:
+            found = await fresh_listeners(state, session_id, ctx, fresh)
+        except (CdpError, PageScriptError) as exc:
+            log.info("fresh_listing_failed", session=session_id, error=str(exc))
+        else:
+            for key in fresh:
+                big.by_key.pop(key, None)
+            big.by_key.update(found)
+            big.listed_gen = stamp
+            return dict(big.by_key), True
+    types = await listing_afresh(state, session_id)
+    keys = await listener_keys(state, session_id, ctx, types) if types else {}
+    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys))
+    return keys, False
