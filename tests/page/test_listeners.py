@@ -186,3 +186,22 @@ def test_a_big_listing_is_brought_up_to_date_or_listed_whole_again(fresh: list[i
     else:
         assert not sufficed and kept.taken == 20.0
         assert keys == kept.by_key == {9: frozenset({"click", "mousedown"})}
+        assert kept.overflowed == 20.0  # listed beside the walk again for a while
+
+
+def test_only_fresh_elements_are_listed_soon_after_a_whole_listing_and_never_after_an_action() -> None:
+    from browserx.page.capture_state import BigListing
+    from browserx.page.listeners import FULL_LISTING_EVERY_S, fresh_only
+
+    every = FULL_LISTING_EVERY_S
+    listing = BigListing(("frame", WORLD), taken=100.0, listed_gen=4)
+    assert fresh_only(listing, 100.0 + every / 2)
+    assert not fresh_only(listing, 100.0 + every)  # the whole document again
+    assert not fresh_only(None, 100.0)
+    assert not fresh_only(BigListing(("frame", WORLD), taken=100.0), 100.1)  # no stamped walk listed yet
+    listing.overflowed = 100.2  # a walk met too many fresh elements
+    assert not fresh_only(listing, 100.3)
+    state = CaptureState(TabSession(1, FakeConnection()))  # type: ignore[arg-type]
+    state.big_listings[None] = listing = BigListing(("frame", WORLD), taken=100.0, listed_gen=4)
+    state.acted_on()
+    assert not fresh_only(listing, 100.1)

@@ -32,8 +32,8 @@ from browserx.page.collector import collect_document
 from browserx.page.framework import install_probe
 from browserx.page.internals import apply_internal_roles, internal_roles
 from browserx.page.listeners import (
-    FULL_LISTING_EVERY_S,
     SMALL_DOCUMENT,
+    fresh_only,
     heavy_listing,
     listed_fresh,
     listener_keys,
@@ -85,19 +85,19 @@ async def _capture_frame(
     if big is not None and big.world != world:
         del state.big_listings[session_id]  # another document now
         big = None
-    fresh_only = big is not None and big.listed_gen >= 0 and t0 - big.taken < FULL_LISTING_EVERY_S
+    only_fresh = fresh_only(big, t0)
     stamp = 0
     walk_opts = opts  # closed roots are walked unstamped: met inline next time, they are fresh then
     if big is not None:
         state.last_stamp += 1
         stamp = state.last_stamp
-        walk_opts = {**opts, "stamp": stamp, "listedGen": big.listed_gen if fresh_only else -1}
+        walk_opts = {**opts, "stamp": stamp, "listedGen": big.listed_gen if only_fresh else -1}
     probing = asyncio.ensure_future(
-        install_probe(state, session_id, handle=handle is None and not heavy and not fresh_only)
+        install_probe(state, session_id, handle=handle is None and not heavy and not only_fresh)
     )
     listing: asyncio.Future[dict[int, set[str]]] | None = None
     early: asyncio.Future[dict[int, frozenset[str]]] | None = None
-    if heavy or fresh_only:
+    if heavy or only_fresh:
         listing = asyncio.ensure_future(none_listening())  # asked once the collector has answered
     elif handle is not None and world is not None:
         listing = asyncio.ensure_future(listening_nodes(state, session_id, handle))
@@ -125,7 +125,7 @@ async def _capture_frame(
         state.element_counts[session_id] = probe.count
     if heavy:
         listing = asyncio.ensure_future(heavy_listing(state, session_id, (frame_id, ctx), raw.mutations))
-    if handle is not None and not heavy and not fresh_only:
+    if handle is not None and not heavy and not only_fresh:
         if (frame_id, ctx) != world and cached is not None and handle == cached[1]:
             # The listing went through the handle of a document the frame has since left: ask again.
             listing.cancel()
@@ -145,7 +145,7 @@ async def _capture_frame(
     listing_kind = ["dom-snapshot" if heavy else "whole"]
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
-        if fresh_only and big is not None:
+        if only_fresh and big is not None:
             keys, fresh = await listed_fresh(state, session_id, big, (frame_id, ctx), raw.fresh, stamp, t0)
             if fresh:
                 listing_kind[0] = "fresh"

@@ -24,6 +24,9 @@ class BigListing:
     taken: float = -math.inf  # monotonic time of the last full listing
     listed_gen: int = -1  # the stamp of the walk the listeners cover (-1: none yet)
     by_key: dict[int, frozenset[str]] = field(default_factory=dict)
+    # When a walk last met too many fresh elements (a page re-rendering much of itself): for a
+    # while after, the whole listing goes beside the walk again, as for any document.
+    overflowed: float = -math.inf
 
 
 class CaptureState:

@@ -7,6 +7,7 @@ now and then: between, the elements each walk meets fresh are listed one by one 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import structlog
@@ -258,6 +259,18 @@ async def fresh_listeners(
     return found
 
 
+def fresh_only(listing: BigListing | None, now: float) -> bool:
+    """Whether a snapshot at ``now`` lists only the elements its walk meets fresh: within
+    FULL_LISTING_EVERY_S of the last whole listing, with no action since (acted_on), and not
+    soon after a walk met too many."""
+    return (
+        listing is not None
+        and listing.listed_gen >= 0
+        and now - listing.taken < FULL_LISTING_EVERY_S
+        and now - listing.overflowed >= FULL_LISTING_EVERY_S
+    )
+
+
 def remember_whole_listing(
     state: CaptureState,
     session_id: str | None,
@@ -271,8 +284,10 @@ def remember_whole_listing(
     yet: the next walk is stamped, and listed whole again), for snapshots soon after."""
     if heavy or sum(len(types) for types in keys.values()) < BIG_LISTING:
         state.big_listings.pop(session_id, None)
-    else:
-        state.big_listings[session_id] = BigListing(world, started, stamp or -1, dict(keys))
+        return
+    before = state.big_listings.get(session_id)
+    overflowed = before.overflowed if before is not None and before.world == world else -math.inf
+    state.big_listings[session_id] = BigListing(world, started, stamp or -1, dict(keys), overflowed)
 
 
 async def listed_fresh(
@@ -301,5 +316,7 @@ async def listed_fresh(
             return dict(big.by_key), True
     types = await listing_afresh(state, session_id)
     keys = await listener_keys(state, session_id, ctx, types) if types else {}
-    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys))
+    # Listed after the walk, not beside it: not worth trying again for a while when they were too many.
+    overflowed = started if fresh is None else big.overflowed
+    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys), overflowed)
     return keys, False
