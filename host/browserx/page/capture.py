@@ -85,7 +85,7 @@ async def _capture_frame(
     if big is not None and big.world != world:
         del state.big_listings[session_id]  # another document now
         big = None
-    only_fresh = fresh_only(big, t0)
+    only_fresh = fresh_only(big, t0) and state.session.can_set_params  # an older extension: whole
     stamp = 0
     walk_opts = opts  # closed roots are walked unstamped: met inline next time, they are fresh then
     if big is not None:
