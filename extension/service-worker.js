@@ -18,6 +18,9 @@ const VERSION = chrome.runtime.getManifest().version;
 // What this worker can do beyond the first protocol, told in the hello: a host newer than the
 // extension must not rely on what an older worker would ignore (a gated command sent at once).
 const FEATURES = ["gated-batch", "batch-args", "batch-set"];
+// The parameters a batch command may take from an earlier answer (`set`): references to nodes and
+// objects, never code or a URL.
+const SETTABLE = new Set(["objectId", "backendNodeId", "nodeId"]);
 const ALLOWED = new Set([
   ...CDP_ALLOWLIST,
   ...(typeof CDP_TEST_ALLOWLIST !== "undefined" ? CDP_TEST_ALLOWLIST : []),
@@ -306,8 +309,8 @@ const handlers = {
       if (set != null) {
         const from = set?.from, path = set?.path, param = set?.param;
         if (after != null || args != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
-        else if (!Number.isInteger(from) || from < 0 || from >= i || typeof param !== "string") {
-          answers.push(Promise.resolve({ error: "bad request: set needs param and an earlier command's index" }));
+        else if (!Number.isInteger(from) || from < 0 || from >= i || !SETTABLE.has(param)) {
+          answers.push(Promise.resolve({ error: "bad request: set needs a node or object parameter and an earlier command's index" }));
         } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {
           answers.push(Promise.resolve({ error: "bad request: set.path must be a list of keys" }));
         } else {
@@ -322,8 +325,8 @@ const handlers = {
       } else if (args != null) {
         const from = args?.from, path = args?.path;
         if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
-        else if (!Array.isArray(from) || !from.every((j) => Number.isInteger(j) && j >= 0 && j < i)) {
-          answers.push(Promise.resolve({ error: "bad request: args.from must be earlier commands' indices" }));
+        else if (!Array.isArray(from) || from.length > 1000 || !from.every((j) => Number.isInteger(j) && j >= 0 && j < i)) {
+          answers.push(Promise.resolve({ error: "bad request: args.from must be at most 1000 earlier commands' indices" }));
         } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {
           answers.push(Promise.resolve({ error: "bad request: args.path must be a list of keys" }));
         } else {

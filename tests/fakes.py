@@ -112,7 +112,7 @@ class FakeConnection:
             param = (sets or {}).get(index)
             if param is not None:
                 value = _value_at(raw[param.of], param.path)
-                if not isinstance(value, (str, int)):
+                if not isinstance(value, (str, int)) or isinstance(value, bool):
                     raw.append(
                         CdpError(f"CDP error ({method}): skipped: command {param.of} gave no {param.param}")
                     )

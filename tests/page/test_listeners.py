@@ -175,7 +175,7 @@ def test_a_big_listing_is_brought_up_to_date_or_listed_whole_again(fresh: list[i
     state.big_listings[None] = big
 
     async def run() -> tuple[dict[int, frozenset[str]], bool]:
-        return await listed_fresh(state, None, big, world, fresh, stamp=4, started=20.0)
+        return await listed_fresh(state, None, big, world, fresh, stamp=4, started=20.0, asked=True)
 
     keys, sufficed = asyncio.run(run())
     kept = state.big_listings[None]
@@ -189,19 +189,53 @@ def test_a_big_listing_is_brought_up_to_date_or_listed_whole_again(fresh: list[i
         assert kept.overflowed == 20.0  # listed beside the walk again for a while
 
 
-def test_only_fresh_elements_are_listed_soon_after_a_whole_listing_and_never_after_an_action() -> None:
+def test_how_a_document_is_listed_follows_how_soon_snapshots_come_and_whether_an_action_runs() -> None:
     from browserx.page.capture_state import BigListing
-    from browserx.page.listeners import FULL_LISTING_EVERY_S, fresh_only
+    from browserx.page.listeners import FULL_LISTING_EVERY_S, Listing, listing_for
 
     every = FULL_LISTING_EVERY_S
-    listing = BigListing(("frame", WORLD), taken=100.0, listed_gen=4)
-    assert fresh_only(listing, 100.0 + every / 2)
-    assert not fresh_only(listing, 100.0 + every)  # the whole document again
-    assert not fresh_only(None, 100.0)
-    assert not fresh_only(BigListing(("frame", WORLD), taken=100.0), 100.1)  # no stamped walk listed yet
-    listing.overflowed = 100.2  # a walk met too many fresh elements
-    assert not fresh_only(listing, 100.3)
+    soon = 100.0 + every / 2
+
+    def mode(
+        listing: BigListing | None, now: float = soon, chain: bool = True, acting: bool = False
+    ) -> Listing:
+        return listing_for(listing, now, chain, acting)
+
+    assert mode(None) is Listing.BESIDE  # not a big listing
+    # A whole listing beside the walk covers no walk: soon after, the next lists after its walk.
+    beside = BigListing(("frame", WORLD), taken=100.0, listed_gen=-1, seen=100.0)
+    assert mode(beside) is Listing.AFTER
+    assert mode(beside, now=100.0 + 2 * every) is Listing.BESIDE  # snapshots far apart: as any page
+    listed = BigListing(("frame", WORLD), taken=100.0, listed_gen=4, seen=100.0)
+    assert mode(listed) is Listing.FRESH
+    assert (
+        mode(BigListing(("frame", WORLD), taken=100.0, listed_gen=4, seen=soon), now=100.0 + every)
+        is Listing.AFTER
+    )
+    assert mode(listed, acting=True) is Listing.BESIDE  # an action's own snapshots
+    assert mode(listed, chain=False) is Listing.BESIDE  # an extension that cannot chain the lookups
+    listed.overflowed = 100.2  # a walk met too many fresh elements
+    assert mode(listed, now=100.3) is Listing.BESIDE
     state = CaptureState(TabSession(1, FakeConnection()))  # type: ignore[arg-type]
-    state.big_listings[None] = listing = BigListing(("frame", WORLD), taken=100.0, listed_gen=4)
+    state.big_listings[None] = after_action = BigListing(
+        ("frame", WORLD), taken=100.0, listed_gen=4, seen=100.0
+    )
     state.acted_on()
-    assert not fresh_only(listing, 100.1)
+    assert mode(after_action) is Listing.AFTER  # listed whole, after the walk
+
+
+def test_a_link_of_a_fresh_elements_chain_failing_fails_the_fresh_listing() -> None:
+    """Only a node gone since the walk is left out; any other failure is the whole listing's to
+    cover (listed_fresh falls back to it), never "no listeners"."""
+    from browserx.page.listeners import fresh_listeners
+
+    page = FreshPage({7: ["click"]})
+
+    def answer(method: str, params: dict[str, Any], session_id: str | None) -> Any:
+        if method == "DOM.resolveNode":
+            return CdpError("CDP error (DOM.resolveNode): No node with given id found")
+        return page(method, params, session_id)
+
+    state = CaptureState(TabSession(1, FakeConnection(answer)))  # type: ignore[arg-type]
+    with pytest.raises(CdpError):
+        asyncio.run(fresh_listeners(state, None, WORLD, [7]))

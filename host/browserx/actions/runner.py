@@ -81,6 +81,7 @@ async def perform(
     stop_listening = tab.session.add_listener(
         lambda msg: crashed.set() if msg.method == "Inspector.targetCrashed" and not msg.sessionId else None
     )
+    tab.capture.acting += 1  # snapshots it takes meanwhile list listeners whole (page/listeners.py)
     try:
         try:
             await tab.session.ensure_attached()
@@ -118,6 +119,7 @@ async def perform(
         watch.close()
         network.stop()
         tab.invalidate("action")
+        tab.capture.acting -= 1
         tab.capture.acted_on()  # what the action set off is listed whole at the next snapshot
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
     result.round_trips = tab.session.round_trips - trips

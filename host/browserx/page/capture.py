@@ -33,12 +33,13 @@ from browserx.page.framework import install_probe
 from browserx.page.internals import apply_internal_roles, internal_roles
 from browserx.page.listeners import (
     SMALL_DOCUMENT,
-    fresh_only,
+    Listing,
     heavy_listing,
     listed_fresh,
     listener_keys,
     listening_nodes,
     listing_afresh,
+    listing_for,
     none_listening,
     remember_whole_listing,
 )
@@ -79,25 +80,34 @@ async def _capture_frame(
     handle = cached[1] if cached is not None and world is not None and cached[0] == world else None
     count = state.element_counts.get(session_id)
     heavy = session_id in state.listener_heavy and count is not None and count <= SMALL_DOCUMENT
-    # A document with a big listing (page/listeners.py): its walk stamped, and soon after its last
-    # full listing only the elements the walk meets fresh are listed, after the collect.
+    # A document with a big listing (page/listeners.py listing_for): listed whole beside the walk,
+    # as any, or, while snapshots follow one another, after a stamped walk, and then only through
+    # the elements later walks meet fresh.
     big = None if heavy else state.big_listings.get(session_id)
     if big is not None and big.world != world:
         del state.big_listings[session_id]  # another document now
         big = None
-    only_fresh = fresh_only(big, t0) and state.session.can_set_params  # an older extension: whole
+    # (An older extension cannot chain the fresh elements' lookups: whole, beside the walk.)
+    mode = (
+        Listing.BESIDE
+        if big is None
+        else listing_for(big, t0, state.session.can_set_params, state.acting > 0)
+    )
     stamp = 0
     walk_opts = opts  # closed roots are walked unstamped: met inline next time, they are fresh then
     if big is not None:
-        state.last_stamp += 1
-        stamp = state.last_stamp
-        walk_opts = {**opts, "stamp": stamp, "listedGen": big.listed_gen if only_fresh else -1}
+        big.seen = t0
+        if mode is not Listing.BESIDE:
+            state.last_stamp += 1
+            stamp = state.last_stamp
+            walk_opts = {**opts, "stamp": stamp, "listedGen": big.listed_gen if mode is Listing.FRESH else -1}
+    later = mode is not Listing.BESIDE  # listed after the walk
     probing = asyncio.ensure_future(
-        install_probe(state, session_id, handle=handle is None and not heavy and not only_fresh)
+        install_probe(state, session_id, handle=handle is None and not heavy and not later)
     )
     listing: asyncio.Future[dict[int, set[str]]] | None = None
     early: asyncio.Future[dict[int, frozenset[str]]] | None = None
-    if heavy or only_fresh:
+    if heavy or later:
         listing = asyncio.ensure_future(none_listening())  # asked once the collector has answered
     elif handle is not None and world is not None:
         listing = asyncio.ensure_future(listening_nodes(state, session_id, handle))
@@ -125,7 +135,7 @@ async def _capture_frame(
         state.element_counts[session_id] = probe.count
     if heavy:
         listing = asyncio.ensure_future(heavy_listing(state, session_id, (frame_id, ctx), raw.mutations))
-    if handle is not None and not heavy and not only_fresh:
+    if handle is not None and not heavy and not later:
         if (frame_id, ctx) != world and cached is not None and handle == cached[1]:
             # The listing went through the handle of a document the frame has since left: ask again.
             listing.cancel()
@@ -136,22 +146,27 @@ async def _capture_frame(
         else:
             state.doc_handles[session_id] = ((frame_id, ctx), handle)
     t1 = time.perf_counter()
-    closed_task = collect_closed_roots(state, session_id, ctx, opts) if raw.suspects else _none()
     waited = waited_ms(collected.settled) / 1000
     timings = {"collect": t1 - t0 - waited}
     if collected.settled is not None:
         timings["settle"] = waited
 
-    listing_kind = ["dom-snapshot" if heavy else "whole"]
+    listing_kind = ["dom-snapshot" if heavy else mode.value]
+    closing: asyncio.Future[list[tuple[int, RawFrame]]] | None = None
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
-        if only_fresh and big is not None:
-            keys, fresh = await listed_fresh(state, session_id, big, (frame_id, ctx), raw.fresh, stamp, t0)
-            if fresh:
-                listing_kind[0] = "fresh"
+        if later and big is not None:
+            fresh = raw.fresh
+            if fresh is not None and closing is not None and await _new_closed_roots(closing):
+                fresh = None  # walked unstamped, just now: the whole document, after the walk
+            keys, sufficed = await listed_fresh(
+                state, session_id, big, (frame_id, ctx), fresh, stamp, t0, asked=mode is Listing.FRESH
+            )
+            if not sufficed:
+                listing_kind[0] = Listing.AFTER.value
             return keys
         keys = await _listed_whole()
-        remember_whole_listing(state, session_id, (frame_id, ctx), keys, stamp, t0, heavy)
+        remember_whole_listing(state, session_id, (frame_id, ctx), keys, t0, heavy)
         return keys
 
     async def _listed_whole() -> dict[int, frozenset[str]]:
@@ -171,9 +186,11 @@ async def _capture_frame(
     # Read before the closed roots' collector runs (the renderer runs commands in order): it
     # leaves its own list in the same place.
     internals_task = internal_roles(state, session_id, ctx, raw) if raw.internals else _no_internals()
+    if raw.suspects:  # its first call (the suspects) goes first; its collector several trips later
+        closing = asyncio.ensure_future(collect_closed_roots(state, session_id, ctx, opts))
     listeners, closed, internals = await asyncio.gather(
         _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
-        _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),
+        _optional(_timed(closing or _none(), timings, "closed_roots"), [], "closed shadow roots", problems),
         _optional(_timed(internals_task, timings, "internals"), {}, "element internals", problems),
     )
     apply_internal_roles(raw, internals)
@@ -194,6 +211,15 @@ async def _keys_when_listed(
 ) -> dict[int, frozenset[str]]:
     types = await listing
     return await listener_keys(state, session_id, ctx, types) if types else {}
+
+
+async def _new_closed_roots(closing: asyncio.Future[list[tuple[int, RawFrame]]]) -> bool:
+    """Whether closed shadow roots were found and walked beside the snapshot's walk (or the search
+    failed, which may have left some walked)."""
+    try:
+        return bool(await asyncio.shield(closing))
+    except Exception:
+        return True
 
 
 async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:

@@ -27,6 +27,7 @@ class BigListing:
     # When a walk last met too many fresh elements (a page re-rendering much of itself): for a
     # while after, the whole listing goes beside the walk again, as for any document.
     overflowed: float = -math.inf
+    seen: float = -math.inf  # when the last snapshot of the document began
 
 
 class CaptureState:
@@ -65,6 +66,7 @@ class CaptureState:
         # given out (page/listeners.py: a snapshot soon after lists only the elements new since).
         self.big_listings: dict[str | None, BigListing] = {}
         self.last_stamp = 0
+        self.acting = 0  # actions running on the tab: their own snapshots list listeners whole
         # Per session: what Chrome's accessibility tree said of each custom element with an
         # ElementInternals role (page/internals.py), by key, with the element's attributes then.
         self.internal_facts: dict[str | None, dict[int, tuple[str, dict[str, object]]]] = {}

@@ -21,7 +21,7 @@ from browserx.relay.cdp_types import (
     ResolveNodeResult,
 )
 from browserx.relay.page_call import Handle, answer, call_request, eval_request, mixed_answer, page_call
-from browserx.relay.protocol import ArgsFrom
+from browserx.relay.protocol import MAX_ARGS_FROM, ArgsFrom
 from browserx.snapshot.frames import RawFrame, collector_output
 
 MAX_CLOSED_ROOT_DEPTH = 3
@@ -92,7 +92,9 @@ async def collect_closed_roots(
         ]
         hosts_of = [Handle(host) for host, _ in closed]
         # A page error fails the closed roots (capture.py's extras: the snapshot says so).
-        if state.session.can_pass_args:  # resolved and walked in one round trip: a root gone is null
+        if (
+            state.session.can_pass_args and len(resolving) <= MAX_ARGS_FROM
+        ):  # one round trip: a root gone is null
             n = len(resolving)
             replies = await state.session.cdp_batch(
                 [*resolving, call_request(CLOSED_ROOTS_JS, opts, *hosts_of, this=closed[0][0])],

@@ -188,7 +188,8 @@ function collect(root, opts) {
   const walked = stamp ? (bx.walked || (bx.walked = new WeakMap())) : null;
   let fresh = stamp && listedGen >= 0 ? /** @type {number[] | null} */ ([]) : null;
   const stampNode = (/** @type {Node} */ node, /** @type {number} */ key) => {
-    if (fresh !== null && walked.get(node) !== listedGen && !nativeControl(node)) {
+    if (nativeControl(node)) return;  // unstamped: one that stops being a native control is fresh then
+    if (fresh !== null && walked.get(node) !== listedGen) {
       fresh.push(bx.base + key);
       if (fresh.length > MAX_FRESH) fresh = null;
     }

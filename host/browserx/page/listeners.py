@@ -7,13 +7,14 @@ now and then: between, the elements each walk meets fresh are listed one by one 
 
 from __future__ import annotations
 
+import enum
 import math
 from typing import Any
 
 import structlog
 
 from browserx import page_js
-from browserx.errors import CdpError, PageScriptError
+from browserx.errors import BrowserxError, CdpError, PageScriptError
 from browserx.page.capture_state import BigListing, CaptureState
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
@@ -31,7 +32,7 @@ from browserx.relay.page_call import (
     mixed_answer,
     page_call,
 )
-from browserx.relay.protocol import ArgsFrom, ParamFrom
+from browserx.relay.protocol import MAX_ARGS_FROM, ArgsFrom, ParamFrom
 
 log = structlog.get_logger("browserx.listeners")
 
@@ -161,7 +162,7 @@ async def listener_keys(
             ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"})
             for b in new
         ]
-        if state.session.can_pass_args:
+        if state.session.can_pass_args and len(resolving) <= MAX_ARGS_FROM:
             keys = await _keys_in_one_trip(state, session_id, ctx, resolving)
         else:
             keys = await _keys_in_two_trips(state, session_id, resolving)
@@ -238,14 +239,18 @@ async def fresh_listeners(
     state.session.fire_and_forget(
         state.session.cdp("Runtime.releaseObjectGroup", {"objectGroup": group}, session_id=session_id)
     )
-    for reply in replies[:n]:
-        mixed_answer(NODE_OF_KEY, reply)  # a page error is PageScriptError (capture.py's extras)
     known = state.listener_keys.setdefault((session_id, ctx), {})
     found: dict[int, frozenset[str]] = {}
     for i, key in enumerate(keys):
-        described, listing = replies[n + i], replies[3 * n + i]
-        if not isinstance(listing, dict) or not isinstance(described, dict):
-            continue  # gone since the walk (its chain was skipped)
+        # A page error is PageScriptError (capture.py's extras); null: gone since the walk.
+        if mixed_answer(NODE_OF_KEY, replies[i]).objectId is None:
+            continue
+        described, resolved, listing = replies[n + i], replies[2 * n + i], replies[3 * n + i]
+        for reply in (described, resolved, listing):
+            if isinstance(reply, BrowserxError):
+                raise reply  # a link failed for a node that is there: the whole listing instead
+        if not isinstance(described, dict) or not isinstance(listing, dict):
+            continue  # (every answer is a result or an error)
         node = described.get("node")
         backend = node.get("backendNodeId") if isinstance(node, dict) else None
         rows = listing.get("listeners")
@@ -259,16 +264,26 @@ async def fresh_listeners(
     return found
 
 
-def fresh_only(listing: BigListing | None, now: float) -> bool:
-    """Whether a snapshot at ``now`` lists only the elements its walk meets fresh: within
-    FULL_LISTING_EVERY_S of the last whole listing, with no action since (acted_on), and not
-    soon after a walk met too many."""
-    return (
-        listing is not None
-        and listing.listed_gen >= 0
-        and now - listing.taken < FULL_LISTING_EVERY_S
-        and now - listing.overflowed >= FULL_LISTING_EVERY_S
-    )
+class Listing(enum.Enum):
+    """How a snapshot lists a document's click listeners."""
+
+    BESIDE = "whole"  # the whole document, beside the walk (sent before it: its transfer overlaps)
+    AFTER = "whole, after the walk"  # what the next snapshots build on
+    FRESH = "fresh"  # only the elements the walk meets fresh since the last listed walk
+
+
+def listing_for(listing: BigListing | None, now: float, can_chain: bool, acting: bool) -> Listing:
+    """How a snapshot beginning at ``now`` lists a document's listeners. Only a listing taken after
+    a stamped walk covers it (one sent beside it, before, would miss what the page added between,
+    the settling wait included), so that costs one trip more and is done only when snapshots
+    follow one another (within FULL_LISTING_EVERY_S), for the fresh-only ones that follow it:
+    within FULL_LISTING_EVERY_S of that listing, with no action since (acted_on) nor running (its
+    own snapshots), and not soon after a walk met too many fresh elements."""
+    if listing is None or not can_chain or acting or now - listing.overflowed < FULL_LISTING_EVERY_S:
+        return Listing.BESIDE
+    if listing.listed_gen >= 0 and now - listing.taken < FULL_LISTING_EVERY_S:
+        return Listing.FRESH
+    return Listing.AFTER if now - listing.seen < FULL_LISTING_EVERY_S else Listing.BESIDE
 
 
 def remember_whole_listing(
@@ -276,18 +291,17 @@ def remember_whole_listing(
     session_id: str | None,
     world: tuple[str, int],
     keys: dict[int, frozenset[str]],
-    stamp: int,
     started: float,
     heavy: bool,
 ) -> None:
-    """After a whole listing: a big one is kept, with the stamp of the walk beside it (none
-    yet: the next walk is stamped, and listed whole again), for snapshots soon after."""
+    """After a whole listing beside the walk: a big one is kept (covering no walk: the next
+    snapshot soon after lists after its walk), else forgotten."""
     if heavy or sum(len(types) for types in keys.values()) < BIG_LISTING:
         state.big_listings.pop(session_id, None)
         return
     before = state.big_listings.get(session_id)
     overflowed = before.overflowed if before is not None and before.world == world else -math.inf
-    state.big_listings[session_id] = BigListing(world, started, stamp or -1, dict(keys), overflowed)
+    state.big_listings[session_id] = BigListing(world, started, -1, dict(keys), overflowed, seen=started)
 
 
 async def listed_fresh(
@@ -298,12 +312,14 @@ async def listed_fresh(
     fresh: list[int] | None,
     stamp: int,
     started: float,
+    asked: bool,
 ) -> tuple[dict[int, frozenset[str]], bool]:
-    """A big-listing document's listeners, its last listing brought up to the walk stamped
-    ``stamp``: the fresh elements' own listed, or (too many fresh, another document, or that
-    failed) the whole document again; and whether the fresh ones sufficed."""
+    """A big-listing document's listeners as of the walk stamped ``stamp``: the last ones brought
+    up to date by the fresh elements' own (``asked``: Listing.FRESH), or (Listing.AFTER; too many
+    fresh, another document, or their chain failed) the whole document listed after the walk; and
+    whether the fresh ones sufficed."""
     ctx = world[1]
-    if fresh is not None and world == big.world:
+    if asked and fresh is not None and world == big.world:
         try:
             found = await fresh_listeners(state, session_id, ctx, fresh)
         except (CdpError, PageScriptError) as exc:
@@ -316,7 +332,8 @@ async def listed_fresh(
             return dict(big.by_key), True
     types = await listing_afresh(state, session_id)
     keys = await listener_keys(state, session_id, ctx, types) if types else {}
-    # Listed after the walk, not beside it: not worth trying again for a while when they were too many.
-    overflowed = started if fresh is None else big.overflowed
-    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys), overflowed)
+    same = world == big.world
+    # Asked, and too many fresh (the walk said so): not worth asking again for a while.
+    overflowed = started if asked and fresh is None and same else big.overflowed if same else -math.inf
+    state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys), overflowed, seen=started)
     return keys, False

@@ -32,6 +32,7 @@ from browserx.relay.protocol import (
     BATCH_ARGS,
     BATCH_SET,
     GATED_BATCH,
+    MAX_ARGS_FROM,
     ArgsFrom,
     Gate,
     Inbound,
@@ -244,7 +245,11 @@ class ExtensionConnection:
         if args and not self.can_pass_args:
             raise CdpError("the extension is too old to pass one command's answer to another; reload it")
         for index, taken in (args or {}).items():
-            if not all(0 <= j < index < len(sent) for j in taken.of) or "after" in sent[index]:
+            if (
+                not all(0 <= j < index < len(sent) for j in taken.of)
+                or len(taken.of) > MAX_ARGS_FROM
+                or "after" in sent[index]
+            ):
                 raise ValueError(f"batch command {index} cannot take arguments from {taken.of}")
             sent[index]["args"] = {"from": list(taken.of), "path": list(taken.path)}
         if sets and not self.can_set_params:

@@ -100,6 +100,9 @@ class Gate(NamedTuple):
     when: tuple[str, ...]
 
 
+MAX_ARGS_FROM = 1000  # earlier answers the worker passes to one command (service-worker.js)
+
+
 class ArgsFrom(NamedTuple):
     """A batch command's call arguments taken from earlier answers: issued once commands ``of``
     answered, with the objectId at ``path`` in each one's result appended to its arguments (null
