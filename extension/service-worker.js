@@ -240,10 +240,15 @@ function valueAt(answer, path) {
  */
 function passes(answer, when) {
   if (!answer || !("result" in answer)) return false;
-  if (when == null) return true;
-  let value = answer.result;
-  for (const key of when) value = value != null && typeof value === "object" ? value[key] : undefined;
-  return value === true;
+  return when == null || valueAt(answer, when) === true;
+}
+
+/**
+ * Whether a batch command's path into an earlier answer (`when`, `args.path`, `set.path`) is one.
+ * @param {unknown} path
+ */
+function isPath(path) {
+  return Array.isArray(path) && path.every((k) => typeof k === "string");
 }
 
 const handlers = {
@@ -311,7 +316,7 @@ const handlers = {
         if (after != null || args != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
         else if (!Number.isInteger(from) || from < 0 || from >= i || !SETTABLE.has(param)) {
           answers.push(Promise.resolve({ error: "bad request: set needs a node or object parameter and an earlier command's index" }));
-        } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {
+        } else if (!isPath(path)) {
           answers.push(Promise.resolve({ error: "bad request: set.path must be a list of keys" }));
         } else {
           answers.push(
@@ -327,7 +332,7 @@ const handlers = {
         if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
         else if (!Array.isArray(from) || from.length > 1000 || !from.every((j) => Number.isInteger(j) && j >= 0 && j < i)) {
           answers.push(Promise.resolve({ error: "bad request: args.from must be at most 1000 earlier commands' indices" }));
-        } else if (!Array.isArray(path) || !path.every((k) => typeof k === "string")) {
+        } else if (!isPath(path)) {
           answers.push(Promise.resolve({ error: "bad request: args.path must be a list of keys" }));
         } else {
           answers.push(
@@ -339,7 +344,7 @@ const handlers = {
       } else if (after == null) answers.push(send());
       else if (!Number.isInteger(after) || after < 0 || after >= i) {
         answers.push(Promise.resolve({ error: "bad request: after must be an earlier command's index" }));
-      } else if (when != null && !(Array.isArray(when) && when.every((k) => typeof k === "string"))) {
+      } else if (when != null && !isPath(when)) {
         answers.push(Promise.resolve({ error: "bad request: when must be a list of keys" }));
       } else {
         answers.push(answers[after].then((a) => (passes(a, when) ? send() : { error: `skipped: command ${after} did not say go` })));

@@ -151,10 +151,7 @@ def _object_at(reply: Any, path: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _says_go(reply: Any, when: tuple[str, ...]) -> bool:
-    value = None if isinstance(reply, BaseException) else reply
-    for key in when:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value is True
+    return _value_at(reply, when) is True
 
 
 def fake_tab(answer: Answer | None = None, tab_id: int = 1) -> tuple[Tab, FakeConnection]:

@@ -151,10 +151,11 @@ async def _capture_frame(
     if collected.settled is not None:
         timings["settle"] = waited
 
-    listing_kind = ["dom-snapshot" if heavy else mode.value]
+    listing_kind = "dom-snapshot" if heavy else mode.value
     closing: asyncio.Future[list[tuple[int, RawFrame]]] | None = None
 
     async def listeners_by_key() -> dict[int, frozenset[str]]:
+        nonlocal listing_kind
         if later and big is not None:
             fresh = raw.fresh
             if fresh is not None and closing is not None and await _new_closed_roots(closing):
@@ -163,7 +164,7 @@ async def _capture_frame(
                 state, session_id, big, (frame_id, ctx), fresh, stamp, t0, asked=mode is Listing.FRESH
             )
             if not sufficed:
-                listing_kind[0] = Listing.AFTER.value
+                listing_kind = Listing.AFTER.value
             return keys
         keys = await _listed_whole()
         remember_whole_listing(state, session_id, (frame_id, ctx), keys, t0, heavy)
@@ -197,7 +198,7 @@ async def _capture_frame(
 
     capture = FrameCapture(
         label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems, settled=collected.settled,
-        listing=listing_kind[0],
+        listing=listing_kind,
     )  # fmt: skip
     capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture

@@ -299,9 +299,13 @@ def remember_whole_listing(
     if heavy or sum(len(types) for types in keys.values()) < BIG_LISTING:
         state.big_listings.pop(session_id, None)
         return
-    before = state.big_listings.get(session_id)
-    overflowed = before.overflowed if before is not None and before.world == world else -math.inf
+    overflowed = _overflowed(state.big_listings.get(session_id), world)
     state.big_listings[session_id] = BigListing(world, started, -1, dict(keys), overflowed, seen=started)
+
+
+def _overflowed(before: BigListing | None, world: tuple[str, int]) -> float:
+    """When the document's walks last met too many fresh elements, as the listing kept says."""
+    return before.overflowed if before is not None and before.world == world else -math.inf
 
 
 async def listed_fresh(
@@ -332,8 +336,7 @@ async def listed_fresh(
             return dict(big.by_key), True
     types = await listing_afresh(state, session_id)
     keys = await listener_keys(state, session_id, ctx, types) if types else {}
-    same = world == big.world
     # Asked, and too many fresh (the walk said so): not worth asking again for a while.
-    overflowed = started if asked and fresh is None and same else big.overflowed if same else -math.inf
+    overflowed = started if asked and fresh is None and world == big.world else _overflowed(big, world)
     state.big_listings[session_id] = BigListing(world, started, stamp, dict(keys), overflowed, seen=started)
     return keys, False
