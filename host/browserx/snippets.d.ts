@@ -90,7 +90,7 @@ interface BxSnippets {
   "actions/effects.js": (this: unknown, msg: {kind: string, x?: number, y?: number, width?: number,
     height?: number, box?: number[], click?: boolean, durationMs?: number}, el?: Element | null) => void;
   "actions/focus_guard.js": (this: unknown, blur: boolean) =>
-    {optedOut: boolean} | {frameOwner: number} | {closedHost: true};
+    {optedOut: boolean, nowhere?: boolean} | {frameOwner: number} | {closedHost: true};
   "actions/forms_select.js": (this: BxDuck, want: string) => BxSelected | {native: boolean, error: string, options?: string[]};
   "actions/forms_select_counted.js": (this: BxDuck, want: string) => BxSelected;
   "actions/forms_state.js": (this: BxDuck) =>

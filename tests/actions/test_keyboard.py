@@ -248,6 +248,23 @@ def test_a_shortcut_holds_its_modifiers_around_the_key() -> None:
     assert len(p.calls_to(FOCUS_GUARD_JS)) == 2  # before (keys go to the focus) and after (a Tab moves it)
 
 
+def test_a_tab_whose_focus_is_still_arriving_in_an_opted_out_frame_is_refused() -> None:
+    """Focus a Tab moves into an out-of-process frame shows in the page only once the frame took
+    it: a page where no element holds it is asked again, and the focus arriving in an opted-out
+    part is refused (and taken out) — other keys, which move no focus, are not kept waiting."""
+    for combo, refused in (("Tab", True), ("Shift+Tab", True), ("K", False)):
+        p = page(Field())
+        answers = iter([{"optedOut": False}, {"optedOut": False, "nowhere": True}, {"optedOut": True}])
+        p.on(FOCUS_GUARD_JS, lambda args, answers=answers: next(answers))
+        result = pressing(p, combo)
+        assert result.success is not refused, combo
+        if refused:
+            assert result.error is not None and result.error.code == "page_opted_out"
+            assert len(p.calls_to(FOCUS_GUARD_JS)) == 3 and p.calls_to(FOCUS_GUARD_JS)[-1] == [True]
+        else:
+            assert len(p.calls_to(FOCUS_GUARD_JS)) == 2
+
+
 def test_a_shortcut_goes_in_one_round_trip_as_a_single_key_does() -> None:
     # The events are one batch, in order (the browser queues input as it comes): the modifiers,
     # the key and their releases cost no round trip each.

@@ -4,7 +4,8 @@
 // the host handed in (__browserx.closed) and same-origin frames. Answers {optedOut} (read by
 // __NO_AI__), {frameOwner: key} when focus is in an out-of-process frame (the host asks there), or
 // {closedHost: true} when focus is in a shadow root this world cannot see yet. With `blur`, focus
-// found in an opted-out part is taken out of it (after a key moved it there: Tab).
+// found in an opted-out part is taken out of it (after a key moved it there: Tab). nowhere: no
+// element of the document holds the focus (it may be on its way into an out-of-process frame).
 function(blur) {
   const noAi = __NO_AI__, B = globalThis.__browserx;
   let a = document.activeElement;
@@ -24,5 +25,5 @@ function(blur) {
     if (a.localName.includes('-') && !a.matches('input,textarea,select,button,[contenteditable]')) return {closedHost: true};
     break;
   }
-  return !!a && noAi(a) ? out() : {optedOut: false};
+  return !!a && noAi(a) ? out() : {optedOut: false, nowhere: !a || a === document.body};
 }

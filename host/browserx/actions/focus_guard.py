@@ -20,19 +20,26 @@ from browserx.tabs.tab import Tab
 FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js", uses={"NO_AI": NO_AI_JS})
 MAX_FRAME_DEPTH = 8
 FRAME_ATTACH_WAIT_S = 1.5
+# After a key that moves focus, a page where no element holds it is asked again after these waits:
+# focus on its way into an out-of-process frame shows in the page only once that frame took it.
+FOCUS_ARRIVES_S = (0.02, 0.04, 0.08, 0.16)
 
 
-async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
+async def refuse_focused_opted_out(tab: Tab, after: bool = False, moved: bool = False) -> None:
     """Raise PageOptedOut when the focused element is inside an opted-out subtree, frame or page.
-    ``after`` a key was sent (Tab moves focus): focus found there is taken out of it first."""
+    ``after`` a key was sent (Tab moves focus): focus found there is taken out of it first;
+    ``moved``: the key moves focus, which may still be arriving."""
     session: str | None = None
     snapped = False
     for _ in range(MAX_FRAME_DEPTH):
         _, ctx = await isolated_world(tab.capture, session)
-        # A page error is PageScriptError: no key is sent to a focus that could not be checked.
-        found: dict[str, Any] = (
-            await page_call(tab.session, FOCUS_GUARD_JS, after, world=ctx, session_id=session) or {}
-        )
+        found = await _focus_in(tab, session, ctx, after)
+        if moved and session is None:
+            for wait in FOCUS_ARRIVES_S:
+                if not found.get("nowhere"):
+                    break
+                await asyncio.sleep(wait)
+                found = await _focus_in(tab, session, ctx, after)
         if found.get("optedOut") and after:
             raise PageOptedOut(
                 "The key moved focus into a part of the page that opted out of AI agents (data-no-ai); "
@@ -60,6 +67,12 @@ async def refuse_focused_opted_out(tab: Tab, after: bool = False) -> None:
                 "an element ID."
             )
         session = child
+
+
+async def _focus_in(tab: Tab, session: str | None, ctx: int, after: bool) -> dict[str, Any]:
+    """Where focus is in the session's top document (focus_guard.js)."""
+    # A page error is PageScriptError: no key is sent to a focus that could not be checked.
+    return await page_call(tab.session, FOCUS_GUARD_JS, after, world=ctx, session_id=session) or {}
 
 
 async def _frame_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) -> str | None:

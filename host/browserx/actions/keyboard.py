@@ -386,7 +386,8 @@ async def key(
         if base.lower() == "enter":  # Enter follows a focused link: the URL allowlist first
             await refuse_link_focused(tab, target)
         await press_combo(tab, p, repeat)
-        await refuse_focused_opted_out(tab, after=True)  # a Tab may have moved focus into one
+        # A Tab may have moved focus into one (into an out-of-process frame: it may still be arriving).
+        await refuse_focused_opted_out(tab, after=True, moved=base.lower() == "tab")
 
     # With an element, the observation starts beside its lookup, as a click's does.
     return await perform(tab, "key", element_id, body, expect, resolves_first=element_id is not None)
