@@ -20,7 +20,7 @@ from browserx.errors import BrowserxError
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import GetContentQuadsResult
 from browserx.relay.page_call import page_call
-from browserx.relay.session import in_background
+from browserx.relay.session import in_background, once_answered
 from browserx.tabs.tab import Tab
 
 EFFECT_BUDGET_S = 0.05
@@ -45,9 +45,10 @@ def _done(task: asyncio.Task[Any]) -> None:
 
 
 def _send(
-    tab: Tab, msg: dict[str, Any], *, this: str | None = None, world: int | None = None
+    tab: Tab, msg: dict[str, Any], *, this: str | None = None, world: int | None = None, held: bool = False
 ) -> asyncio.Task[Any]:
-    task = in_background(page_call(tab.session, EFFECT_CALL_JS, msg, this=this, world=world))
+    call = page_call(tab.session, EFFECT_CALL_JS, msg, this=this, world=world)
+    task = in_background(once_answered(call) if held else call)
     _pending.add(task)
     # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored (a page
     # error only logged: an effect never breaks an action).
@@ -100,20 +101,24 @@ async def ripple(tab: Tab, x: float, y: float) -> None:
     await at_point(tab, (x, y), click=True)
 
 
-def on_target(tab: Tab, object_id: str, session_id: str | None, context_id: int) -> None:
+def on_target(
+    tab: Tab, object_id: str, session_id: str | None, context_id: int, *, done: bool = False
+) -> None:
     """The cursor glides to an element (a field typed into, a list, a scroll container, a key's
     target) and outlines it, where it is now — without a round trip: in the top session the
     element's handle lives in the world that draws (same-origin frames included), so one call on
     it measures and draws. Inside an out-of-process frame, its place is found and drawn in the
-    background. Elements out of view get no cursor."""
+    background. Elements out of view get no cursor. ``done``: the action's input is in already,
+    so the cursor goes once the agent has its answer (its frame would be written ahead of it)."""
     world = tab.capture.worlds.get(None)
     if not effects_enabled() or world is None:
         return
     if session_id is None:
         if context_id == world[1]:
-            _send(tab, {"kind": "element"}, this=object_id)
+            _send(tab, {"kind": "element"}, this=object_id, held=done)
         return
-    task = in_background(_framed(tab, object_id, session_id))
+    framed = _framed(tab, object_id, session_id)
+    task = in_background(once_answered(framed) if done else framed)
     _pending.add(task)
     task.add_done_callback(_done)
 

@@ -283,7 +283,7 @@ async def type_text(
                         tab.session.fire_and_forget(tab.session.cdp("Input.dispatchKeyEvent", key_up))
                     sent = await sending
                 if show_after:
-                    on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
+                    on_target(ctx.tab, target.object_id, target.session_id, target.context_id, done=True)
                 for failed in sent[:2]:
                     if isinstance(failed, BaseException):
                         raise failed

@@ -61,19 +61,19 @@ _BACKGROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("browserx_bac
 # Set while a control request is answered (control/server.py): the housekeeping it leaves behind
 # (fire_and_forget: releasing handles, a key-up, disabling a domain) starts once its answer is
 # written, so those frames are not written to the extension ahead of the answer to the agent, or
-# as the request lets go of the tab (``release_held``), whichever comes first.
+# as the next request takes the tab (tabs/tab.py's lock), whichever comes first.
 ANSWERED: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar(
     "browserx_answered", default=None
 )
 
 
-def release_held() -> None:
-    """Start the work the running request left to start once it is answered: it lets go of the tab
-    (tabs/tab.py's lock), and the next request must not find that work running in its midst (a
-    released handle group, a disabled domain, a stopped change counter that are its own)."""
+def once_answered(work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
+    """``work``, held until the running control request's answer is written (``ANSWERED``); as
+    it is when no request runs or its answer is out."""
     answered = ANSWERED.get()
-    if answered is not None:
-        answered.set()
+    if answered is None or answered.is_set():
+        return work
+    return _once_answered(answered, work)
 
 
 async def _once_answered(answered: asyncio.Event, work: Coroutine[Any, Any, T]) -> T:
@@ -269,12 +269,8 @@ class TabSession:
         holds the task until it is done (``close`` cancels what is left), and its outcome is
         ignored (a frame gone meanwhile took its objects with it). Left behind by a control
         request, it starts once the request's answer is written (``ANSWERED``)."""
-        answered = ANSWERED.get()
-        if answered is None or answered.is_set():
-            task = in_background(work)
-        else:
-            task = in_background(_once_answered(answered, work))
-            task.add_done_callback(lambda _: work.close())  # cancelled before it began: never started
+        task = in_background(once_answered(work))
+        task.add_done_callback(lambda _: work.close())  # cancelled before it began: never started
         self._background.add(task)
         task.add_done_callback(self._background_done)
         return task

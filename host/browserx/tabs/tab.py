@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Literal
 
 import structlog
 
@@ -19,7 +20,7 @@ from browserx.page.capture_state import CaptureState
 from browserx.page.events import EventLog
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound
-from browserx.relay.session import PAGE_CHANGING_EVENTS, TabSession, release_held
+from browserx.relay.session import ANSWERED, PAGE_CHANGING_EVENTS, TabSession
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.memory import ActionMemory, Fingerprint
@@ -28,13 +29,30 @@ log = structlog.get_logger("browserx.tab")
 
 
 class TabLock(asyncio.Lock):
-    """The tab's lock: requests on a tab run one at a time. Letting go of it first starts what the
-    holder left to run once its answer is written (relay/session.release_held), so that work's
-    frames go out before the next holder's and never act on the next holder's handles or
-    observation."""
+    """The tab's lock: requests on a tab run one at a time. What a holder left to run once its
+    answer is written (relay/session.ANSWERED: releasing handles, a key-up, disabling a domain)
+    stays held as it lets go, so the answer goes out first; should the next holder come before
+    that answer is written, it starts that work before its own, so those frames go out ahead of
+    its frames and never act on its handles or observation."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._left_behind: asyncio.Event | None = None
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        left, self._left_behind = self._left_behind, None
+        if left is not None and not left.is_set():
+            left.set()
+            try:
+                await asyncio.sleep(0)  # their first frames go out before this holder's
+            except BaseException:
+                self.release()
+                raise
+        return True
 
     def release(self) -> None:
-        release_held()  # woken before the next holder is: their frames go first
+        self._left_behind = ANSWERED.get()
         super().release()
 
 
