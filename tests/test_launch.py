@@ -200,3 +200,53 @@ def test_a_kept_browser_is_the_newest_launched_one_whose_host_serves(
         for proc in procs:
             proc.kill()
             proc.wait()
+
+
+# -- Chromium's single-instance socket folder in the temp dir --------------------------------------
+
+
+def _singleton(tmp_path: Path, profile: Path, extra: str | None = None) -> Path:
+    """A profile linked, as Chromium links it, to a socket folder of its own in a stand-in temp dir."""
+    import os
+
+    folder = tmp_path / "tmp" / "org.chromium.Chromium.AbC123"
+    folder.mkdir(parents=True)
+    (folder / "SingletonSocket").touch()  # (a socket in Chromium's; tmp_path is too long a path for one)
+    (folder / "SingletonCookie").symlink_to("1234567890")
+    if extra:
+        (folder / extra).write_text("not Chromium's")
+    profile.mkdir(exist_ok=True)
+    os.symlink(folder / "SingletonSocket", profile / "SingletonSocket")
+    return folder
+
+
+@pytest.mark.parametrize("throwaway", [True, False])
+def test_stop_removes_the_socket_folder_chromium_left_in_the_temp_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, throwaway: bool
+) -> None:
+    from browserx.launch import launched, record_launch, singleton_dir, stop
+
+    monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
+    profile = tmp_path / "profile"
+    folder = _singleton(tmp_path, profile)
+    assert singleton_dir(profile) == folder
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    try:
+        record_launch(proc.pid, profile, throwaway=throwaway)
+        stop(launched()[-1])
+        assert proc.wait(timeout=10) is not None
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not folder.exists()
+    assert profile.exists() != throwaway  # a profile of the person's own stays
+
+
+def test_a_socket_folder_holding_anything_else_is_left_alone(tmp_path: Path) -> None:
+    from browserx.launch import remove_singleton_dir, singleton_dir
+
+    profile = tmp_path / "profile"
+    folder = _singleton(tmp_path, profile, extra="notes.txt")
+    remove_singleton_dir(folder)
+    assert sorted(p.name for p in folder.iterdir()) == ["SingletonCookie", "SingletonSocket", "notes.txt"]
+    assert singleton_dir(tmp_path / "no-profile") is None

@@ -130,7 +130,9 @@ def launch(
                 proc, started, timeout, str(profile), headless, stderr, user_data_dir is not None
             )
         except NoHost:
-            stop_browser(proc.pid, profile if user_data_dir is None else None, grace_s=2.0)
+            stop_browser(
+                proc.pid, profile if user_data_dir is None else None, grace_s=2.0, user_data_dir=profile
+            )
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(1)  # collected (stop_browser may have reaped it already: then at once)
             raise
@@ -284,13 +286,24 @@ def launched() -> list[LaunchRecord]:
 
 def stop(record: LaunchRecord, grace_s: float = 5.0) -> None:
     """Stop a launched browser and forget it; its profile goes when browserx made it."""
-    stop_browser(record.browser_pid, Path(record.user_data_dir) if record.throwaway else None, grace_s)
+    stop_browser(
+        record.browser_pid,
+        Path(record.user_data_dir) if record.throwaway else None,
+        grace_s,
+        user_data_dir=Path(record.user_data_dir),
+    )
     _record_path(record.browser_pid).unlink(missing_ok=True)
 
 
-def stop_browser(pid: int, profile: Path | None, grace_s: float = 5.0) -> None:
+def stop_browser(
+    pid: int, profile: Path | None, grace_s: float = 5.0, user_data_dir: Path | None = None
+) -> None:
     """Stop a browser browserx started: its whole process group (it was started in a session of
-    its own), politely first, then for sure; then remove ``profile`` if given."""
+    its own), politely first, then for sure; then remove ``profile`` if given, and the folder
+    Chromium made in the temp dir for its profile's single-instance socket (``user_data_dir``,
+    default ``profile``: a stopped Chromium leaves it behind)."""
+    linked = user_data_dir or profile
+    socket_dir = singleton_dir(linked) if linked is not None else None
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGTERM)
         deadline = time.monotonic() + grace_s
@@ -304,8 +317,38 @@ def stop_browser(pid: int, profile: Path | None, grace_s: float = 5.0) -> None:
             time.sleep(0.05)
     if profile is not None:
         shutil.rmtree(profile, ignore_errors=True)
+    if socket_dir is not None and not _group_alive(pid):
+        remove_singleton_dir(socket_dir)
     _record_path(pid).unlink(missing_ok=True)
     log.info("stopped browser pid %d%s", pid, f", removed profile {profile}" if profile else "")
+
+
+# What Chromium keeps in the temp-dir folder its profile's ``SingletonSocket`` links into.
+_SINGLETON_FILES = frozenset({"SingletonSocket", "SingletonCookie"})
+
+
+def singleton_dir(user_data_dir: Path) -> Path | None:
+    """The folder Chromium made in the temp dir (``org.chromium.Chromium.XXXXXX``) for the
+    single-instance socket of the browser running on ``user_data_dir``, which links to it; None
+    when there is none. Read it while the browser runs: its profile may go with it."""
+    try:
+        target = Path(os.readlink(user_data_dir / "SingletonSocket"))
+    except (OSError, ValueError):
+        return None
+    return target.parent if target.name == "SingletonSocket" and target.is_absolute() else None
+
+
+def remove_singleton_dir(folder: Path) -> None:
+    """Remove Chromium's single-instance socket folder once its browser has exited (Chromium
+    stopped by a signal leaves it in /tmp), and only if it holds nothing but that socket and its
+    cookie: anything else there is not ours to delete."""
+    with contextlib.suppress(OSError):
+        entries = list(folder.iterdir())
+        if not entries or any(entry.name not in _SINGLETON_FILES for entry in entries):
+            return
+        for entry in entries:
+            entry.unlink()
+        folder.rmdir()
 
 
 def _reap(pid: int) -> None:
@@ -357,9 +400,13 @@ _removers: list[subprocess.Popen[bytes]] = []  # never waited for: they outlive 
 
 
 def _wait_then_remove(pid: int, path: Path, poll_s: float = 1.0) -> None:
+    socket_dir: Path | None = None
     while alive(pid):
+        socket_dir = singleton_dir(path) or socket_dir  # (made once the browser is up)
         time.sleep(poll_s)
     shutil.rmtree(path, ignore_errors=True)
+    if socket_dir is not None:
+        remove_singleton_dir(socket_dir)
 
 
 if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--remove-when-gone":

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import anyio
 
+from browserx.launch import singleton_dir
 from browserx.runtime import alive
 from tests.e2e.servers import Servers
 from tests.e2e.test_mcp import REPO, id_in, mcp_session, text_of
@@ -115,6 +116,7 @@ def test_mcp_launch_without_a_display_runs_headless_and_keep_serves_one_shot_ses
 
 def test_mcp_launch_stops_its_browser_at_the_end_without_keep(tmp_path: Path) -> None:
     log_path = tmp_path / "mcp.log"
+    socket_dirs: list[Path | None] = []
 
     async def scenario() -> None:
         with log_path.open("w") as errlog:
@@ -122,9 +124,16 @@ def test_mcp_launch_stops_its_browser_at_the_end_without_keep(tmp_path: Path) ->
                 with anyio.fail_after(40):
                     tabs = await mcp.call_tool("tabs", {})
                 assert not tabs.is_error, tabs
+                profile = re.search(
+                    r"launched browser pid \d+, profile (\S+), host socket", log_path.read_text()
+                )
+                socket_dirs.append(singleton_dir(Path(profile.group(1))) if profile else None)
 
     anyio.run(scenario)
     log = log_path.read_text()
     launched = re.search(r"launched browser pid (\d+), profile (\S+), host socket", log)
     assert launched and "runs headless" in log and f"stopped browser pid {launched.group(1)}" in log, log
     assert browsers_using(Path(launched.group(2))) == []
+    # Nothing left in /tmp: Chromium's single-instance socket folder, which a browser stopped by a
+    # signal leaves there, goes with it.
+    assert socket_dirs and socket_dirs[0] is not None and not socket_dirs[0].exists(), socket_dirs
