@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.interfaces.backend import Backend
 from browserx.relay.connection import decode_result
+from browserx.relay.kept import MISSING, kept
 from browserx.relay.protocol import ArgsFrom, Gate, Inbound, ParamFrom
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
@@ -169,6 +171,9 @@ def emit(
                                      params=raw))  # type: ignore[arg-type]  # fmt: skip
 
 
+KEPT_NAME = re.compile(r"globalThis\.(__bxKept_[0-9a-f]+)")
+
+
 class RecordedPage:
     """A page that answers what capture and the element lookup ask of it (an ``Answer`` for
     fake_tab): one main frame showing a recorded document (tests/snapshot/recordings), with its
@@ -196,6 +201,7 @@ class RecordedPage:
         # key (0 when it is not a node of the page) and its tag#id.class.
         self.covers: dict[int, tuple[int, str]] = {}
         self.hit_tested: list[int] = []  # keys the host's hit test was asked about
+        self.kept: set[str] = set()  # the functions browserx's world keeps (relay/kept.py)
 
     # -- what the test does to the page --
 
@@ -234,6 +240,7 @@ class RecordedPage:
         unless ``same_keys``: then the old keys name its nodes (as if the registry had been kept:
         what the world check in the element lookup guards against)."""
         self.world += 1
+        self.kept.clear()  # a new world holds nothing
         if not same_keys:
             self.base = None
 
@@ -241,6 +248,26 @@ class RecordedPage:
         self.no_ai = True
 
     # -- the page's answers --
+
+    def stub_missed(self, declaration: str) -> dict[str, Any] | None:
+        """A kept function's stub throws when the world does not keep it (its whole form keeps it,
+        as relay/kept.py's do): the page's answer then, else None."""
+        found = KEPT_NAME.search(declaration)
+        if found is None:
+            return None
+        if f"globalThis.{found[1]} = (" in declaration:
+            self.kept.add(found[1])
+            return None
+        if found[1] in self.kept:
+            return None
+        thrown = {
+            "type": "object",
+            "subtype": "error",
+            "description": f"Error: {MISSING}\n    at <anonymous>",
+        }
+        return {"result": {"type": "object", "subtype": "error"},
+                "exceptionDetails": {"exceptionId": 1, "text": "Uncaught", "lineNumber": 0, "columnNumber": 0,
+                                     "exception": thrown}}  # fmt: skip
 
     def __call__(self, method: str, params: dict[str, Any], session_id: str | None) -> Any:
         assert session_id is None, "a page without child frames"
@@ -255,8 +282,15 @@ class RecordedPage:
         context = params.get("executionContextId")
         if context is not None and context != self.world:
             raise CdpError("Cannot find context with specified id")
+        missed = self.stub_missed(params["functionDeclaration"])
+        if missed is not None:
+            return missed
         args = [a.get("value") for a in params.get("arguments", [])]
-        if params["functionDeclaration"] == RESOLVE_JS.source:
+        if params["functionDeclaration"] in (
+            RESOLVE_JS.source,
+            kept(RESOLVE_JS).whole.source,
+            kept(RESOLVE_JS).stub.source,
+        ):
             return self._lookup(args[0])
         if args and isinstance(args[0], dict) and "freshBase" in args[0]:
             if self.base is None:

@@ -97,7 +97,7 @@ interface BxSnippets {
     {checked: boolean, radio: boolean, disabled: boolean, keyboard?: boolean} | null;
   "actions/keyboard_after.js": (this: BxDuck, types: string[]) =>
     Promise<{probe: BxProbe, settled: number, counted: BxCounted}>;
-  "actions/keyboard_blur.js": (this: BxDuck) => true;
+  "actions/keyboard_blur.js": (this: BxDuck) => boolean;
   "actions/keyboard_focus.js": (this: BxDuck) => boolean;
   "actions/keyboard_pick.js": (this: BxDuck, text: string) => {ok: boolean, value: string};
   "actions/keyboard_probe.js": (this: BxDuck, types: string[]) => BxProbe;

@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 from browserx.actions import page_changes
 from browserx.errors import CdpError
+from browserx.page_js import Snippet
+from browserx.relay.kept import kept
 from tests.fakes import FakeConnection, Observed, RecordedPage
 
 T = TypeVar("T")
@@ -28,9 +30,12 @@ def code_of(snippet: Any) -> str:
 
 def sends(text: str, snippet: Any) -> bool:
     """Whether ``text`` (a functionDeclaration or an expression as sent) runs ``snippet``: its code
-    alone, followed by the line naming its file, or called with arguments written into it."""
+    alone, followed by the line naming its file, or called with arguments written into it, or its
+    kept forms (relay/kept.py: this fake page keeps every function it is sent)."""
     code = code_of(snippet)
-    return text == code or text.startswith((code + "\n", f"({code})("))
+    if text == code or text.startswith((code + "\n", f"({code})(")):
+        return True
+    return isinstance(snippet, Snippet) and text in (kept(snippet).whole.source, kept(snippet).stub.source)
 
 
 @dataclass
@@ -100,6 +105,9 @@ class ActingPage(RecordedPage):
             return {}
         if method in ("Runtime.callFunctionOn", "Runtime.evaluate"):
             text = params.get("functionDeclaration") or params.get("expression") or ""
+            missed = self.stub_missed(text)
+            if missed is not None:
+                return missed
             for snippet, handler in self.handlers:
                 if sends(text, snippet):
                     args = [a.get("value", a.get("objectId")) for a in params.get("arguments", [])]

@@ -121,6 +121,33 @@ def test_text_held_behind_a_focus_call_that_did_not_say_go_goes_in_once_the_long
     assert not p.calls_to(keyboard.TYPED_BY_KEY_JS) and p.calls_to(keyboard.TYPED_JS)
 
 
+def test_blur_leaves_the_field_and_the_result_says_whether_the_focus_went() -> None:
+    box = Field()
+    p = page(box)
+    p.on(keyboard.BLUR_JS, False)  # the focus left it
+    result = typing(p, "Ada", blur=True)
+    assert result.success and box.value == "Ada" and len(p.calls_to(keyboard.BLUR_JS)) == 1
+    assert result.changes.focused is False
+
+
+def test_a_world_that_lost_the_kept_functions_gets_the_text_once_in_the_burst_sent_whole() -> None:
+    """The lookup burst's stubs throw where the world does not hold their functions (relay/kept.py):
+    the focus call said no go, so the held text was never sent, and the burst goes again whole."""
+    box = Field()
+    p = page(box)
+
+    async def body(acting: Acting) -> tuple[ActionResult, ActionResult]:
+        first = await keyboard.type_text(acting.tab, acting.id_named("Full name"), "Ada")
+        p.kept.clear()
+        second = await keyboard.type_text(acting.tab, acting.id_named("Full name"), " L")
+        return first, second
+
+    first, second = act(p, body)
+    assert first.success and second.success and box.value == "Ada L"
+    assert [k for k in keys(p) if k[0] == "insertText"] == [("insertText", "Ada"), ("insertText", " L")]
+    assert len(p.calls_to(keyboard.TYPED_BY_KEY_JS)) == 2  # read back in the burst both times
+
+
 def test_a_field_that_never_keeps_the_focus_gets_no_text() -> None:
     """The page moves the focus away as the field gets it (even from a click): the text would go
     to whatever took it, so nothing is typed."""

@@ -191,3 +191,21 @@ def test_an_element_with_nothing_visible_is_not_interactable() -> None:
 @pytest.mark.parametrize("button", ["left", "middle"])
 def test_held_keys_checks_the_button(button: str) -> None:
     assert pointer.held_keys(button, ["alt"]) == 1
+
+
+def test_a_world_that_lost_the_kept_functions_gets_them_whole_and_the_click_lands() -> None:
+    """A click's functions are kept in browserx's world (relay/kept.py); should the world not hold
+    them when the next click comes (a new document under the same context id), each stub's throw
+    sends them whole again, the lookup included, and one click goes in."""
+    p = page()
+
+    async def body(acting: Acting) -> tuple[ActionResult, ActionResult]:
+        first = await pointer.click(acting.tab, acting.id_named("Save draft"))
+        p.kept.clear()
+        second = await pointer.click(acting.tab, acting.id_named("Save draft"))
+        return first, second
+
+    first, second = act(p, body)
+    assert first.success and second.success
+    assert [t for t, *_ in mouse(p)] == ["mouseMoved", "mousePressed", "mouseReleased"] * 2
+    assert len(p.calls_to(pointer.AIM_JS)) == 2 and len(p.calls_to(pointer.AFTER_JS)) == 2

@@ -42,6 +42,7 @@ def test_blur_leaves_the_field(browser: Browser, bx: Client, servers: Servers) -
     assert js(browser, "document.getElementById('code').value") == "42"
     assert js(browser, "events") == ["change", "blur"]
     assert js(browser, "document.activeElement === document.getElementById('code')") is False
+    assert result["changes"]["focused"] is False  # the result says the field was left
 
 
 def test_text_goes_in_with_the_focus_call_and_never_into_a_field_that_took_the_focus(

@@ -19,7 +19,7 @@ from browserx.environment import environment
 from browserx.errors import BrowserxError
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import GetContentQuadsResult
-from browserx.relay.page_call import page_call
+from browserx.relay.kept import kept_call
 from browserx.relay.session import in_background, once_answered
 from browserx.tabs.tab import Tab
 
@@ -45,9 +45,11 @@ def _done(task: asyncio.Task[Any]) -> None:
 
 
 def _send(
-    tab: Tab, msg: dict[str, Any], *, this: str | None = None, world: int | None = None, held: bool = False
+    tab: Tab, msg: dict[str, Any], *, world: int, this: str | None = None, held: bool = False
 ) -> asyncio.Task[Any]:
-    call = page_call(tab.session, EFFECT_CALL_JS, msg, this=this, world=world)
+    """The effect drawn in browserx's ``world`` of the top document (on ``this``, an element of that
+    world), where the function is kept after its first call (relay/kept.py)."""
+    call = kept_call(tab.session, EFFECT_CALL_JS, msg, world=(None, world), this=this)
     task = in_background(once_answered(call) if held else call)
     _pending.add(task)
     # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored (a page
@@ -115,7 +117,7 @@ def on_target(
         return
     if session_id is None:
         if context_id == world[1]:
-            _send(tab, {"kind": "element"}, this=object_id, held=done)
+            _send(tab, {"kind": "element"}, world=context_id, this=object_id, held=done)
         return
     framed = _framed(tab, object_id, session_id)
     task = in_background(once_answered(framed) if done else framed)

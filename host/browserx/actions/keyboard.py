@@ -321,7 +321,7 @@ async def type_text(
             await press(tab, key_press("Enter"))
         if blur and not ctx.watch.started:  # leave the field, as a person moving on does
             with contextlib.suppress(*PAGE_CALL_ERRORS):  # it (or its page) went away on Enter
-                await call_on(ctx.tab, target, BLUR_JS)
+                changes.focused = bool(await call_on(ctx.tab, target, BLUR_JS))
 
     return await perform(tab, "type", element_id, body, expect, resolves_first=True)
 

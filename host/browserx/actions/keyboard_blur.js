@@ -1,8 +1,10 @@
 // @ts-check
 // type_text with blur (actions/keyboard.py), called on the field typed into: focus leaves it (or
 // what inside it holds focus), as when a person moves on; the page gets its change and blur events.
+// Whether the focus is in it still (a page may take it back on blur).
 function() {
   const active = this.ownerDocument.activeElement;
   (active && this.contains(active) ? active : this).blur();
-  return true;
+  const now = this.ownerDocument.activeElement;
+  return !!now && this.contains(now);
 }

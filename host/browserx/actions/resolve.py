@@ -33,8 +33,9 @@ from browserx.errors import (
 from browserx.page.page_watch import NO_AI_JS
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
+from browserx.relay import kept
 from browserx.relay.cdp_types import CallFunctionOnResult
-from browserx.relay.page_call import answer, call_request, page_call
+from browserx.relay.page_call import answer, call_request
 from browserx.relay.protocol import Gate
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.context import describe
@@ -66,6 +67,11 @@ class Target:
     # empty when they were not sent (healed, not asked, or an extension that cannot hold them).
     then: list[Any] = field(default_factory=list)
 
+    @property
+    def world(self) -> kept.World:
+        """The world its handle lives in: browserx's, of its frame's document."""
+        return (self.session_id, self.context_id)
+
     def sentence(self) -> str:
         """describe(), capitalised to start a sentence."""
         return _cap(self.describe())
@@ -93,9 +99,10 @@ def _description_tag(description: str) -> str:
 
 async def call_on(tab: Tab, target: Target, js: Snippet, *args: Any) -> Any:
     """Run a function on the resolved element (``this``) with JSON arguments; its value back (a
-    promise's, once it settles). A page error is a PageScriptError: each caller says what it means."""
-    return await page_call(
-        tab.session, js, *args, this=target.object_id, session_id=target.session_id, await_promise=True
+    promise's, once it settles). A page error is a PageScriptError: each caller says what it means.
+    The element lives in browserx's world, which keeps the function (relay/kept.py)."""
+    return await kept.kept_call(
+        tab.session, js, *args, world=target.world, this=target.object_id, await_promise=True
     )
 
 
@@ -138,25 +145,68 @@ async def _lookup(
         return None  # the frame went away
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
         return None  # another document: the node the ID named is not on the page any more
-    lookup = call_request(RESOLVE_JS, ref.key, world=world[1], by_value=False, group=OBJECT_GROUP)
+    try:
+        return await _lookup_in(tab, element_id, ref, fp, (session_id, world[1]), early, then)
+    except _StubMissed:  # the world holds none of the functions recorded for it: sent whole
+        return await _lookup_in(tab, element_id, ref, fp, (session_id, world[1]), early, then)
+
+
+class _StubMissed(Exception):
+    """A stub of the lookup's burst found its function not kept (relay/kept.py); nothing acted."""
+
+
+async def _lookup_in(
+    tab: Tab,
+    element_id: int,
+    ref: NodeRef,
+    fp: Fingerprint | None,
+    where: kept.World,
+    early: Early | None,
+    then: Sequence[Then],
+) -> Target | None:
+    session_id, ctx = where
+    sent: list[tuple[Snippet, Snippet]] = []  # each page function of the burst: (snippet, as sent)
+
+    def request(js: Snippet, *args: Any, **how: Any) -> tuple[str, dict[str, Any]]:
+        form = kept.form(tab.session, where, js)
+        sent.append((js, form))
+        return call_request(form, *args, world=ctx, **how)
+
+    lookup = request(RESOLVE_JS, ref.key, by_value=False, group=OBJECT_GROUP)
     early_value: Any = None
     then_values: list[Any] = []
+    steps: list[Then] = []
     went = False  # steps behind the early function were let go: the element has been acted on
     try:
+        answers: list[Any]
         if early is None:
-            reply = await tab.session.cdp(*lookup, session_id=session_id, result_type=CallFunctionOnResult)
+            answers = [await tab.session.cdp(*lookup, session_id=session_id, result_type=dict)]
         else:  # one round trip for both (and the steps behind them): the renderer runs them in order
             js, args = early
             steps = list(then) if tab.session.can_gate else []
-            requests = [lookup, call_request(js, ref.key, *args, world=world[1], await_promise=True)]
-            requests += [_step_request(step, ref.key, world[1]) for step in steps]
+            requests = [lookup, request(js, ref.key, *args, await_promise=True)]
+            requests += [
+                request(step[0], ref.key, *step[1], await_promise=True) if isinstance(step[0], Snippet) else step
+                for step in steps
+            ]  # fmt: skip
             answers = await tab.session.cdp_batch(
                 requests, session_id, gates={i: Gate(1, GO) for i in range(2, len(requests))}
             )
-            early_value = _page_value(js, answers[1])
+        page_answers = [reply for reply, step in zip(answers, [None, None, *steps], strict=False)
+                        if step is None or isinstance(step[0], Snippet)]  # fmt: skip
+        for (snippet, form), reply in zip(sent, page_answers, strict=True):
+            if form is kept.kept(snippet).whole and isinstance(reply, dict):
+                kept.note(tab.session, where, snippet)  # it ran there: kept
+        if any(kept.stub_missed(reply) for reply in page_answers):
+            kept.forget(tab.session, where)
+            if any(not isinstance(reply, BaseException) for reply in answers[2:]):  # not skipped: acted
+                raise _acted_unconfirmed(element_id)
+            raise _StubMissed
+        if early is not None:
+            early_value = _page_value(early[0], answers[1])
             then_values = [_step_value(step, a) for step, a in zip(steps, answers[2:], strict=True)]
             went = bool(steps) and isinstance(early_value, dict) and early_value.get("go") is True
-            reply = _call_result(answers[0])
+        reply = _call_result(answers[0])
     except CdpError as exc:
         if went:
             raise _acted_unconfirmed(element_id) from exc
@@ -176,7 +226,7 @@ async def _lookup(
         if went:
             raise _acted_unconfirmed(element_id)
         return None
-    return Target(element_id, ref, session_id, world[1], object_id, fp, early=early_value, then=then_values)
+    return Target(element_id, ref, session_id, ctx, object_id, fp, early=early_value, then=then_values)
 
 
 def _acted_unconfirmed(element_id: int) -> StaleElement:
@@ -188,14 +238,6 @@ def _acted_unconfirmed(element_id: int) -> StaleElement:
         "ID named (the page changed as it acted). Take a new snapshot and check the page.",
         id=element_id,
     )
-
-
-def _step_request(step: Then, key: int, world: int) -> tuple[str, dict[str, Any]]:
-    first, second = step
-    if isinstance(first, Snippet):
-        return call_request(first, key, *second, world=world, await_promise=True)
-    assert isinstance(second, dict)
-    return first, second
 
 
 def _call_result(reply: dict[str, Any] | BaseException) -> CallFunctionOnResult:
