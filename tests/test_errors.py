@@ -3,12 +3,15 @@ over the control socket."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
+from pathlib import Path
 
 import msgspec
 import pytest
 
+import browserx
 from browserx import errors
 from browserx.errors import (
     ERROR_BY_CODE,
@@ -91,23 +94,35 @@ def test_error_by_code_maps_back() -> None:
 
 @pytest.mark.parametrize("cls", all_error_classes(), ids=lambda c: c.__name__)
 def test_error_from_dict_round_trips(cls: type[BrowserxError]) -> None:
-    original = cls("something broke; do X next", tab_id=7, nested={"a": [1, "b"]})
+    original = cls("something broke; do X next", tab=7, nested={"a": [1, "b"]})
     wire = msgspec.json.decode(msgspec.json.encode(original.to_dict()))
     assert wire["code"] == cls.code
     back = error_from_dict(wire)
     assert type(back) is cls
     assert back.message == original.message == str(back)
-    assert back.details == {"tab_id": 7, "nested": {"a": [1, "b"]}}
+    assert back.details == {"tab": 7, "nested": {"a": [1, "b"]}}
     assert back.to_dict() == original.to_dict()
 
 
 def test_to_dict_omits_empty_details() -> None:
     assert CdpTimeout("slow").to_dict() == {"code": "timeout", "message": "slow"}
-    assert TabNotFound("gone", tab_id=3).to_dict() == {
+    assert TabNotFound("gone", tab=3).to_dict() == {
         "code": "unknown_tab",
         "message": "gone",
-        "details": {"tab_id": 3},
+        "details": {"tab": 3},
     }
+
+
+def test_error_details_name_the_tab_tab_as_every_answer_does() -> None:
+    """A tab is ``tab`` in error details too (it was ``tab_id`` in unknown_tab, tab_closed, ...):
+    no error raised in the host's code passes ``tab_id=`` (Tab and TabSession name it so)."""
+    names = {cls.__name__ for cls in all_error_classes()}
+    found = []
+    for path in sorted(Path(browserx.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+                found += [f"{path.name}:{node.lineno}" for k in node.keywords if k.arg == "tab_id"]
+    assert found == []
 
 
 def test_error_from_dict_unknown_code_keeps_the_code() -> None:

@@ -61,7 +61,7 @@ class Methods:
         return {"text": p.text * p.times}
 
     async def boom(self, _: NoParams) -> None:
-        raise TabNotFound("No tab with id 7; open tabs: 1, 2.", tab_id=7)
+        raise TabNotFound("No tab with id 7; open tabs: 1, 2.", tab=7)
 
     async def crash(self, _: NoParams) -> None:
         raise ValueError("kaboom")
@@ -392,7 +392,7 @@ def test_browserx_error_keeps_its_code_and_details(server: ServerThread) -> None
             "error": {
                 "code": "unknown_tab",
                 "message": "No tab with id 7; open tabs: 1, 2.",
-                "details": {"tab_id": 7},
+                "details": {"tab": 7},
             },
         }
 
@@ -509,7 +509,7 @@ def test_client_result_and_errors(server: ServerThread) -> None:
 
         with pytest.raises(TabNotFound) as tab_info:
             bx.call("boom")
-        assert tab_info.value.details == {"tab_id": 7}
+        assert tab_info.value.details == {"tab": 7}
         assert "No tab with id 7" in tab_info.value.message
 
         with pytest.raises(UnknownMethod) as method_info:

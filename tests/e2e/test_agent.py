@@ -319,6 +319,23 @@ def test_agent_shows_the_plan_and_echoes_the_session(browser: Browser, bx: Clien
     assert js(browser, "document.getElementById('name').value") == "Ada"
 
 
+def test_a_page_with_nothing_to_act_on_reaches_the_backend_as_text(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """No element to list: the request carries a screenshot and, as skeletonDom, the page's HTML
+    (its skeleton would be empty), so the backend can read what the page says."""
+    tab = open_page(browser, bx, servers.url("agent-article.html"))
+    with fake_backend(lambda bodies: {"data": {"action": 'finish("read")'}}) as backend:
+        out = agent(backend, tab, "What does version 2 fix?")
+    assert out.returncode == 0, (out.stdout, out.stderr)
+    (body,) = backend.bodies
+    assert body["interactiveTree"] == [] and body["domMode"] == "hybrid"
+    assert isinstance(body["screenshot"], str) and body["screenshot"]
+    if HAS_HTML:
+        assert "Version 2 fixes the login bug" in body["skeletonDom"], body["skeletonDom"]
+    assert "dom" not in body
+
+
 def test_a_verification_says_how_sure_it_is_and_what_the_page_did(
     browser: Browser, bx: Client, servers: Servers
 ) -> None:

@@ -210,6 +210,27 @@ def test_the_plan_and_the_session_are_shown_and_the_session_is_echoed() -> None:
     assert not any(line.startswith("step 3: plan") for line in lines)
 
 
+def test_a_current_step_without_a_plan_keeps_its_description() -> None:
+    """An answer that names the current step but carries no plan: the description comes from the
+    plan shown last (it read "plan step 2 of 2 (executing)"), or from the step the answer gives;
+    a plan of another length is not the one shown, and no description is guessed."""
+    steps = {"steps": [{"description": "Open the form"}, {"description": "Save it"}], "currentStepIndex": 0}
+    backend, _ = scripted_backend(
+        {"data": {"action": "click(1)", "plan": steps, "status": "executing"}},
+        {"data": {"action": "click(1)", "currentStep": 1, "totalSteps": 2, "status": "executing"}},
+        {"data": {"action": "click(1)", "currentStepIndex": "1"}},
+        {"data": {"action": "click(1)", "currentStep": {"index": 2, "description": "Check the toast"}}},
+        {"data": {"action": "click(1)", "currentStep": 2, "totalSteps": 3}},
+        {"data": {"action": "finish()"}},
+    )
+    _, lines = run(FakeAgentClient(), backend)
+    assert "step 1: plan step 1 of 2 (executing): Open the form" in lines
+    assert "step 2: plan step 2 of 2 (executing): Save it" in lines
+    assert "step 3: plan step 2 of 2: Save it" in lines
+    assert "step 4: plan step 3: Check the toast" in lines
+    assert "step 5: plan step 3 of 3" in lines  # three steps now: not the plan shown
+
+
 def test_a_view_without_elements_is_sent_with_the_skeleton_and_a_screenshot() -> None:
     class BlankHost(FakeAgentClient):
         def snapshot(self, **params: Any) -> dict[str, Any]:
@@ -237,3 +258,48 @@ def test_a_view_without_elements_is_sent_with_the_skeleton_and_a_screenshot() ->
     assert (
         "step 1: the page lists no element: sending skeletonDom, screenshot instead (domMode hybrid)" in lines
     )
+
+
+def test_a_page_with_nothing_to_act_on_sends_its_text_not_only_its_picture() -> None:
+    """The skeleton holds controls and their context only, so on a page without controls it is
+    empty: the fallback then sends the page's HTML whole (cut at the skeleton's cap) as
+    skeletonDom, so the backend reads the page's text; the full DOM still only on request."""
+    article = "<body>\n<h1>Release notes</h1>\n<p>Version 2 fixes the login bug.</p></body>"
+
+    class ArticleHost(FakeAgentClient):
+        def snapshot(self, **params: Any) -> dict[str, Any]:
+            view = super().snapshot(**params)
+            return {**view, "semantic": {**view["semantic"], "interactive_tree": []}}
+
+        def call(self, method: str, **params: Any) -> dict[str, Any]:
+            if method == "html":  # what the html view renders of such a page, per mode
+                self.calls.append((method, params))
+                return {"html": "" if params["mode"] == "skeleton" else article, "truncated": False}
+            return super().call(method, **params)
+
+    backend, bodies = scripted_backend({"data": {"action": "finish()"}})
+    host = ArticleHost()
+    result, lines = run(host, backend)
+    assert result.code == 0
+    (body,) = bodies
+    assert body["domMode"] == "hybrid" and body["screenshot"] == "/9j/4AAQ"
+    assert body["skeletonDom"] == article and "Version 2 fixes the login bug." in body["skeletonDom"]
+    assert "dom" not in body
+    assert ("html", {"tab": AGENT_OBS.tab, "mode": "full", "max_chars": 100_000}) in host.calls
+    assert (
+        "step 1: the page lists no element: sending skeletonDom (the page's HTML: nothing on it to act on), "
+        "screenshot instead (domMode hybrid)" in lines
+    )
+
+
+def test_the_skeleton_of_a_page_without_controls_is_empty_and_the_full_html_has_its_text() -> None:
+    """Why the fallback above needs the full mode: the skeleton drops a text-only page whole."""
+    from browserx.views.html import render_html
+    from tests.builders import el, page, text
+
+    snap = page(
+        el("h1", text("Release notes"), role="heading", name="Release notes"),
+        el("p", text("Version 2 fixes the login bug."), role="paragraph"),
+    )
+    assert render_html(snap, "skeleton").html == ""
+    assert "Version 2 fixes the login bug." in render_html(snap, "full").html

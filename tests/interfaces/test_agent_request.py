@@ -5,6 +5,8 @@ succeeded, failed or carried a verification; the outcome line."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from browserx.interfaces.agent_request import (
     ActionOutcome,
@@ -224,3 +226,18 @@ def test_frame_labels_become_numbers() -> None:
     assert [frame_number(label) for label in ("f1", "f12", "s1", "s12", "f1s2", "f2s3")] == [1, 12, 1001, 1012, 2002,
                                                                                             3003]  # fmt: skip
     assert [frame_number(label) for label in ("m:odd", "", "x", True, None)] == [None] * 5
+
+
+def test_the_readme_example_request_is_one_the_loop_sends() -> None:
+    """README.md's request after a stale click: valid against the contract, with every page field
+    and every after-action field the loop sends there, and each field it names in its list."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Backend loop (`browserx agent`)")[1].split("\n## ")[0]
+    example = json.loads(section.split("```json\n")[1].split("```")[0])
+    check_request(example)
+    after = {"taskId", "sessionId", "lastActionStatus", "lastActionResult", "previousUrl",
+             "clientObservations", "clientVerification", "domChanges", "verification_passed",
+             "verification_message", "errors_detected", "success_messages"}  # fmt: skip
+    assert set(example) == PAGE_KEYS | after
+    named = set(re.findall(r"`(\w+)", section))
+    assert set(InteractRequest.model_fields) - named == set()  # every request field is described

@@ -171,6 +171,15 @@ def test_every_option_of_every_command_has_help_and_shows_its_default() -> None:
     assert problems == []
 
 
+def test_every_command_takes_json_but_the_two_whose_stdout_is_json_already() -> None:
+    """Text for a person, --json for a program, on every command (legend and agent had none):
+    only schema (JSON anyway) and mcp (stdout is the MCP protocol) go without."""
+    lacking = {
+        n for n, p in _subcommands().items() if not any("--json" in a.option_strings for a in p._actions)
+    }
+    assert lacking == {"schema", "mcp"}
+
+
 def test_help_says_what_no_wait_and_backend_really_do() -> None:
     commands = _subcommands()
 
@@ -200,6 +209,88 @@ def test_legend_documents_every_verb_of_the_action_grammar(capsys: pytest.Captur
         for verb in VERBS:
             assert f"  {verb.usage()}: {verb.doc}" in out, verb.name
         assert "double quotes" in out
+
+
+@pytest.mark.parametrize("view", ["text", "semantic"])
+def test_legend_json_is_the_legend_as_an_object(view: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from browserx.views import semantic, text
+
+    code, printed, _ = run(["legend", "--format", view], capsys)
+    assert code == 0 and not is_json(printed)
+    code, out, _ = run(["legend", "--format", view, "--json"], capsys)
+    assert code == 0
+    legend = json.loads(out)
+    assert legend["format"] == view
+    assert legend["view"] == (semantic.LEGEND if view == "semantic" else text.LEGEND)
+    assert legend["text"] == printed  # the same legend, whole
+    assert all(f"  {verb.usage()}: {verb.doc}" in legend["actions"] for verb in VERBS)
+    assert legend.get("role_codes") == (semantic.ROLE_NAMES if view == "semantic" else None)
+
+
+# -- agent -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "outcome", "reason"),
+    [
+        ('finish("saved")', 0, "finished", "saved"),
+        ("finish()", 0, "finished", None),
+        ('fail("the form is locked")', 1, "failed", "the form is locked"),
+    ],
+)
+def test_agent_json_prints_the_outcome_as_an_object_and_keeps_the_step_log_on_stderr(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    answer: str,
+    code: int,
+    outcome: str,
+    reason: str | None,
+) -> None:
+    from browserx.interfaces import agent
+    from tests.fakes import BACKEND_SECRET, FakeAgentClient, scripted_backend
+
+    class Host(FakeAgentClient):
+        def __init__(self, socket_path: str | None = None) -> None:
+            super().__init__()
+
+        def __enter__(self) -> Host:
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            pass
+
+    def backend_answering(*answers: dict[str, Any]) -> None:
+        made, _ = scripted_backend(*answers)
+        monkeypatch.setattr(agent, "Backend", lambda *args, **kw: made)
+
+    monkeypatch.setattr("browserx.control.client.Client", Host)
+    argv = ["agent", "--backend", "https://agent.example/", "--task", "Save", "--socket", "s"]
+    backend_answering(
+        {"data": {"action": "click(1)", "taskId": "t-7", "sessionId": "s-7"}}, {"data": {"action": answer}}
+    )
+    code_text, text_out, _ = run(argv, capsys)
+    backend_answering(
+        {"data": {"action": "click(1)", "taskId": "t-7", "sessionId": "s-7"}}, {"data": {"action": answer}}
+    )
+    got, out, err = run([*argv, "--json"], capsys)
+    assert got == code_text == code  # the exit codes of the text form
+    assert json.loads(out) == {"outcome": outcome, "steps": 2, "reason": reason, "task_id": "t-7",
+                               "session_id": "s-7"}  # fmt: skip
+    assert text_out.startswith(f"{outcome} after 2 steps") and not is_json(text_out)
+    assert "step 1: action: click(1)" in err and "step 1: action" not in out  # the log: stderr
+    assert BACKEND_SECRET not in out + err
+
+
+def test_agent_json_says_an_error_as_an_object_and_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path))  # no host runs there
+    code, out, _ = run(
+        ["agent", "--backend", "https://agent.example/?key=k3y-0042", "--task", "t", "--json"], capsys
+    )
+    result = json.loads(out)
+    assert code == 2 and (result["outcome"], result["steps"]) == ("error", 0)
+    assert result["reason"].startswith("browserx no_host") and "k3y-0042" not in out
 
 
 # -- do --------------------------------------------------------------------------------------

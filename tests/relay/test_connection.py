@@ -206,7 +206,7 @@ def test_error_text_mapping(text: str, cls: type[Exception]) -> None:
         assert type(info.value) is cls
         if cls in (TabClosed, DebuggerDetached):
             assert "tab 5" in str(info.value)
-            assert info.value.details["tab_id"] == 5  # type: ignore[attr-defined]
+            assert info.value.details["tab"] == 5  # type: ignore[attr-defined]
 
     run(main)
 
@@ -225,7 +225,7 @@ def test_cdp_json_error_text_becomes_a_readable_cdp_error() -> None:
         assert "Cannot find context" in message
         assert "Runtime.callFunctionOn" in message
         assert "-32000" not in message
-        assert info.value.details == {"method": "Runtime.callFunctionOn", "tab_id": 5}
+        assert info.value.details == {"method": "Runtime.callFunctionOn", "tab": 5}
 
     run(main)
 

@@ -74,7 +74,7 @@ def test_a_browser_page_refuses_the_debugger_with_a_clear_error() -> None:
     conn.refused["attach"] = CdpError("Cannot access a chrome:// URL")
     with pytest.raises(PageOffLimits, match="chrome://") as info:
         run(lambda: session.cdp("Runtime.evaluate"))
-    assert info.value.details == {"tab_id": 7}
+    assert info.value.details == {"tab": 7}
     assert not session.attached
     assert conn.calls == [("attach", None)]  # nothing sent to a tab that is not attached
 

@@ -142,7 +142,7 @@ def test_resolve_unknown_tab_lists_the_open_ones() -> None:
             await registry.resolve(99)
         assert "99" in str(info.value)
         assert "10, 11, 20" in str(info.value)
-        assert info.value.details == {"tab_id": 99}
+        assert info.value.details == {"tab": 99}
         assert registry.tabs == {}
 
     run(main)

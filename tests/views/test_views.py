@@ -20,7 +20,7 @@ from browserx.views.options import ViewOptions
 from browserx.views.outline import outline
 from browserx.views.query import chunks_of, rank, tokenize
 from browserx.views.scroll import containers, page_scroll
-from browserx.views.semantic import LEGEND, ROLE_MAP
+from browserx.views.semantic import LEGEND, ROLE_MAP, ROLE_NAMES
 from browserx.views.tokens import count_tokens
 from browserx.views.units import units_of
 from browserx.views.viewport import ViewportIndex
@@ -115,6 +115,16 @@ def test_role_table_and_legend() -> None:
         assert key in LEGEND
     for short in set(ROLE_MAP.values()) & {"btn", "inp", "link", "chk", "radio", "sel", "opt", "tab"}:
         assert f"{short}=" in LEGEND
+
+
+def test_the_legend_lists_every_role_code_the_view_emits() -> None:
+    """The legend said "other roles are spelled out" but left out 12 codes (mchk, ti, cell, h,
+    dlg, ...): every code of the table is in its ``r`` line, and every code ROLE_MAP gives is in
+    the table."""
+    assert set(ROLE_MAP.values()) <= set(ROLE_NAMES)
+    role_line = LEGEND.split("\n- n:")[0].split("- r:")[1]
+    listed = set(re.findall(r"(?:^|[ ,:])([a-z]+)=", role_line))
+    assert listed == set(ROLE_NAMES), sorted(set(ROLE_NAMES) ^ listed)
 
 
 # -- budgets, viewport, max_elements, max_depth ---------------------------------------------

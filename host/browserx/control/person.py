@@ -204,7 +204,7 @@ class PersonControls:
                 f"Tab {tab_id} is not shared with the agent: the person turned tab sharing on, so browserx "
                 "uses only the tabs it opened itself (new_tab) and the tabs the person shared from the "
                 'browserx popup ("Share this tab"). Use new_tab, or ask the person to share this tab.',
-                tab_id=tab_id,
+                tab=tab_id,
             )
         if info is not None:
             await self.check_url(info.url, tab_id, target=False)

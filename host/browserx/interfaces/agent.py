@@ -16,7 +16,8 @@ grammar of interfaces/grammar.py), report how it went in the next request; until
   (exit 2, ``no_answer``).
 - Negotiation: an answer asking for more context is retried with what it asked for,
   at most ``MAX_NEGOTIATION_ROUNDS`` times a step; a view that lists no element is sent with the
-  skeleton HTML and a screenshot instead: interfaces/agent_negotiation.py.
+  skeleton HTML (the page's HTML whole when the skeleton is empty) and a screenshot instead:
+  interfaces/agent_negotiation.py.
 - Running the answer's action, and finding a stale element again by its ``selectorPath``:
   interfaces/agent_act.py; its ``expectedOutcome`` as the action's ``expect``:
   interfaces/agent_expect.py.
@@ -29,7 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from browserx.control.schemas import MAX_ASK_TIMEOUT_S
 from browserx.errors import BrowserxError, clip
@@ -68,6 +69,17 @@ class AgentRun:
     steps: int
     task_id: str | None
     session_id: str | None = None  # the backend's last sessionId
+    reason: str | None = None  # finish()'s or fail()'s reason, or what went wrong (exit 2)
+
+    @property
+    def outcome(self) -> str:
+        """finished (finish()), failed (fail()) or error (an error, or out of steps: exit 2)."""
+        return {0: "finished", 1: "failed"}.get(self.code, "error")
+
+    def to_json(self) -> dict[str, Any]:
+        """The final line as ``browserx agent --json`` prints it."""
+        return {"outcome": self.outcome, "steps": self.steps, "reason": self.reason,
+                "task_id": self.task_id, "session_id": self.session_id}  # fmt: skip
 
 
 def run_agent(
@@ -134,20 +146,20 @@ def run_agent(
             outcome = act(client, tab, data, obs.url)
             if isinstance(outcome, Ending):
                 verb = "finished" if outcome.success else "failed"
-                reason = f": {_line(outcome.reason, 300)}" if outcome.reason else ""
+                said = _line(outcome.reason, 300) if outcome.reason else None
                 steps = f"{step} step{'' if step == 1 else 's'}"
-                message = f"{verb} after {steps}{reason}"
-                return AgentRun(0 if outcome.success else 1, message, step, task_id, session_id)
+                message = f"{verb} after {steps}" + (f": {said}" if said else "")
+                return AgentRun(0 if outcome.success else 1, message, step, task_id, session_id, said)
             log(f"step {step}: outcome: {_line(outcome.summary(), 400)}")
             outcome.tree_before = list(obs.page.get("interactive_tree") or [])
             last = outcome
     except AgentError as exc:
-        return AgentRun(2, f"error at step {step}: {exc}", step, task_id, session_id)
+        return AgentRun(2, f"error at step {step}: {exc}", step, task_id, session_id, str(exc))
     except BrowserxError as exc:
-        message = f"error at step {step}: browserx {exc.code}: {clip(exc.message, 400)}"
-        return AgentRun(2, message, step, task_id, session_id)
-    message = f"stopped: no finish() or fail() within {max_steps} steps (--max-steps)"
-    return AgentRun(2, message, step, task_id, session_id)
+        why = f"browserx {exc.code}: {clip(exc.message, 400)}"
+        return AgentRun(2, f"error at step {step}: {why}", step, task_id, session_id, why)
+    why = f"no finish() or fail() within {max_steps} steps (--max-steps)"
+    return AgentRun(2, f"stopped: {why}", step, task_id, session_id, why)
 
 
 def _line(text: str | None, limit: int) -> str:
@@ -158,7 +170,9 @@ def _line(text: str | None, limit: int) -> str:
 
 
 def cli_main(args: argparse.Namespace) -> int:
-    """``browserx agent``: the step log on stderr, the final line on stdout; exit 0/1/2."""
+    """``browserx agent``: the step log on stderr, the final line on stdout (with ``--json`` as an
+    object: ``outcome`` finished, failed or error, ``steps``, ``reason``, ``task_id``,
+    ``session_id``); exit 0/1/2."""
     from browserx.control.client import Client
 
     if args.max_steps < 1 or args.timeout <= 0 or not 0 < args.ask_timeout <= MAX_ASK_TIMEOUT_S:
@@ -191,8 +205,14 @@ def cli_main(args: argparse.Namespace) -> int:
                                 include_values=args.include_values, ask_timeout=args.ask_timeout,
                                 log=log)  # fmt: skip
         except BrowserxError as exc:  # no host to connect to
-            run = AgentRun(2, f"error: browserx {exc.code}: {exc.message}", 0, None)
-    print(scrub(run.message), flush=True)
+            why = f"browserx {exc.code}: {exc.message}"
+            run = AgentRun(2, f"error: {why}", 0, None, reason=why)
+    if getattr(args, "json", False):
+        from browserx.interfaces.cli_tools import print_json
+
+        print_json({k: scrub(v) if isinstance(v, str) else v for k, v in run.to_json().items()})
+    else:
+        print(scrub(run.message), flush=True)
     return run.code
 
 

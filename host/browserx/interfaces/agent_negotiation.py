@@ -75,40 +75,55 @@ def gather_artifacts(
                 out["screenshotHash"] = str(phash)
                 last_hash = str(phash)
     for wanted, mode, key in ((needs.skeleton, "skeleton", "skeletonDom"), (needs.full_dom, "full", "dom")):
-        if not wanted:
-            continue
-        try:
-            html = client.call("html", tab=tab, mode=mode, max_chars=HTML_MAX_CHARS[mode])
-        except ARTIFACT_FAILURES as exc:
-            log(f"  {key} left out: {exc.code}: {clip(exc.message, 200)}")
-            continue
-        if isinstance(html, Mapping) and isinstance(html.get("html"), str):
-            out[key] = html["html"]
-        else:
-            log(f"  {key} left out: the html tool answered without an html string")
+        html = page_html(client, tab, mode, HTML_MAX_CHARS[mode], key, log) if wanted else None
+        if html is not None:
+            out[key] = html
     return out, last_hash
+
+
+def page_html(client: Client, tab: int, mode: str, max_chars: int, key: str, log: Log) -> str | None:
+    """The html tool's answer in ``mode``, or None (said in the log as ``key`` left out)."""
+    try:
+        html = client.call("html", tab=tab, mode=mode, max_chars=max_chars)
+    except ARTIFACT_FAILURES as exc:
+        log(f"  {key} left out: {exc.code}: {clip(exc.message, 200)}")
+        return None
+    if isinstance(html, Mapping) and isinstance(html.get("html"), str):
+        return str(html["html"])
+    log(f"  {key} left out: the html tool answered without an html string")
+    return None
 
 
 # A view that lists no element (a page drawn on a canvas, an article without controls, one still
 # loading) tells the backend nothing: the request then shows the page as the skeleton HTML and a
-# picture (domMode "hybrid"; "skeleton" or "semantic" for what the host could give). The full DOM
-# stays for a backend that asks for it.
+# picture (domMode "hybrid"; "skeleton" or "semantic" for what the host could give). The skeleton
+# holds only controls and the context around them, so on a page with nothing to act on it is
+# empty: then the page's HTML whole (the html tool's full mode, cut at the skeleton's cap) stands
+# in for it, so that the page's text reaches the backend as text, not only as pixels. The `dom`
+# field stays for a backend that asks for it.
 EMPTY_TREE_NEEDS = Needs(screenshot=True, skeleton=True)
 
 
 def empty_tree_fallback(
     client: Client, tab: int, body: dict[str, Any], last_hash: str | None, log: Log, prefix: str = ""
 ) -> str | None:
-    """When ``body``'s interactiveTree is empty, add the skeleton and the screenshot to it and say
-    so in ``domMode`` (and in the log, after ``prefix``); the hash of the screenshot now sent."""
+    """When ``body``'s interactiveTree is empty, add the skeleton (the whole page's HTML when the
+    skeleton is empty) and the screenshot to it and say so in ``domMode`` (and in the log, after
+    ``prefix``); the hash of the screenshot now sent."""
     if body.get("interactiveTree"):
         return last_hash
     artifacts, last_hash = gather_artifacts(client, tab, EMPTY_TREE_NEEDS, last_hash, log)
+    whole = ""
+    if "skeletonDom" in artifacts and not artifacts["skeletonDom"].strip():
+        page = page_html(client, tab, "full", HTML_MAX_CHARS["skeleton"], "skeletonDom", log)
+        if page is not None and page.strip():
+            artifacts["skeletonDom"], whole = page, " (the page's HTML: nothing on it to act on)"
     body.update(artifacts)
     shot, skeleton = "screenshot" in artifacts, "skeletonDom" in artifacts
     body["domMode"] = "hybrid" if shot else "skeleton" if skeleton else "semantic"
-    sent = ", ".join(k for k in ("skeletonDom", "screenshot") if k in artifacts) or "nothing more"
-    log(f"{prefix}the page lists no element: sending {sent} instead (domMode {body['domMode']})")
+    sent = [f"skeletonDom{whole}"] * skeleton + ["screenshot"] * shot
+    log(f"{prefix}the page lists no element: sending {', '.join(sent) or 'nothing more'} instead "
+        f"(domMode {body['domMode']})")  # fmt: skip
     return last_hash
 
 
@@ -120,4 +135,5 @@ __all__ = [
     "empty_tree_fallback",
     "gather_artifacts",
     "needs_of",
+    "page_html",
 ]

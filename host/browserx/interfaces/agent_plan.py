@@ -1,13 +1,15 @@
 """The backend's plan in ``browserx agent``'s step log: an answer may carry ``plan`` (``{steps:
 [{id, index, description, status}], currentStepIndex}``), ``currentStep`` / ``currentStepIndex``
-(zero-based), ``totalSteps``, ``status`` and ``sessionId``. They only inform the person watching
-the run (docs/DESIGN.md, "The backend loop"), so anything malformed in them is skipped, never an
-error: the loop goes on."""
+(zero-based; ``currentStep`` may also be the step itself, ``{index, description}``),
+``totalSteps``, ``status`` and ``sessionId``. An answer that names the current step without the
+plan gets its description from the last plan shown. They only inform the person watching the run
+(docs/DESIGN.md, "The backend loop"), so anything malformed in them is skipped, never an error:
+the loop goes on."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from browserx.errors import clip
@@ -29,6 +31,7 @@ class PlanView:
     current: int | None  # zero-based
     total: int | None
     status: str | None
+    description: str | None = None  # the current step's, when the answer gave it without a plan
 
     def current_line(self) -> str | None:
         """``plan step 3 of 4 (executing): Click search`` (None without a current step)."""
@@ -40,6 +43,8 @@ class PlanView:
             where += f" ({self.status})"
         if 0 <= self.current < len(self.steps):
             where += f": {self.steps[self.current].description}"
+        elif self.description:
+            where += f": {self.description}"
         return where
 
     def listing(self) -> list[str]:
@@ -60,14 +65,16 @@ def plan_of(data: InteractData) -> PlanView | None:
     listed = raw.get("steps")
     steps = tuple(_step(s) for s in listed if isinstance(s, Mapping)) if isinstance(listed, list) else ()
     current = _index(raw.get("currentStepIndex"))
-    for alternative in (data.currentStepIndex, data.currentStep):
+    given = data.currentStep if isinstance(data.currentStep, Mapping) else None  # the step itself
+    for alternative in (data.currentStepIndex, data.currentStep, given and given.get("index")):
         if current is None:
             current = _index(alternative)
+    described = _step(given).description if given and (given.get("description") or given.get("id")) else None
     total = _index(data.totalSteps)
     if not steps and current is None and total is None:
         return None
     status = data.status.strip() if isinstance(data.status, str) and data.status.strip() else None
-    return PlanView(steps, current, total, status)
+    return PlanView(steps, current, total, status, described)
 
 
 def _step(raw: Mapping[str, Any]) -> PlanStep:
@@ -89,8 +96,8 @@ def _index(value: Any) -> int | None:
 @dataclass
 class PlanLog:
     """What the step log has shown of the plan and the session, so that it says each once: the
-    whole plan when its steps are new, the current step on every answer that names one, the
-    session when it is new."""
+    whole plan when its steps are new, the current step on every answer that names one (described
+    from the last plan shown when the answer has none of its own), the session when it is new."""
 
     shown_steps: tuple[str, ...] = ()
     session: str | None = None
@@ -108,10 +115,17 @@ class PlanLog:
             if described and described != self.shown_steps:
                 out += plan.listing()
                 self.shown_steps = described
+            elif not described and plan.description is None and self._same_length(plan.total):
+                # no plan of its own: the current step of the plan shown last
+                plan = replace(plan, steps=tuple(PlanStep(d, "") for d in self.shown_steps))
             line = plan.current_line()
             if line:
                 out.append(line)
         return out
+
+    def _same_length(self, total: int | None) -> bool:
+        """A plan was shown, and ``total`` (when given) is its length: still that plan."""
+        return bool(self.shown_steps) and total in (None, len(self.shown_steps))
 
 
 __all__ = ["PlanLog", "PlanStep", "PlanView", "plan_of"]

@@ -22,13 +22,22 @@ from browserx.runtime import pin_hint
 
 
 def cmd_legend(args: argparse.Namespace) -> int:
-    """How to read the view, then how to write an action (``browserx do``, a backend's ``action``)."""
+    """How to read the view, then how to write an action (``browserx do``, a backend's ``action``);
+    with --json an object: ``format``, ``view`` (how to read it), ``actions`` (the grammar),
+    ``text`` (both, as printed without --json) and, for the semantic view, ``role_codes``."""
     from browserx.interfaces.grammar import legend
     from browserx.views import semantic, text
 
-    print(semantic.LEGEND if args.format == "semantic" else text.LEGEND)
-    print()
-    sys.stdout.write(legend())
+    view = semantic.LEGEND if args.format == "semantic" else text.LEGEND
+    actions = legend()
+    whole = f"{view}\n\n{actions}"
+    if args.json:
+        out = {"format": args.format, "view": view, "actions": actions, "text": whole}
+        if args.format == "semantic":
+            out["role_codes"] = dict(semantic.ROLE_NAMES)
+        print_json(out)
+    else:
+        sys.stdout.write(whole)
     return 0
 
 
@@ -196,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
         "legend", cmd_legend, "Print how to read a view and how to write an action (for a system prompt)."
     )
     p.add_argument("--format", choices=("text", "semantic"), default="text", help="which view (default text)")
+    p.add_argument(
+        "--json", action="store_true",
+        help="print JSON: format, view, actions, text (the whole legend) and role_codes (semantic)",
+    )  # fmt: skip
     p = command("schema", cmd_schema, "Print the agent tools as function-calling definitions (JSON).")
     p.add_argument(
         "--format", choices=("json-schema", "openai", "anthropic"), default="json-schema",
@@ -293,6 +306,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--socket", help="control socket path (default: $BROWSERX_SOCKET, else the only running host)"
     )
+    p.add_argument(
+        "--json", action="store_true",
+        help="print the final line as JSON: outcome (finished, failed, error), steps, reason, task_id, "
+        "session_id (the step log stays on stderr)",
+    )  # fmt: skip
     return parser
 
 

@@ -64,24 +64,24 @@ def map_relay_error(text: str, method: str, tab_id: int | None) -> BrowserxError
     for code, cls in (("stopped_by_user", StoppedByUser), ("site_blocked", SiteBlocked),
                       ("tab_not_shared", TabNotShared)):  # fmt: skip
         if lower.startswith(code + ":"):
-            return cls(text[len(code) + 1 :].strip(), tab_id=tab_id)
+            return cls(text[len(code) + 1 :].strip(), tab=tab_id)
     if "method not allowed" in lower:
         return MethodNotAllowed(f"CDP method {method} is not allowed by the extension", method=method)
     if "no tab with" in lower or "no target with given id" in lower or "target closed" in lower:
-        return TabClosed(f"The tab{where} is closed; list tabs again and pick another.", tab_id=tab_id)
+        return TabClosed(f"The tab{where} is closed; list tabs again and pick another.", tab=tab_id)
     if "debugger is not attached" in lower or "detached while handling command" in lower:
         return DebuggerDetached(
             f"The debugger is not attached to the tab{where} (detached or the user cancelled the "
             "debugging banner); the next request re-attaches.",
-            tab_id=tab_id,
+            tab=tab_id,
         )
     if "session with given id not found" in lower:
         return FrameGone(
             f"The frame is gone (its CDP session ended) while running {method}; take a new snapshot.",
             method=method,
-            tab_id=tab_id,
+            tab=tab_id,
         )
-    return CdpError(f"CDP error ({method}): {_cdp_message(text)}", method=method, tab_id=tab_id)
+    return CdpError(f"CDP error ({method}): {_cdp_message(text)}", method=method, tab=tab_id)
 
 
 def decode_result(raw: msgspec.Raw | bytes, method: str, result_type: type[T]) -> T:

@@ -127,7 +127,7 @@ class TabSession:
                         f"Tab {self.tab_id} shows a browser page (chrome://, an extension's or the Web "
                         "Store's) that browserx may not read or act on. Navigate it to a web page (navigate "
                         "works from here) or pick another tab.",
-                        tab_id=self.tab_id,
+                        tab=self.tab_id,
                     ) from None
                 raise
             self.attached = True
@@ -360,7 +360,7 @@ class TabSession:
         return PageCrashed(
             f"The page in tab {self.tab_id} crashed (its renderer died). Reload the tab (`reload`) or "
             "navigate it, then take a new snapshot.",
-            tab_id=self.tab_id,
+            tab=self.tab_id,
         )
 
     def handle_detached(self, reason: str | None) -> None:

@@ -69,7 +69,7 @@ class TabRegistry:
             known = ", ".join(str(t.tabId) for t in tabs[:20]) or "none"
             raise TabNotFound(
                 f"No tab with id {tab_id}; open tabs: {known}. Run `browserx tabs` to list them.",
-                tab_id=tab_id,
+                tab=tab_id,
             )
         if self.gate is not None:
             await self.gate(tab_id)
@@ -118,7 +118,7 @@ class TabRegistry:
             tab.session.close()
             log.info("tab_dropped", tab=tab_id)
         self.conn.fail_tab(
-            tab_id, TabClosed(f"Tab {tab_id} was closed; list tabs again and pick another.", tab_id=tab_id)
+            tab_id, TabClosed(f"Tab {tab_id} was closed; list tabs again and pick another.", tab=tab_id)
         )
 
     def _on_notice(self, msg: Inbound) -> None:

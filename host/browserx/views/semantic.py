@@ -5,6 +5,7 @@ page events and meta counts. ``LEGEND`` explains the keys for a system prompt.""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,11 +41,25 @@ ROLE_NAMES: dict[str, str] = {
 MAX_NAME = 50
 STATE_KEYS = ("disabled", "checked", "selected", "pressed", "required", "readonly", "invalid", "focused")
 
-LEGEND = """LEGEND for the browserx semantic view (interactive_tree):
+# How the legend words a code, where a reader knows the role by another name than ROLE_NAMES's.
+_LEGEND_WORDS = {"inp": "text input", "sel": "select/combobox", "num": "number input"}
+
+
+def _role_legend() -> str:
+    """The ``r`` line of the legend: every code of ROLE_NAMES (so it cannot leave one out)."""
+    codes = [f"{code}={_LEGEND_WORDS.get(code, name)}" for code, name in ROLE_NAMES.items()]
+    text = "- r: role, minified (a role without a code is spelled out): " + ", ".join(codes)
+    return textwrap.fill(
+        text, width=100, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
+
+
+LEGEND = (
+    """LEGEND for the browserx semantic view (interactive_tree):
 - i: element ID (use it in click(i), type(i, text), select(i, value), scroll(i))
-- r: role, minified: btn=button, inp=text input, link=link, chk=checkbox, radio=radio, sel=select/combobox,
-  lst=listbox, opt=option, tab=tab, menu=menu item, switch=switch, slider=slider, num=number input,
-  scr=scroll container, clk=clickable element without a role (other roles are spelled out)
+"""
+    + _role_legend()
+    + """
 - n: name/label a person sees (cut to 50 characters)
 - v: current value (only when values were requested; passwords never shown; a slider's always)
 - ph: placeholder, the hint a field shows (a format such as YYYY-MM-DD) when it is not its name
@@ -65,6 +80,7 @@ has_errors / has_success: use them to check whether the last action worked.
 omitted (when present): what was left out for the budget and where — scroll, or ask again with a
 query or a CSS filter; filtered: {reason, originalCount, filteredCount, tokenReduction} how many
 elements the page has, how many are listed, and the share of tokens saved (per cent)."""
+)
 
 
 def role_code(role: str) -> str:
