@@ -12,6 +12,7 @@ import pytest
 from browserx.actions import pointer
 from browserx.actions.links import AT_POINT_JS
 from browserx.actions.result import ActionResult
+from browserx.errors import SiteBlocked
 from tests.actions.acting import Acting, ActingPage, PageError, act
 
 AIMED = {
@@ -158,6 +159,27 @@ def test_a_link_outside_the_allowlist_is_refused_before_any_input() -> None:
     assert not result.success and result.error is not None and result.error.code == "url_not_allowed"
     assert mouse(p) == []
     assert len(p.calls_to(pointer.VERDICT_JS)) == 1  # the armed interceptor is taken down
+
+
+def test_a_link_to_a_site_the_person_blocked_is_refused_before_any_input() -> None:
+    """The tab's check_destination (the person's site rules, control/person.py) hears the link's
+    URL before the click; its site_blocked stops the click, and the interceptor is taken down."""
+    p = page(aim={**AIMED, "link": {"href": "https://bank.example/pay", "page": "http://127.0.0.1/"}})
+    heard: list[str] = []
+
+    async def body(acting: Acting) -> ActionResult:
+        async def check(url: str) -> None:
+            heard.append(url)
+            if "bank.example" in url:
+                raise SiteBlocked("browserx may not go to bank.example", site="bank.example")
+
+        acting.tab.check_destination = check
+        return await pointer.click(acting.tab, acting.id_named("Save draft"))
+
+    result = act(p, body)
+    assert not result.success and result.error is not None and result.error.code == "site_blocked"
+    assert heard == ["https://bank.example/pay"] and mouse(p) == []
+    assert len(p.calls_to(pointer.VERDICT_JS)) == 1
 
 
 def test_a_page_error_in_the_aim_fails_the_click_naming_the_snippet() -> None:

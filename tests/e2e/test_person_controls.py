@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
@@ -227,6 +229,15 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
         with pytest.raises(SiteBlocked):
             bx.navigate(servers.url("hello.html").replace("http://", "http:/\\"), tab=other)
         assert bx.snapshot(tab=other)["url"].startswith(servers.xorigin)
+        # nor by a link on an allowed page: the click is refused before it, the page stays
+        away = servers.xorigin + "/link-to.html?to=" + quote(servers.url("hello.html"), safe="")
+        bx.navigate(away, tab=other)
+        link = next(int(m[1]) for m in re.finditer(r"\[(\d+)\] Go elsewhere", bx.snapshot(tab=other)["text"]))
+        with pytest.raises(SiteBlocked):
+            bx.click(link, tab=other)
+        time.sleep(0.3)  # a navigation the click started would have committed by now
+        assert bx.snapshot(tab=other)["url"].startswith(servers.xorigin + "/link-to.html")
+        bx.navigate(servers.xorigin + "/hello.html", tab=other)
         # only listed sites: the listed one works, any other is refused
         _save_options(pages, mode="listed", allowed=servers.xorigin.split("//")[1])
         assert bx.snapshot(tab=other)["title"] == "Hello fixture"

@@ -1,5 +1,5 @@
-"""The links an action would follow, checked by the URL allowlist (url_policy.check_link) before
-any input is sent: a click lands on a link (the element hit at the click's point, or the target's
+"""The links an action would follow, checked by the URL allowlist (url_policy.check_link) and the
+person's site rules (Tab.check_destination) before any input is sent: a click lands on a link (the element hit at the click's point, or the target's
 own link ancestor), or Enter is pressed on one. Read in browserx's isolated world, one call each;
 a document that cannot answer (gone) is no link (the click's own checks say what is wrong with it);
 a page error is PageScriptError, and nothing is clicked or pressed."""
@@ -22,12 +22,15 @@ AT_POINT_JS = page_js.load("browserx.actions", "links_at_point.js")
 FOCUSED_JS = page_js.load("browserx.actions", "links_focused.js")
 
 
-def check_link_value(value: Any) -> None:
+async def refuse_link(tab: Tab, value: Any) -> None:
     """Refuse what a link snippet answered ({href, download, page} or null) when the URL
-    allowlist forbids following it."""
+    allowlist forbids following it, or the person's site rules keep browserx off its site
+    (``Tab.check_destination``: site_blocked, or the person asked first)."""
     if isinstance(value, dict) and isinstance(value.get("href"), str):
         page = value.get("page")
         check_link(value["href"], page if isinstance(page, str) else None, bool(value.get("download")))
+        if tab.check_destination is not None:
+            await tab.check_destination(value["href"])
 
 
 async def refuse_link_at(tab: Tab, target: Target, point: Point) -> None:
@@ -43,7 +46,7 @@ async def refuse_link_at(tab: Tab, target: Target, point: Point) -> None:
         )
     except PAGE_CALL_ERRORS:
         return
-    check_link_value(value)
+    await refuse_link(tab, value)
 
 
 async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
@@ -55,10 +58,10 @@ async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
                 tab.session, AT_POINT_JS, -1e9, -1e9,  # no point: the target's own link
                 this=target.object_id, session_id=target.session_id,
             )  # fmt: skip
-            check_link_value(own)
+            await refuse_link(tab, own)
             return
         _, ctx = await isolated_world(tab.capture, None)
         focused = await page_eval(tab.session, FOCUSED_JS, world=ctx)
     except PAGE_CALL_ERRORS:
         return
-    check_link_value(focused)
+    await refuse_link(tab, focused)

@@ -22,7 +22,7 @@ from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
 from browserx.actions.keys import modifiers_mask
 from browserx.actions.links import AT_POINT_JS as LINK_AT_POINT_JS
-from browserx.actions.links import check_link_value, refuse_link_at
+from browserx.actions.links import refuse_link, refuse_link_at
 from browserx.actions.page_changes import PEEK_JS, SETTLE_JS
 from browserx.actions.resolve import OBJECT_GROUP, Target, call_on, resolve
 from browserx.actions.result import ActionResult
@@ -283,7 +283,7 @@ async def _aim(ctx: ActionContext, target: Target) -> tuple[Point, Box | None] |
     if not isinstance(aim, dict) or aim.get("scroll"):
         return None
     try:
-        check_link_value(aim.get("link"))  # a link outside the URL allowlist: no click at all
+        await refuse_link(tab, aim.get("link"))  # a link it may not follow: no click at all
     except BrowserxError:
         _disarm(tab, target)
         raise

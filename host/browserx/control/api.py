@@ -71,6 +71,7 @@ def build_methods(
         person = PersonControls(registry.conn, settings.controls(), settings.allow_file_urls)
     if isinstance(registry, TabRegistry):  # (unit tests pass stand-ins)
         registry.gate = person.gate
+        registry.destinations = person.check_url
         person.list_tabs = registry.list_tabs
     person.site_asker = lambda host, tab_id: asks_for(registry.conn).allow_site(host, tab_id)
     ctx = Context(registry, settings, person, socket_path)

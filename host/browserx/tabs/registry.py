@@ -26,6 +26,9 @@ class TabRegistry:
         # Checked before a request touches a tab (control/person.py: the person's Stop, site rules
         # and tab sharing); raises to refuse it.
         self.gate: Callable[[int], Awaitable[None]] | None = None
+        # Checked before an action opens a page from a tab (a link a click or Enter would follow:
+        # control/person.py, the person's site rules); raises to refuse it.
+        self.destinations: Callable[[str, int], Awaitable[None]] | None = None
         conn.on_notice(self._on_notice)
 
     def restore_watermarks(self, watermarks: dict[str, object] | None) -> None:
@@ -108,7 +111,13 @@ class TabRegistry:
         if tab is None:
             tab = self.tabs[tab_id] = Tab(tab_id, self.conn)
             tab.ids.raise_floor(self.floors.get(tab_id, 0))
+            tab.check_destination = lambda url: self.check_destination(url, tab_id)
         return tab
+
+    async def check_destination(self, url: str, tab_id: int) -> None:
+        """Refuse a page an action in tab ``tab_id`` would open (``destinations``)."""
+        if self.destinations is not None:
+            await self.destinations(url, tab_id)
 
     def drop(self, tab_id: int) -> None:
         """The tab closed: forget it, and fail what still waits for an answer from it."""

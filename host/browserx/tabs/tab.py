@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 import structlog
@@ -74,6 +74,9 @@ class Tab:
         # Told of each snapshot about to be torn down, and of the tab's release.
         self.on_retire: list[Callable[[DomSnapshot], None]] = []
         self.on_release: list[Callable[[], None]] = []
+        # Refuses a page an action would open from this tab (a link a click or Enter would follow)
+        # where the person's site rules keep browserx off it; set by the TabRegistry.
+        self.check_destination: Callable[[str], Awaitable[None]] | None = None
         self.session.add_listener(self._on_event)
         self.session.on_page_gone.append(self.invalidate)
 
