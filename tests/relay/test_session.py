@@ -363,3 +363,42 @@ def test_fire_and_forget_holds_its_tasks_until_done_and_close_cancels_the_rest()
         assert waiting.cancelled() and session._background == set()
 
     run(go)
+
+
+def test_a_batch_that_found_the_debugger_gone_attaches_again_once_and_runs() -> None:
+    """As ``cdp`` does: the first command failed because the debugger was let go (the person closed
+    Chrome's debugging bar), so none ran; the batch goes again on a new attachment."""
+    gone = [False]
+
+    def answer(method: str, params: dict[str, Any], sid: str | None) -> Any:
+        if method.startswith("Input.") and gone[0]:
+            return DebuggerDetached("Debugger is not attached to the tab")
+        return {"ok": method}
+
+    session, conn = session_over(answer)
+    session.on_attached.append(lambda: gone.__setitem__(0, False))
+    run(lambda: session.cdp("Runtime.evaluate"))  # attached
+    gone[0] = True  # the person closed the debugging bar
+    events = [("Input.dispatchKeyEvent", {"type": "keyDown"}), ("Input.dispatchKeyEvent", {"type": "keyUp"})]
+    answers = run(lambda: session.cdp_batch(events))
+    assert answers == [{"ok": "Input.dispatchKeyEvent"}] * 2
+    assert [m for m, _ in conn.calls].count("attach") == 2
+
+
+def test_a_batch_the_debugger_left_midway_is_not_sent_again() -> None:
+    """A command ran before the debugger went: sending the batch again would do it twice."""
+
+    sent: list[str] = []
+
+    def answer(method: str, params: dict[str, Any], sid: str | None) -> Any:
+        sent.append(params.get("type", method))
+        if params.get("type") == "keyUp":
+            return DebuggerDetached("Debugger is not attached to the tab")
+        return {"ok": method}
+
+    session, conn = session_over(answer)
+    events = [("Input.dispatchKeyEvent", {"type": "keyDown"}), ("Input.dispatchKeyEvent", {"type": "keyUp"})]
+    answers = run(lambda: session.cdp_batch(events))
+    assert answers[0] == {"ok": "Input.dispatchKeyEvent"} and isinstance(answers[1], DebuggerDetached)
+    assert [m for m, _ in conn.calls].count("attach") == 1
+    assert sent.count("keyDown") == 1

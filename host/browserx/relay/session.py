@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 import structlog
@@ -74,6 +74,16 @@ def once_answered(work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
     if answered is None or answered.is_set():
         return work
     return _once_answered(answered, work)
+
+
+def _detached_before(answers: Sequence[Any]) -> bool:
+    """Whether a batch found the debugger gone before its first command: that one failed so, and
+    none ran after it (the extension issues them in order)."""
+    return (
+        bool(answers)
+        and isinstance(answers[0], DebuggerDetached)
+        and all(isinstance(a, BrowserxError) for a in answers)
+    )
 
 
 async def _once_answered(answered: asyncio.Event, work: Coroutine[Any, Any, T]) -> T:
@@ -246,6 +256,26 @@ class TabSession:
         await self.ensure_attached()
         waits = self._sent(len(commands))
         try:
+            try:
+                answers = await self.conn.cdp_batch(
+                    self.tab_id,
+                    commands,
+                    session_id,
+                    result_type=result_type,
+                    gates=gates,
+                    args=args,
+                    sets=sets,
+                )
+            except DebuggerDetached:
+                if session_id:
+                    raise
+            else:
+                if session_id or not _detached_before(answers):
+                    return answers
+            # The debugger was let go before the batch (the person closed Chrome's debugging bar,
+            # or another tool took the tab): nothing of it ran, so, as cdp does, attach again once.
+            self.attached = False
+            await self.ensure_attached()
             return await self.conn.cdp_batch(
                 self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args, sets=sets
             )
