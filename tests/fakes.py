@@ -171,7 +171,7 @@ def emit(
                                      params=raw))  # type: ignore[arg-type]  # fmt: skip
 
 
-KEPT_NAME = re.compile(r"globalThis\.(__bxKept_[0-9a-f]+)")
+KEPT_NAME = re.compile(r"(__bxKept_[0-9a-f]+)")
 
 
 class RecordedPage:

@@ -28,7 +28,8 @@ interface BxCollectOptions {
 interface BxHitDesc { desc: string; text: string; outside?: boolean }
 
 /** A link a click would follow. */
-interface BxLink { href: string; download: boolean; page: string }
+/** A page an action would open: a link's address, or a form's (``form``: a submission). */
+interface BxLink { href: string; download: boolean; page: string; form?: boolean }
 
 /** keyboard_probe.js: what kind of text target an element is. */
 interface BxProbe {
@@ -85,7 +86,7 @@ type BxSettleChanges = (quick: boolean) => Promise<number>;
 interface BxSnippets {
   "actions/at_point_hit.js": (this: unknown, x: number, y: number) =>
     {view: number[], optedOut?: true, frameOwner?: number, local?: number[],
-     keys?: number[], desc?: string, text?: string};
+     keys?: number[], desc?: string, text?: string, link?: BxLink | null};
   "actions/at_point_key_for.js": (this: Element) => number;
   "actions/effects.js": (this: unknown, msg: {kind: string, x?: number, y?: number, width?: number,
     height?: number, box?: number[], click?: boolean, durationMs?: number}, el?: Element | null) => void;
@@ -152,7 +153,7 @@ interface BxSnippets {
 }
 
 interface BxPlaceholders {
-  "actions/at_point_hit.js": {__NO_AI__: BxNoAi};
+  "actions/at_point_hit.js": {__NO_AI__: BxNoAi, __LINK__: BxSnippets["actions/links_at_point.js"]};
   "actions/focus_guard.js": {__NO_AI__: BxNoAi};
   "actions/forms_select_counted.js": {__SELECT__: BxSnippets["actions/forms_select.js"], __PEEK__: BxCounted};
   "actions/keyboard_after.js":

@@ -11,6 +11,7 @@ from browserx.actions import keyboard
 from browserx.actions.focus_guard import FOCUS_GUARD_JS
 from browserx.actions.links import AT_POINT_JS, FOCUSED_JS
 from browserx.actions.result import ActionResult
+from browserx.errors import SiteBlocked
 from tests.actions.acting import Acting, ActingPage, act, clicks_land, mouse_presses
 from tests.fakes import emit
 
@@ -146,6 +147,26 @@ def test_a_world_that_lost_the_kept_functions_gets_the_text_once_in_the_burst_se
     assert first.success and second.success and box.value == "Ada L"
     assert [k for k in keys(p) if k[0] == "insertText"] == [("insertText", "Ada"), ("insertText", " L")]
     assert len(p.calls_to(keyboard.TYPED_BY_KEY_JS)) == 2  # read back in the burst both times
+
+
+def test_enter_after_the_text_is_refused_before_typing_when_its_form_goes_to_a_blocked_site() -> None:
+    """type with submit: the form Enter would send (links_focused.js answers its address) is checked
+    by the URL allowlist and the person's site rules (Tab.check_destination) before anything is
+    typed."""
+    box = Field()
+    p = page(box)
+    p.on(FOCUSED_JS, {"href": "https://bank.example/pay", "download": False, "page": URL, "form": True})
+
+    async def body(acting: Acting) -> ActionResult:
+        async def check(url: str) -> None:
+            raise SiteBlocked(f"browserx may not go to {url}", site="bank.example")
+
+        acting.tab.check_destination = check
+        return await keyboard.type_text(acting.tab, acting.id_named("Full name"), "Ada", submit=True)
+
+    result = act(p, body)
+    assert not result.success and result.error is not None and result.error.code == "site_blocked"
+    assert box.value == "" and keys(p) == []
 
 
 def test_a_field_that_never_keeps_the_focus_gets_no_text() -> None:

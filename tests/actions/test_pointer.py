@@ -182,6 +182,31 @@ def test_a_link_to_a_site_the_person_blocked_is_refused_before_any_input() -> No
     assert len(p.calls_to(pointer.VERDICT_JS)) == 1
 
 
+def test_a_click_whose_link_made_browserx_ask_the_person_is_aimed_again_after_the_answer() -> None:
+    """While the person answered (ask mode), the page may have moved something under the point
+    measured before the question: the interceptor armed then is taken down and the click aims
+    again from what the page shows now, with a new hit test; the person is asked once."""
+    p = page(aim={**AIMED, "link": {"href": "https://new.example/", "page": "http://127.0.0.1/"}})
+    p.on(AT_POINT_JS, {"href": "https://new.example/", "page": "http://127.0.0.1/"})
+    asked: list[str] = []
+
+    async def body(acting: Acting) -> ActionResult:
+        async def check(url: str) -> bool:
+            asked.append(url)
+            return len(asked) == 1  # asked (and allowed) the first time; remembered after
+
+        acting.tab.check_destination = check
+        return await pointer.click(acting.tab, acting.id_named("Save draft"))
+
+    result = act(p, body)
+    assert result.success
+    assert (
+        len(p.calls_to(pointer.AIM_JS)) == 1 and len(p.calls_to(pointer.VERDICT_JS)) == 2
+    )  # disarmed, checked
+    assert len(p.calls_to(pointer.GUARD_JS)) == 1  # the hit test armed again after the answer
+    assert [t for t, *_ in mouse(p)] == ["mouseMoved", "mousePressed", "mouseReleased"]
+
+
 def test_a_page_error_in_the_aim_fails_the_click_naming_the_snippet() -> None:
     pytest.importorskip("browserx.relay.page_call", reason="a page error reads as no value before page_call")
     p = page(aim=PageError("TypeError: getClientRects is not a function"))

@@ -15,6 +15,7 @@ import pytest
 from browserx.actions.resolve import OBJECT_GROUP, RESOLVE_JS, Target, resolve
 from browserx.errors import DuplicateId, PageOptedOut, StaleElement, UnknownElement
 from browserx.page.capture import capture_tab
+from browserx.page_js import Snippet
 from browserx.relay.kept import kept
 from browserx.relay.protocol import TargetInfo
 from tests.builders import recorded, snapshot_of
@@ -344,5 +345,32 @@ def test_an_id_from_before_a_host_restart_is_stale_and_never_another_element() -
         assert len(seen.conn.calls) == sent  # nothing asked of the page
         with pytest.raises(UnknownElement):
             await resolve(seen.tab, 999)  # never given out at all: still unknown
+
+    run(body)
+
+
+def test_a_burst_goes_by_name_only_when_the_world_holds_every_function_of_it() -> None:
+    """The lookup alone was kept before; a burst with a function beside it that the world does not
+    hold goes whole, every function of it (a world that holds none would otherwise fail the lookup
+    after the function beside it had acted); the next such burst goes by name."""
+    probe = Snippet("actions/keyboard_probe_focus.js", "function(key) { return {go: false}; }")
+
+    async def body() -> None:
+        seen = Observed(RecordedPage("hello", world=5))
+        await seen.observe()
+        press = seen.id_named("Press")
+        await resolve(seen.tab, press)  # the lookup alone: kept
+        page, declared = seen.conn.answer, []
+        seen.conn.answer = lambda m, p, sid: (declared.append(p.get("functionDeclaration")), page(m, p, sid))[
+            1
+        ]
+        bursts = []
+        for _ in range(2):
+            declared.clear()
+            await resolve(seen.tab, press, early=(probe, ()))
+            bursts.append([d for d in declared if d])
+        whole, named = bursts
+        assert whole == [kept(RESOLVE_JS).whole.source, kept(probe).whole.source]
+        assert named == [kept(RESOLVE_JS).stub.source, kept(probe).stub.source]
 
     run(body)

@@ -235,6 +235,20 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
         link = next(int(m[1]) for m in re.finditer(r"\[(\d+)\] Go elsewhere", bx.snapshot(tab=other)["text"]))
         with pytest.raises(SiteBlocked):
             bx.click(link, tab=other)
+        # nor by coordinates: click_at where the link is
+        nodes = bx.snapshot(tab=other, format="semantic")["semantic"]["interactive_tree"]
+        (x, y) = next(n["xy"] for n in nodes if n.get("n") == "Go elsewhere")
+        with pytest.raises(SiteBlocked):
+            bx.click_at(x, y, tab=other)
+        # nor by a form sent there: its submit button, or Enter after typing (nothing is typed)
+        text = bx.snapshot(tab=other)["text"]
+        send = int(re.search(r"\[(\d+)\] button Send", text)[1])  # type: ignore[index]
+        query = int(re.search(r"\[(\d+)\] textbox Query", text)[1])  # type: ignore[index]
+        with pytest.raises(SiteBlocked):
+            bx.click(send, tab=other)
+        with pytest.raises(SiteBlocked):
+            bx.type_text(query, "hello", submit=True, tab=other)
+        assert bx.call("type", tab=other, id=query, text="x")["changes"]["value_length"] == 1  # was empty
         time.sleep(0.3)  # a navigation the click started would have committed by now
         assert bx.snapshot(tab=other)["url"].startswith(servers.xorigin + "/link-to.html")
         bx.navigate(servers.xorigin + "/hello.html", tab=other)

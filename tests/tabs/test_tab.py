@@ -326,3 +326,33 @@ def test_work_a_request_left_behind_waits_for_its_answer_when_nobody_else_wants_
         return order
 
     assert asyncio.run(go()) == ["answer written", "release handles", "next request"]
+
+
+def test_work_left_behind_goes_first_even_when_the_answer_went_out_as_the_next_request_woke() -> None:
+    """The answer is written in the same turn as the tab is let go (no yield in between): the
+    held work is woken after the next holder, yet still sends its frames before it."""
+
+    async def go() -> list[str]:
+        tab, _ = fake_tab()
+        order: list[str] = []
+        answered = asyncio.Event()
+
+        async def work() -> None:
+            order.append("release handles")
+
+        async def next_request() -> None:
+            async with tab.lock:
+                order.append("next request")
+
+        ANSWERED.set(answered)
+        await tab.lock.acquire()
+        waiting = asyncio.ensure_future(next_request())
+        await asyncio.sleep(0)  # it waits for the lock
+        tab.session.fire_and_forget(work())
+        await asyncio.sleep(0)  # the held work waits for the answer
+        tab.lock.release()  # the next request is woken first...
+        answered.set()  # ...then the held work, as the answer goes out in the same turn
+        await waiting
+        return order
+
+    assert asyncio.run(go()) == ["release handles", "next request"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from browserx import page_js
 from browserx.actions.effects import at_point, ripple
+from browserx.actions.links import AT_POINT_JS, refuse_link
 from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
 from browserx.actions.result import ActionResult, HitElement
@@ -29,12 +30,13 @@ from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
-HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js", uses={"NO_AI": NO_AI_JS})
+HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js", uses={"NO_AI": NO_AI_JS, "LINK": AT_POINT_JS})
 KEY_FOR_JS = page_js.load("browserx.actions", "at_point_key_for.js")
 
 
-async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | None]:
-    """What is at top-level viewport point (x, y), and the CDP session of its frame."""
+async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | None, Any]:
+    """What is at top-level viewport point (x, y), the CDP session of its frame, and the page a
+    click there would open (links_at_point.js: {href, download, page, form} or None)."""
     session: str | None = None
     lx, ly = x, y
     snapped = False
@@ -59,7 +61,7 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
             )
         if "frameOwner" not in found:
             label = "m" if session is None else tab.session.frame_label(session)
-            return _named(tab, found, label), session
+            return _named(tab, found, label), session, found.get("link")
         if found["frameOwner"] == 0 and not snapped:
             # A world the collector has not run in yet knows no <iframe> by key: a snapshot gives
             # it one, then the same point is asked again.
@@ -68,9 +70,9 @@ async def element_at(tab: Tab, x: float, y: float) -> tuple[HitElement, str | No
             continue
         child = await child_session(tab, session, ctx, int(found["frameOwner"]))
         if child is None:
-            return HitElement(description="iframe (its frame cannot be reached)", frame="m"), session
+            return HitElement(description="iframe (its frame cannot be reached)", frame="m"), session, None
         session, (lx, ly) = child, found["local"]
-    return HitElement(description="iframe (nested too deep)"), session
+    return HitElement(description="iframe (nested too deep)"), session, None
 
 
 def _named(tab: Tab, found: dict[str, Any], label: str) -> HitElement:
@@ -119,12 +121,14 @@ async def child_session(tab: Tab, parent: str | None, ctx: int, owner_key: int) 
     return None
 
 
-async def _at(ctx: ActionContext, x: float, y: float) -> None:
-    hit, session = await element_at(ctx.tab, x, y)
+async def _at(ctx: ActionContext, x: float, y: float) -> Any:
+    """Name what is at the point in the result; the page a click there would open."""
+    hit, session, link = await element_at(ctx.tab, x, y)
     ctx.result.hit = hit
     ctx.result.id = hit.id
     ctx.result.point = (round(x, 1), round(y, 1))
     await ctx.watch_session(session)
+    return link
 
 
 async def click_at(
@@ -139,7 +143,10 @@ async def click_at(
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
         mask = held_keys(button, modifiers)
-        await _at(ctx, x, y)
+        link = await _at(ctx, x, y)
+        if await refuse_link(tab, link):  # the person was asked meanwhile: what is there now
+            link = await _at(ctx, x, y)
+            await refuse_link(tab, link)
         await ripple(tab, x, y)
         await mouse_click(tab, (x, y), button, max(1, min(count, 3)), mask)
 

@@ -3,7 +3,8 @@
 // of a session's top document with (x, y) in that document's viewport: the element there, through
 // open shadow roots (and closed ones the host handed in: __browserx.closed) and same-origin frames;
 // at an out-of-process frame, that frame's <iframe> (its key: frameOwner) and the point inside it
-// (local). Keys are the collector's (__browserx.keyOf), nearest first, up to the frame's document.
+// (local). Keys are the collector's (__browserx.keyOf), nearest first, up to the frame's document;
+// link: the page a click there would open (links_at_point.js), or null.
 function(x, y) {
   const B = globalThis.__browserx;
   const key = (n) => (B && B.keyOf ? B.keyOf(n) : 0);
@@ -41,5 +42,7 @@ function(x, y) {
   if (cls.length) desc += '.' + cls.slice(0, 2).join('.');
   const text = ((el.getAttribute && el.getAttribute('aria-label')) || /** @type {HTMLElement} */ (el).innerText || el.textContent || '')
     .replace(/\s+/g, ' ').trim().slice(0, 60);
-  return {view, keys, desc, text: /** @type {HTMLInputElement} */ (el).type === 'password' ? '' : text};
+  // The page a click there would open (a link, a form's submit button), for the host's checks.
+  const link = (__LINK__).call(el, x, y);
+  return {view, keys, desc, text: /** @type {HTMLInputElement} */ (el).type === 'password' ? '' : text, link};
 }

@@ -237,6 +237,8 @@ async def type_text(
                 )
         elif not show_after:
             on_target(ctx.tab, target.object_id, target.session_id, target.context_id)
+        if submit:  # where the Enter after the text sends the form: refused before anything is typed
+            await refuse_link_focused(tab, None)
         if clear:  # even when the field reads empty: an editor may keep its text elsewhere (CodeMirror)
             await clear_field(ctx, target)
         typed = 0  # characters sent while the page we type into was still there

@@ -2,7 +2,8 @@
 // click (actions/links.py), called on the target element with the point the click will land at, in
 // its session's root viewport: the link the click would follow — of the element hit there (the
 // target, a child of it, or with force whatever covers it), or of the target itself — as
-// {href, download, page}; null when no link is involved. Same-origin frames are walked as in
+// {href, download, page}; a submit button the click would press as its form's address, with form:
+// true; null when neither is involved. Same-origin frames are walked as in
 // pointer_hit.js; shadow roots are crossed upward through their hosts.
 function(x, y) {
   const el = this, chain = [];
@@ -26,9 +27,32 @@ function(x, y) {
     return null;
   };
   const link = (hit && linkOf(hit)) || linkOf(el);
-  if (!link) return null;
+  if (!link) return submission((hit && submitOf(hit)) || submitOf(el));
   const raw = link.getAttribute('href') ?? link.getAttribute('xlink:href') ?? '';
   let href = raw;
   try { href = new URL(raw, link.ownerDocument.baseURI).href; } catch (e) {}
   return {href: href, download: link.hasAttribute('download'), page: link.ownerDocument.URL};
+
+  // A submit button (of a form that navigates: not method=dialog) and the address it sends its form
+  // to: formaction, else the form's action attribute (read as an attribute: a field named "action"
+  // shadows form.action), resolved as the browser does; the page itself when neither is set.
+  function submitOf(/** @type {any} */ n) {
+    for (; n; n = n.parentNode || n.host) {
+      if (n.nodeType !== 1) continue;
+      const name = n.localName, type = (n.getAttribute('type') || '').toLowerCase();
+      if ((name === 'button' && (type === '' || type === 'submit')) || (name === 'input' && (type === 'submit' || type === 'image'))) return n.form ? n : null;
+      if (name === 'form' || name === 'a') return null;
+    }
+    return null;
+  }
+  function submission(/** @type {any} */ button) {
+    if (!button) return null;
+    const form = button.form;
+    const method = (button.getAttribute('formmethod') || form.getAttribute('method') || '').toLowerCase();
+    if (method === 'dialog') return null;
+    const raw = button.getAttribute('formaction') ?? form.getAttribute('action') ?? '';
+    let href = button.ownerDocument.URL;
+    try { href = new URL(raw, button.ownerDocument.baseURI).href; } catch (e) {}
+    return {href: href, download: false, page: button.ownerDocument.URL, form: true};
+  }
 }

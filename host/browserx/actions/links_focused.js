@@ -1,7 +1,8 @@
 // @ts-check
 // key Enter (actions/links.py), evaluated in browserx's world of the main frame: the link Enter would
 // follow — the focused element (through open shadow roots and same-origin frames) or its link
-// ancestor — as {href, download, page}; null when focus is on no link.
+// ancestor — as {href, download, page}; a form Enter would send, as its address with form: true;
+// null when focus is on neither.
 (() => {
   let n = document.activeElement;
   try {
@@ -23,5 +24,21 @@
       return {href: href, download: n.hasAttribute('download'), page: n.ownerDocument.URL};
     }
   }
-  return null;
+  // Not a link: Enter on a submit button, or in a one-line field of a form (implicit submission),
+  // sends the form, to formaction or the form's action attribute (a field named "action" shadows
+  // form.action), resolved as the browser does; with form: true. Not a form of method=dialog.
+  const el = /** @type {any} */ (n);
+  const type = el && el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+  const submits = el && el.form && (
+    (el.localName === 'button' && ['', 'submit'].includes((el.getAttribute('type') || '').toLowerCase()))
+    || ['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'month', 'week', 'time',
+        'datetime-local', 'submit', 'image'].includes(type));
+  if (!submits) return null;
+  const form = el.form, button = el.localName === 'button' || type === 'submit' || type === 'image' ? el : null;
+  const method = ((button && button.getAttribute('formmethod')) || form.getAttribute('method') || '').toLowerCase();
+  if (method === 'dialog') return null;
+  const raw = (button && button.getAttribute('formaction')) ?? form.getAttribute('action') ?? '';
+  let href = el.ownerDocument.URL;
+  try { href = new URL(raw, el.ownerDocument.baseURI).href; } catch (e) {}
+  return {href: href, download: false, page: el.ownerDocument.URL, form: true};
 })()

@@ -283,10 +283,13 @@ async def _aim(ctx: ActionContext, target: Target) -> tuple[Point, Box | None] |
     if not isinstance(aim, dict) or aim.get("scroll"):
         return None
     try:
-        await refuse_link(tab, aim.get("link"))  # a link it may not follow: no click at all
+        asked = await refuse_link(tab, aim.get("link"))  # a link it may not follow: no click at all
     except BrowserxError:
         _disarm(tab, target)
         raise
+    if asked:  # the person answered a question meanwhile: aim again, from what the page shows now
+        _disarm(tab, target)
+        return "again"
     if isinstance(aim.get("cover"), dict):
         return "again"
     x, y = aim["point"]

@@ -166,9 +166,15 @@ async def _lookup_in(
 ) -> Target | None:
     session_id, ctx = where
     sent: list[tuple[Snippet, Snippet]] = []  # each page function of the burst: (snippet, as sent)
+    # By name only when the world holds every function of the burst, else all whole: a world that
+    # turns out to hold none then fails the whole burst before anything in it acts (an early
+    # function may act: select's sets the value), and it is sent again whole.
+    burst = [RESOLVE_JS, *([early[0]] if early is not None else [])]
+    burst += [step[0] for step in then if isinstance(step[0], Snippet)] if tab.session.can_gate else []
+    by_name = all(kept.holds(tab.session, where, js) for js in burst)
 
     def request(js: Snippet, *args: Any, **how: Any) -> tuple[str, dict[str, Any]]:
-        form = kept.form(tab.session, where, js)
+        form = kept.kept(js).stub if by_name else kept.kept(js).whole
         sent.append((js, form))
         return call_request(form, *args, world=ctx, **how)
 
@@ -199,8 +205,9 @@ async def _lookup_in(
                 kept.note(tab.session, where, snippet)  # it ran there: kept
         if any(kept.stub_missed(reply) for reply in page_answers):
             kept.forget(tab.session, where)
-            if any(not isinstance(reply, BaseException) for reply in answers[2:]):  # not skipped: acted
-                raise _acted_unconfirmed(element_id)
+            early_ran = early is not None and not kept.stub_missed(answers[1])
+            if early_ran or any(not isinstance(reply, BaseException) for reply in answers[2:]):
+                raise _acted_unconfirmed(element_id)  # something of it ran: never twice
             raise _StubMissed
         if early is not None:
             early_value = _page_value(early[0], answers[1])

@@ -173,17 +173,19 @@ class PersonControls:
         if self.stopped:
             raise StoppedByUser(STOPPED_MESSAGE)
 
-    async def check_url(self, url: str, tab_id: int | None = None, target: bool = True) -> None:
-        """Refuse a URL on a site the rules keep browserx off (``target``: one it would go to)."""
+    async def check_url(self, url: str, tab_id: int | None = None, target: bool = True) -> bool:
+        """Refuse a URL on a site the rules keep browserx off (``target``: one it would go to);
+        whether the person was asked (and allowed it): what the page shows may have changed
+        meanwhile."""
         rules = self.effective.sites
         if not rules.restrictive:
-            return
+            return False
         verdict = rules.verdict(url)
         if verdict == "allowed":
-            return
+            return False
         host = host_of(url) or ""
         if verdict == "ask" and self.site_asker is not None and await self.site_asker(host, tab_id):
-            return
+            return True
         what = "go to" if target else "use"
         why = {
             "blocked": "is on the person's blocked sites",

@@ -56,7 +56,8 @@ def kept(snippet: Snippet) -> Kept:
     )
     stub = Snippet(
         snippet.name,
-        f"function(...args) {{ const f = globalThis.{name}; "
+        # Its own property only: a page element with that id is a named property every world sees.
+        f"function(...args) {{ const f = Object.getOwnPropertyDescriptor(globalThis, {json.dumps(name)})?.value; "
         f"if (typeof f !== 'function') throw new Error({json.dumps(MISSING)}); return f.apply(this, args); }}",
     )
     return Kept(name, whole, stub)

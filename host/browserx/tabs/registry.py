@@ -28,7 +28,7 @@ class TabRegistry:
         self.gate: Callable[[int], Awaitable[None]] | None = None
         # Checked before an action opens a page from a tab (a link a click or Enter would follow:
         # control/person.py, the person's site rules); raises to refuse it.
-        self.destinations: Callable[[str, int], Awaitable[None]] | None = None
+        self.destinations: Callable[[str, int], Awaitable[bool]] | None = None
         conn.on_notice(self._on_notice)
 
     def restore_watermarks(self, watermarks: dict[str, object] | None) -> None:
@@ -114,10 +114,10 @@ class TabRegistry:
             tab.check_destination = lambda url: self.check_destination(url, tab_id)
         return tab
 
-    async def check_destination(self, url: str, tab_id: int) -> None:
-        """Refuse a page an action in tab ``tab_id`` would open (``destinations``)."""
-        if self.destinations is not None:
-            await self.destinations(url, tab_id)
+    async def check_destination(self, url: str, tab_id: int) -> bool:
+        """Refuse a page an action in tab ``tab_id`` would open (``destinations``); whether the
+        person was asked first."""
+        return await self.destinations(url, tab_id) if self.destinations is not None else False
 
     def drop(self, tab_id: int) -> None:
         """The tab closed: forget it, and fail what still waits for an answer from it."""

@@ -42,10 +42,12 @@ class TabLock(asyncio.Lock):
     async def acquire(self) -> Literal[True]:
         await super().acquire()
         left, self._left_behind = self._left_behind, None
-        if left is not None and not left.is_set():
+        if left is not None:
+            # Set now, or set a moment ago with its work woken but not yet run: either way that
+            # work's first frames go out before this holder's, after one turn of the loop.
             left.set()
             try:
-                await asyncio.sleep(0)  # their first frames go out before this holder's
+                await asyncio.sleep(0)
             except BaseException:
                 self.release()
                 raise
@@ -75,8 +77,9 @@ class Tab:
         self.on_retire: list[Callable[[DomSnapshot], None]] = []
         self.on_release: list[Callable[[], None]] = []
         # Refuses a page an action would open from this tab (a link a click or Enter would follow)
-        # where the person's site rules keep browserx off it; set by the TabRegistry.
-        self.check_destination: Callable[[str], Awaitable[None]] | None = None
+        # where the person's site rules keep browserx off it; True when it asked the person first
+        # (what the page shows may have changed meanwhile). Set by the TabRegistry.
+        self.check_destination: Callable[[str], Awaitable[bool]] | None = None
         self.session.add_listener(self._on_event)
         self.session.on_page_gone.append(self.invalidate)
 
