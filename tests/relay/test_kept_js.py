@@ -61,3 +61,32 @@ def test_the_kept_forms_of_every_function_snippet_parse_and_run_as_the_snippet_d
     assert set(out["unparsed"]) == {"actions/effects.js"}
     assert out["ran"]["ran"] == [13, 27]
     assert out["ran"]["thrown"] == MISSING  # a fresh context keeps nothing
+
+
+NAMED = """
+const vm = require("vm");
+const [stub, name, collectStub, collectName] = %(args)s;
+// A page element with that id: a named property on the global's prototype chain, seen by every world.
+const world = vm.createContext({});
+vm.runInContext(`Object.setPrototypeOf(globalThis, {${JSON.stringify(name)}: () => "page's", ${JSON.stringify(collectName)}: () => "page's"})`, world);
+let thrown = null;
+try { vm.runInContext("(" + stub + ")", world).call({}); } catch (e) { thrown = e.message; }
+const collected = vm.runInContext("(" + collectStub + ")", world)({}, 0, 0, false);
+console.log(JSON.stringify([thrown, collected]));
+"""
+
+
+def test_a_stub_never_calls_what_the_page_named_like_its_function() -> None:
+    """An element with the function's name as its id is a property every world sees (on the
+    global's prototype chain); a stub reads only the world's own property: the kept stub throws
+    the host's signal (then the call goes whole), the collector's stub answers null (then it is
+    installed)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    from browserx.page.collector import _COLLECTOR_NAME, COLLECT_STUB_JS
+
+    args = [kept(THING).stub.source, kept(THING).name, COLLECT_STUB_JS.source, _COLLECTOR_NAME]
+    script = NAMED % {"args": json.dumps(args)}
+    out = subprocess.run([node, "-"], input=script, capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == [MISSING, None]

@@ -43,8 +43,9 @@ INSTALL_AND_COLLECT_JS = Snippet(
 )
 COLLECT_STUB_JS = Snippet(
     SETTLE_AND_COLLECT_JS.name,
-    f"function(opts, quiet, timeout, network) {{ const run = globalThis.{_COLLECTOR_NAME}; "
-    "return run ? run(opts, quiet, timeout, network) : null; }",
+    # The world's own property only: a page element with that id is a named property every world sees.
+    f"function(opts, quiet, timeout, network) {{ const run = Object.getOwnPropertyDescriptor(globalThis, "
+    f"'{_COLLECTOR_NAME}')?.value; return typeof run === 'function' ? run(opts, quiet, timeout, network) : null; }}",
 )
 
 
