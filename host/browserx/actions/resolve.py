@@ -165,23 +165,20 @@ async def _lookup_in(
     then: Sequence[Then],
 ) -> Target | None:
     session_id, ctx = where
-    sent: list[tuple[Snippet, Snippet]] = []  # each page function of the burst: (snippet, as sent)
+    steps = list(then) if early is not None and tab.session.can_gate else []  # sent behind the early one
     # By name only when the world holds every function of the burst, else all whole: a world that
     # turns out to hold none then fails the whole burst before anything in it acts (an early
     # function may act: select's sets the value), and it is sent again whole.
     burst = [RESOLVE_JS, *([early[0]] if early is not None else [])]
-    burst += [step[0] for step in then if isinstance(step[0], Snippet)] if tab.session.can_gate else []
+    burst += [step[0] for step in steps if isinstance(step[0], Snippet)]
     by_name = all(kept.holds(tab.session, where, js) for js in burst)
 
     def request(js: Snippet, *args: Any, **how: Any) -> tuple[str, dict[str, Any]]:
-        form = kept.kept(js).stub if by_name else kept.kept(js).whole
-        sent.append((js, form))
-        return call_request(form, *args, world=ctx, **how)
+        return call_request(kept.kept(js).stub if by_name else kept.kept(js).whole, *args, world=ctx, **how)
 
     lookup = request(RESOLVE_JS, ref.key, by_value=False, group=OBJECT_GROUP)
     early_value: Any = None
     then_values: list[Any] = []
-    steps: list[Then] = []
     went = False  # steps behind the early function were let go: the element has been acted on
     try:
         answers: list[Any]
@@ -189,7 +186,6 @@ async def _lookup_in(
             answers = [await tab.session.cdp(*lookup, session_id=session_id, result_type=dict)]
         else:  # one round trip for both (and the steps behind them): the renderer runs them in order
             js, args = early
-            steps = list(then) if tab.session.can_gate else []
             requests = [lookup, request(js, ref.key, *args, await_promise=True)]
             requests += [
                 request(step[0], ref.key, *step[1], await_promise=True) if isinstance(step[0], Snippet) else step
@@ -200,9 +196,9 @@ async def _lookup_in(
             )
         page_answers = [reply for reply, step in zip(answers, [None, None, *steps], strict=False)
                         if step is None or isinstance(step[0], Snippet)]  # fmt: skip
-        for (snippet, form), reply in zip(sent, page_answers, strict=True):
-            if form is kept.kept(snippet).whole and isinstance(reply, dict):
-                kept.note(tab.session, where, snippet)  # it ran there: kept
+        for js, reply in zip(burst, page_answers, strict=True):
+            if not by_name and isinstance(reply, dict):
+                kept.note(tab.session, where, js)  # it ran there: kept
         if any(kept.stub_missed(reply) for reply in page_answers):
             kept.forget(tab.session, where)
             early_ran = early is not None and not kept.stub_missed(answers[1])

@@ -69,12 +69,6 @@ def holds(session: TabSession, world: World, snippet: Snippet) -> bool:
     return record is not None and record[0] == session.frames_changed_at and kept(snippet).name in record[1]
 
 
-def form(session: TabSession, world: World, snippet: Snippet) -> Snippet:
-    """What to send to run ``snippet`` in ``world``: its stub where the world holds it, else whole."""
-    forms = kept(snippet)
-    return forms.stub if holds(session, world, snippet) else forms.whole
-
-
 def note(session: TabSession, world: World, snippet: Snippet) -> None:
     """``snippet`` was sent whole to ``world`` and ran there (its answer came, a throw included)."""
     record = session.kept_functions.get(world)
@@ -116,21 +110,21 @@ async def kept_call(
     world, when given), sent whole the first time and by name after."""
     session_id, context_id = world
     where: dict[str, Any] = {"this": this} if this is not None else {"world": context_id}
+
+    async def send(sent: Snippet) -> Any:
+        return await page_call(
+            session, sent, *args, session_id=session_id, await_promise=await_promise, timeout=timeout, **where
+        )
+
     if holds(session, world, snippet):
         try:
-            return await page_call(
-                session, kept(snippet).stub, *args, session_id=session_id,
-                await_promise=await_promise, timeout=timeout, **where,
-            )  # fmt: skip
+            return await send(kept(snippet).stub)
         except PageScriptError as exc:
             if not is_missing(exc):
                 raise
             forget(session, world)
     try:
-        value = await page_call(
-            session, kept(snippet).whole, *args, session_id=session_id,
-            await_promise=await_promise, timeout=timeout, **where,
-        )  # fmt: skip
+        value = await send(kept(snippet).whole)
     except PageScriptError:
         note(session, world, snippet)  # it ran (and threw): it is kept all the same
         raise
@@ -143,7 +137,6 @@ __all__ = [
     "Kept",
     "World",
     "forget",
-    "form",
     "holds",
     "is_missing",
     "kept",

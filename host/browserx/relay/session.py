@@ -255,17 +255,15 @@ class TabSession:
             raise self.crashed_error()
         await self.ensure_attached()
         waits = self._sent(len(commands))
+
+        async def send() -> list[Any]:
+            return await self.conn.cdp_batch(
+                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args, sets=sets
+            )
+
         try:
             try:
-                answers = await self.conn.cdp_batch(
-                    self.tab_id,
-                    commands,
-                    session_id,
-                    result_type=result_type,
-                    gates=gates,
-                    args=args,
-                    sets=sets,
-                )
+                answers = await send()
             except DebuggerDetached:
                 if session_id:
                     raise
@@ -276,9 +274,7 @@ class TabSession:
             # or another tool took the tab): nothing of it ran, so, as cdp does, attach again once.
             self.attached = False
             await self.ensure_attached()
-            return await self.conn.cdp_batch(
-                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args, sets=sets
-            )
+            return await send()
         finally:
             self._waiting -= waits
 
