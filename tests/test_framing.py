@@ -203,9 +203,42 @@ def test_decode_body_ok_bytes_and_str() -> None:
     assert decode_body('{"type": "hello", "version": "1"}', Inbound).version == "1"
 
 
-def test_decode_body_invalid_utf8() -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"error": "bad \xff byte"}',  # a byte no UTF-8 sequence starts with
+        b'{"error": "cut \xe2\x82"}',  # a sequence cut short
+        b'{"error": "\xed\xa0\x80"}',  # an encoded surrogate
+        b'{"error": "overlong \xc0\xaf"}',
+        '{"error": "lone \ud800 surrogate"}',  # a str with no UTF-8 form
+    ],
+)
+def test_decode_body_invalid_utf8(body: bytes | str) -> None:
+    with pytest.raises(FramingError, match="not valid UTF-8"):
+        decode_body(body, Inbound)
+
+
+# How each supported msgspec range reports bytes that are not UTF-8 (the lock holds one of them;
+# `make test-latest` runs the newest): the frame is named by its bytes, whichever error is raised.
+_MSGSPEC_UTF8_ERRORS = {
+    "msgspec<0.23": UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"),
+    "msgspec>=0.23": msgspec.DecodeError("Invalid UTF-8 encoded string"),
+}
+
+
+@pytest.mark.parametrize("version", sorted(_MSGSPEC_UTF8_ERRORS))
+def test_invalid_utf8_is_named_so_whichever_error_msgspec_raises(
+    version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def decode(body: bytes | str, type: object = None) -> object:
+        raise _MSGSPEC_UTF8_ERRORS[version]
+
+    monkeypatch.setattr(msgspec.json, "decode", decode)
     with pytest.raises(FramingError, match="not valid UTF-8"):
         decode_body(b'{"error": "bad \xff byte"}', Inbound)
+    # The same error over bytes that are UTF-8 is about the JSON, not the encoding.
+    with pytest.raises(FramingError, match="not valid JSON"):
+        decode_body(b'{"error": "fine"}', Inbound)
 
 
 @pytest.mark.parametrize("body", [b"{", b"{'a': 1}", b"not json", b'{"a": 1} trailing', b""])

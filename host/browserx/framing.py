@@ -38,15 +38,30 @@ def encode_frame(message: Any) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
+def not_utf8(body: bytes | str) -> str | None:
+    """Why ``body`` is not UTF-8 text (a str with lone surrogates has no UTF-8 form), or None."""
+    try:
+        if isinstance(body, str):
+            body.encode("utf-8")
+        else:
+            body.decode("utf-8")
+    except UnicodeError as exc:
+        return str(exc)
+    return None
+
+
 def decode_body(body: bytes | str, type: type[T]) -> T:
     """Decode a frame body that must hold one JSON object of the given shape."""
     try:
         return msgspec.json.decode(body, type=type)
-    except UnicodeError as exc:
-        raise FramingError(f"frame is not valid UTF-8: {exc}") from exc
     except msgspec.ValidationError as exc:
         raise FramingError(f"frame must hold a message object: {exc}") from exc
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, UnicodeError) as exc:
+        # msgspec < 0.23 raised UnicodeError for bytes that are not UTF-8, 0.23 a DecodeError: the
+        # bytes decide what the frame is told, whichever version reads them (only on this error path).
+        reason = not_utf8(body)
+        if reason is not None:
+            raise FramingError(f"frame is not valid UTF-8: {reason}") from exc
         raise FramingError(f"frame is not valid JSON: {exc}") from exc
     except RecursionError:
         # msgspec refuses JSON nested deeper than the interpreter's recursion limit (~1000).

@@ -275,7 +275,8 @@ def test_params_may_be_omitted_when_none_are_required(server: ServerThread) -> N
     ("payload", "request_id", "code", "fragments"),
     [
         (b"not json\n", None, "bad_request", ["not valid JSON"]),
-        (b"\xff\xfe\n", None, "bad_request", ["not valid JSON"]),
+        (b"\xff\xfe\n", None, "bad_request", ["not valid JSON", "not UTF-8"]),
+        (b'{"id": 1, "method": "echo\xc3"}\n', None, "bad_request", ["not valid JSON", "not UTF-8"]),
         (b'{"id": 1, "method": "echo"\n', None, "bad_request", ["not valid JSON"]),
         (b"[1, 2]\n", None, "bad_request", ["malformed request"]),
         (b"42\n", None, "bad_request", ["malformed request"]),

@@ -37,6 +37,7 @@ import structlog
 
 from browserx.control.schemas import MAX_REQUEST_BYTES, ControlRequest, Params
 from browserx.errors import BadRequest, BrowserxError, UnknownMethod, clip, raised_at
+from browserx.framing import not_utf8
 from browserx.heap import return_freed_memory
 from browserx.relay.session import ANSWERED
 
@@ -279,7 +280,11 @@ class ControlServer:
         try:
             try:
                 raw = msgspec.json.decode(line)
-            except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            except (msgspec.DecodeError, UnicodeError) as exc:
+                # Named by the bytes, not by which msgspec version raised what (framing.not_utf8).
+                reason = not_utf8(line)
+                if reason is not None:
+                    raise BadRequest(f"request is not valid JSON: not UTF-8 text ({reason})") from None
                 raise BadRequest(f"request is not valid JSON: {exc}") from None
             except RecursionError:
                 log.warning("request_too_deep", size=len(line))
