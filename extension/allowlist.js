@@ -26,6 +26,7 @@ const CDP_ALLOWLIST = [
   "Page.enable",
   "Page.getFrameTree",
   "Page.getNavigationHistory",
+  "Page.handleJavaScriptDialog",
   "Page.navigate",
   "Page.navigateToHistoryEntry",
   "Page.reload",

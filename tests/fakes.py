@@ -7,6 +7,7 @@ client of the host (``FakeAgentClient``) and a backend answering over a mock tra
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -82,6 +83,8 @@ class FakeConnection:
         self.calls.append((method, session_id))
         self.sent.append((method, params or {}))
         reply = self.answer(method, params or {}, session_id)
+        if inspect.isawaitable(reply):  # an answer that waits for something (a dialog's closing)
+            reply = await reply
         if result_type is dict:
             return reply
         # As the real connection decodes the reply's JSON text (an odd shape is a CdpError).
@@ -136,7 +139,7 @@ class FakeConnection:
                 out.append(exc)
         return out
 
-    def fail_tab(self, tab_id: int, exc: BrowserxError) -> None:
+    def fail_tab(self, tab_id: int, exc: BrowserxError, spare: frozenset[str] = frozenset()) -> None:
         self.failed.append(exc)
 
 

@@ -17,6 +17,7 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ TabClosed                  tab_closed
     │  ├─ DebuggerDetached           debugger_detached
     │  ├─ PageCrashed                page_crashed
+    │  ├─ DialogOpen                 dialog_open
     │  ├─ PageOffLimits              page_off_limits
     │  ├─ FrameGone                  frame_gone
     │  ├─ CdpError                   cdp_error
@@ -31,6 +32,7 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ NavigationFailed           navigation_failed
     │  ├─ PageNavigated              page_navigated
     │  ├─ DeniedByUser               denied_by_user
+    │  ├─ NoDialog                   no_dialog
     │  └─ NoAnswer                   no_answer
     └─ ElementError                  element_error
        ├─ UnknownElement             unknown_id
@@ -133,6 +135,13 @@ class PageCrashed(RelayError):
     tab is reloaded or navigated."""
 
 
+class DialogOpen(RelayError):
+    code = "dialog_open"
+    """A JavaScript dialog (alert, confirm, prompt, beforeunload) holds the tab: nothing in the page
+    answers until it is accepted or dismissed. ``details.dialog``: its type, message and default
+    prompt value."""
+
+
 class FrameGone(RelayError):
     code = "frame_gone"
 
@@ -232,6 +241,11 @@ class DeniedByUser(ActionError):
     code = "denied_by_user"
     """The person pressed "Deny" in browserx's popup when asked to confirm a sensitive action (a
     payment, a deletion, a password form): nothing was done."""
+
+
+class NoDialog(ActionError):
+    code = "no_dialog"
+    """``dialog`` found no JavaScript dialog open in the tab: nothing to accept or dismiss."""
 
 
 class NoAnswer(ActionError):

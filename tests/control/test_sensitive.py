@@ -4,10 +4,13 @@ actions are looked at at all."""
 
 from __future__ import annotations
 
+import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from browserx.control import sensitive
 from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TypeParams
 from browserx.control.sensitive import (
     FormFacts,
@@ -17,6 +20,8 @@ from browserx.control.sensitive import (
     sensitive_reason,
     sensitive_words,
 )
+from browserx.errors import DeniedByUser
+from browserx.relay.cdp_types import JavaScriptDialogOpening
 
 NOTHING = FormFacts()
 
@@ -130,3 +135,43 @@ def test_which_actions_are_looked_at() -> None:
     assert _what(KeyParams(key="Ctrl+Enter"))[0] == "press Enter"
     assert _what(KeyParams(key="Tab"))[0] is None
     assert _what(HoverParams(id=3))[0] is None
+
+
+class _Popup:
+    """The person's popup: records each question and answers ``allowed``."""
+
+    def __init__(self, allowed: bool) -> None:
+        self.allowed = allowed
+        self.questions: list[str] = []
+
+    async def ask(self, kind: str, text: str, **_: Any) -> Any:
+        self.questions.append(text)
+        return SimpleNamespace(allowed=self.allowed)
+
+
+@pytest.mark.parametrize(
+    ("kind", "message", "asked"),
+    [
+        ("confirm", "Delete your account?", True),
+        ("prompt", "Type the amount to transfer", True),
+        ("beforeunload", "Pay later?", True),
+        ("confirm", "Leave this page?", False),
+        ("alert", "Payment failed", False),  # an alert has only OK: nothing to decide
+    ],
+)
+def test_accepting_a_dialog_that_says_it_pays_or_deletes_needs_allow(
+    kind: str, message: str, asked: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for allowed in (True, False):
+        popup = _Popup(allowed)
+        monkeypatch.setattr(sensitive, "asks_for", lambda conn, popup=popup: popup)
+        dialog = JavaScriptDialogOpening(type=kind, message=message)
+        tab: Any = SimpleNamespace(tab_id=3, session=SimpleNamespace(dialog=dialog, conn=None))
+        if asked and not allowed:
+            with pytest.raises(DeniedByUser, match="still open"):
+                asyncio.run(sensitive.confirm_dialog_if_sensitive(tab))
+        else:
+            asyncio.run(sensitive.confirm_dialog_if_sensitive(tab))
+        assert len(popup.questions) == (1 if asked else 0)
+        if asked:
+            assert kind in popup.questions[0] and message.split()[0] in popup.questions[0]

@@ -112,6 +112,8 @@ RECIPES: dict[str, Recipe] = {
     "click_at": _point({}),
     "hover_at": _point({}),
     "wait": lambda ids, point, url, text: [{"text": text, "timeout": 0.3}, {"gone": text, "timeout": 0.3}],
+    # A page with no dialog open answers no_dialog (test_dialogs.py opens them).
+    "dialog": lambda ids, point, url, text: [{"action": "dismiss"}, {"action": "accept", "text": text}],
     "screenshot": _screenshot,
     "html": lambda ids, point, url, text: [
         {"mode": m, "include_values": v} for m in ("skeleton", "full") for v in (False, True)

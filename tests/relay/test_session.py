@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 import pytest
 from tests.fakes import Answer, FakeConnection
 
-from browserx.errors import CdpError, DebuggerDetached, PageCrashed, PageOffLimits, TabClosed
+from browserx.errors import CdpError, DebuggerDetached, DialogOpen, PageCrashed, PageOffLimits, TabClosed
+from browserx.relay.dialogs import DIALOG_METHODS
 from browserx.relay.protocol import Inbound
 from browserx.relay.session import ANSWERED, RECOVERY_EVENTS, RECOVERY_METHODS, TabSession
 
@@ -402,3 +403,75 @@ def test_a_batch_the_debugger_left_midway_is_not_sent_again() -> None:
     assert answers[0] == {"ok": "Input.dispatchKeyEvent"} and isinstance(answers[1], DebuggerDetached)
     assert [m for m, _ in conn.calls].count("attach") == 1
     assert sent.count("keyDown") == 1
+
+
+# -- JavaScript dialogs ------------------------------------------------------------------------
+
+DIALOG = b'{"type": "confirm", "message": "Delete\\n[3] button OK?", "defaultPrompt": "", "url": "https://a.test/"}'
+
+
+def test_a_dialog_fails_what_waits_and_refuses_all_but_its_answer_until_it_closes() -> None:
+    session, conn = session_over()
+    run(session.ensure_attached)
+    event(session, "Page.javascriptDialogOpening", DIALOG)
+    assert [type(e) for e in conn.failed] == [DialogOpen]
+    error = conn.failed[0]
+    assert error.details["dialog"] == {"type": "confirm", "message": "Delete\n[3] button OK?"}
+    assert '"Delete\\n[3] button OK?"' in error.message and "\n" not in error.message  # quoted page text
+    sent = len(conn.calls)
+    for method in ("Runtime.evaluate", "Page.captureScreenshot", "Input.dispatchKeyEvent", "Page.navigate"):
+        with pytest.raises(DialogOpen):
+            run(partial(session.cdp, method))
+    with pytest.raises(DialogOpen):
+        run(lambda: session.cdp_batch([("DOM.describeNode", {})]))
+    assert len(conn.calls) == sent  # nothing waits on the page the dialog holds
+    for method in sorted(DIALOG_METHODS):
+        run(partial(session.cdp, method))
+    event(session, "Page.javascriptDialogClosed", b'{"result": true, "userInput": ""}')
+    run(partial(session.cdp, "Runtime.evaluate"))
+    assert [m for m, _ in conn.calls[sent:]] == [*sorted(DIALOG_METHODS), "Runtime.evaluate"]
+
+
+def test_a_dialog_of_an_unexpected_shape_still_holds_the_tab() -> None:
+    session, _ = session_over()
+    run(session.ensure_attached)
+    event(session, "Page.javascriptDialogOpening", b'{"message": 5}')
+    with pytest.raises(DialogOpen, match="unknown dialog"):
+        run(partial(session.cdp, "Runtime.evaluate"))
+
+
+def test_a_dialog_open_when_the_tab_was_let_go_is_still_known_after_attaching_again() -> None:
+    """Page.enable waits while a dialog is open: attaching waits a moment for it, then goes on
+    refusing with the dialog's words; its late answer says the dialog is gone."""
+    enabled = asyncio.Event()
+
+    async def slow_enable(method: str, params: Any, sid: str | None) -> Any:
+        if method == "Page.enable" and session.dialog is not None:
+            await enabled.wait()
+        return {}
+
+    session, _ = session_over(slow_enable)
+
+    async def go() -> None:
+        await session.ensure_attached()
+        event(session, "Page.javascriptDialogOpening", DIALOG)
+        session.handle_detached("idle")
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(DialogOpen):
+            await session.cdp("Runtime.evaluate")
+        assert asyncio.get_running_loop().time() - started < 1.5  # not Page.enable's 30 s
+        enabled.set()  # the person answered it meanwhile
+        await asyncio.sleep(0.05)
+        assert session.dialog is None
+        await session.cdp("Runtime.evaluate")
+
+    asyncio.run(asyncio.wait_for(go(), 3))
+
+
+def test_a_crash_takes_the_dialog_with_it() -> None:
+    session, _ = session_over()
+    run(session.ensure_attached)
+    event(session, "Page.javascriptDialogOpening", DIALOG)
+    event(session, "Inspector.targetCrashed")
+    with pytest.raises(PageCrashed):
+        run(partial(session.cdp, "Runtime.evaluate"))

@@ -5,6 +5,7 @@ each run inside ``runner.perform`` which observes changes and returns an ``Actio
 """
 
 from browserx.actions.at_point import click_at, hover_at
+from browserx.actions.dialogs import answer_dialog
 from browserx.actions.forms import check, select
 from browserx.actions.keyboard import key, type_text
 from browserx.actions.navigation import back, forward, navigate, reload, wait_for
@@ -15,6 +16,7 @@ from browserx.actions.scroll import scroll
 __all__ = [
     "ActionResult",
     "Changes",
+    "answer_dialog",
     "back",
     "check",
     "click",

@@ -19,6 +19,8 @@ from browserx.actions.result import ActionErrorInfo, ActionResult
 from browserx.actions.verify import Verifier
 from browserx.errors import BrowserxError, PageOptedOut
 from browserx.expectations import Expect
+from browserx.relay.dialogs import DIALOG_OPENING
+from browserx.relay.protocol import Inbound
 from browserx.snapshot.redaction import redact_url
 from browserx.tabs.tab import Tab
 
@@ -75,12 +77,11 @@ async def perform(
     network = NetworkWatch(tab)
     ctx = ActionContext(tab, result, MutationCounter(tab), watch, network)
     verifier = Verifier(tab, expect, element_id) if expect is not None else None
-    # The renderer dying while the action runs ends it at once, as a failure: no wait in it (input,
-    # settling, navigation, network, verification) outlives the page it waits for.
+    # The renderer dying, or a JavaScript dialog taking the page, while the action runs ends it at
+    # once, as a failure: no wait in it (input, settling, navigation, network, verification)
+    # outlives the page it waits for.
     crashed = asyncio.Event()
-    stop_listening = tab.session.add_listener(
-        lambda msg: crashed.set() if msg.method == "Inspector.targetCrashed" and not msg.sessionId else None
-    )
+    stop_listening = tab.session.add_listener(lambda msg: crashed.set() if _stops_page(msg) else None)
     tab.capture.acting += 1  # snapshots it takes meanwhile list listeners whole (page/listeners.py)
     try:
         try:
@@ -106,14 +107,18 @@ async def perform(
             _fail(result, exc)
         try:
             # Refused as opted out: nothing of the page is read, not even what the action changed.
-            if not crashed.is_set() and not isinstance(result._exc, PageOptedOut):
+            if (
+                not crashed.is_set()
+                and tab.session.dialog is None
+                and not isinstance(result._exc, PageOptedOut)
+            ):
                 await _unless_crashed(tab, crashed, _observe_after(ctx, verifier))
         except PageOptedOut:
             raise  # the page opted out meanwhile: nothing of it may be reported
         except BrowserxError:
             pass  # the action itself happened (or failed) as reported; only observing it went wrong
-        if crashed.is_set() and result.error is None:  # died after the input: the action did not happen
-            _fail(result, tab.session.crashed_error())
+        if crashed.is_set() and result.error is None:  # died, or a dialog came, after the input
+            _fail(result, tab.session.stopped_error())
     finally:
         stop_listening()
         watch.close()
@@ -127,6 +132,11 @@ async def perform(
     return result
 
 
+def _stops_page(msg: Inbound) -> bool:
+    """An event after which nothing in the page answers: its renderer died, or a dialog holds it."""
+    return msg.method == DIALOG_OPENING or (msg.method == "Inspector.targetCrashed" and not msg.sessionId)
+
+
 def _fail(result: ActionResult, exc: BrowserxError) -> None:
     result.success = False
     result.error = ActionErrorInfo(code=exc.code, message=exc.message, details=exc.details or None)
@@ -134,7 +144,8 @@ def _fail(result: ActionResult, exc: BrowserxError) -> None:
 
 
 async def _unless_crashed(tab: Tab, crashed: asyncio.Event, work: Awaitable[None]) -> None:
-    """``work``, ended (cancelled) the moment the tab's renderer crashes: PageCrashed then."""
+    """``work``, ended (cancelled) the moment the tab's renderer crashes (PageCrashed then) or a
+    JavaScript dialog holds the page (DialogOpen)."""
     task = asyncio.ensure_future(work)
     dead = asyncio.ensure_future(crashed.wait())
     try:
@@ -146,7 +157,7 @@ async def _unless_crashed(tab: Tab, crashed: asyncio.Event, work: Awaitable[None
             with contextlib.suppress(asyncio.CancelledError, BrowserxError):
                 await task
     if task.cancelled():
-        raise tab.session.crashed_error()
+        raise tab.session.stopped_error()
     task.result()  # its own outcome, error included
 
 

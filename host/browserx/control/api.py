@@ -27,6 +27,7 @@ from browserx.control.schemas import (
     AskUserParams,
     CdpParams,
     CloseTabParams,
+    DialogParams,
     HtmlParams,
     NewTabParams,
     Params,
@@ -37,6 +38,7 @@ from browserx.control.schemas import (
     TabsParams,
     TargetsParams,
 )
+from browserx.control.sensitive import confirm_dialog_if_sensitive
 from browserx.control.server import Handler, Method
 from browserx.control.snapshot_tool import observe
 from browserx.control.tab_titles import OPTED_OUT_TITLE, opted_out_tabs
@@ -259,6 +261,15 @@ async def page_html(ctx: Context, p: HtmlParams) -> dict[str, Any]:
     if view.note:
         out["note"] = view.note
     return out
+
+
+@implements("dialog")
+async def dialog(ctx: Context, p: DialogParams) -> dict[str, Any]:
+    tab = await ctx.registry.resolve(p.tab)
+    if p.action == "accept" and ctx.person.effective.confirm_sensitive:
+        await confirm_dialog_if_sensitive(tab)
+    async with tab.lock:
+        return await actions.answer_dialog(tab, p.action == "accept", p.text)
 
 
 @implements("ask_user")

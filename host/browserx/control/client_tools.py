@@ -332,6 +332,21 @@ class ToolMethods:
         out: dict[str, Any] = result
         return out
 
+    def dialog(
+        self,
+        action: Literal["accept", "dismiss"],
+        *,
+        tab: int | None = None,
+        text: str | None = None,
+    ) -> dict[str, Any]:
+        """Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) the page opened: while
+        one is open, every other call on the tab fails with `dialog_open`, which quotes it.
+        `accept` is OK, `dismiss` is Cancel; `text` answers a prompt. The result says what
+        the page did next (another dialog, a new page)."""
+        result = self.call("dialog", tab=tab, action=action, text=text)
+        out: dict[str, Any] = result
+        return out
+
     def screenshot(
         self,
         *,

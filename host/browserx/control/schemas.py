@@ -215,6 +215,15 @@ class ReloadParams(HistoryParams):
     ignore_cache: bool = Field(default=False, description="Bypass the cache.")
 
 
+class DialogParams(TabParams):
+    action: Literal["accept", "dismiss"] = Field(
+        description="accept (OK) or dismiss (Cancel) the JavaScript dialog open in the tab."
+    )
+    text: str | None = Field(
+        default=None, max_length=10_000, description="A prompt's answer, typed into it before accepting."
+    )
+
+
 class WaitParams(ActionParams):
     text: str | None = Field(default=None, description="Wait until this text is on the page.")
     gone: str | None = Field(default=None, description="Wait until this text is no longer on the page.")

@@ -134,6 +134,31 @@ async def confirm_if_sensitive(tab: Tab, params: Any, timeout_s: float = CONFIRM
         )
 
 
+async def confirm_dialog_if_sensitive(tab: Tab, timeout_s: float = CONFIRM_TIMEOUT_S) -> None:
+    """Ask the person before accepting a confirm, prompt or beforeunload whose message says it pays,
+    deletes or the like ("Delete your account?"); raise DeniedByUser or NoAnswer unless allowed."""
+    dialog = tab.session.dialog
+    if dialog is None or dialog.type == "alert":
+        return
+    words = sensitive_words(dialog.message)
+    if not words:
+        return
+    why = f'the page asks "{clip(" ".join(dialog.message.split()), 120)}"'
+    text = f"The agent wants to accept a {dialog.type} dialog ({why}). Allow?"
+    try:
+        answer = await asks_for(tab.session.conn).ask("confirm", text, timeout_s=timeout_s, tab_id=tab.tab_id)
+    except NoAnswer:
+        raise NoAnswer(
+            f"The person did not answer within {timeout_s:g} s whether you may accept this dialog (it "
+            f'says "{words[0]}"); it is still open. Ask them (ask_user) or leave this step to them.'
+        ) from None
+    if answer.allowed is not True:
+        raise DeniedByUser(
+            f'The person denied accepting this dialog (it says "{words[0]}"); it is still open. Dismiss '
+            "it (`dialog dismiss`) or ask them (ask_user) what to do instead."
+        )
+
+
 async def _look(tab: Tab, element_id: int | None, clicks: bool) -> tuple[str | None, str, Any]:
     """(role, name, sensitive_facts.js's answer) of the action's target."""
     await refuse_opted_out(tab)  # as the action itself would: nothing of such a page is read

@@ -24,6 +24,7 @@ from browserx.control.schemas import (
     ClickAtParams,
     ClickParams,
     CloseTabParams,
+    DialogParams,
     HistoryParams,
     HoverAtParams,
     HoverParams,
@@ -281,6 +282,17 @@ TOOLS: tuple[Tool, ...] = (
         acts=True,
         title="Wait for text",
         hints=READS,
+    ),
+    Tool(
+        "dialog",
+        "Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) the page opened: while one "
+        "is open, every other call on the tab fails with `dialog_open`, which quotes it. `accept` is OK, "
+        "`dismiss` is Cancel; `text` answers a prompt. The result says what the page did next (another "
+        "dialog, a new page).",
+        DialogParams,
+        positional=("action",),
+        title="Answer a dialog",
+        hints=INPUT,
     ),
     Tool(
         "screenshot",

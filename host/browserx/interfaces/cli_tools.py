@@ -21,6 +21,7 @@ from pydantic_core import PydanticUndefined
 from browserx.control.client import Client
 from browserx.control.tools import TOOLS, Tool
 from browserx.interfaces.outcome import describe_action
+from browserx.quoting import quote
 
 Printer = Callable[[argparse.Namespace, Any], None]
 
@@ -302,6 +303,18 @@ def print_release_tab(_: argparse.Namespace, result: dict[str, Any]) -> None:
         print(f"tab {result['tab']} was not attached: nothing to release")
 
 
+def print_dialog(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    """What was answered, then what the page did next."""
+    handled = result["handled"]
+    verb = "accepted" if result.get("accepted") else "dismissed"
+    print(f"{verb} the {handled['type']} dialog {quote(handled['message'])}")
+    nxt = result.get("next_dialog")
+    if nxt is not None:
+        print(f"the page opened another: {nxt['type']} {quote(nxt['message'])}")
+    elif result.get("navigated"):
+        print(f"the page went on to {result.get('url', '')}")
+
+
 def print_targets(_: argparse.Namespace, sessions: list[dict[str, Any]]) -> None:
     """One line per child session (out-of-process iframe): its id, type and URL."""
     if not sessions:
@@ -327,6 +340,7 @@ PRINTERS: dict[str, Printer] = {
     "close_tab": print_close_tab,
     "activate_tab": print_activate_tab,
     "release_tab": print_release_tab,
+    "dialog": print_dialog,
     "targets": print_targets,
     "cdp": print_cdp,
 }

@@ -102,6 +102,11 @@ VERBS: tuple[Verb, ...] = (
     Verb("navigate", "navigate", (Form((Arg("url", Kind.TEXT),)),), "open the URL in the tab"),
     Verb("goBack", "back", (Form(),), "go back one page"),
     Verb("wait", "wait", (Form((Arg("text", Kind.TEXT),)),), "wait until the text shows on the page"),
+    Verb("acceptDialog", "dialog", (Form(fixed=(("action", "accept"),)),
+                                    Form((Arg("text", Kind.TEXT),), (("action", "accept"),))),
+         "press OK in the page's alert, confirm or prompt (with text: the prompt's answer)"),
+    Verb("dismissDialog", "dialog", (Form(fixed=(("action", "dismiss"),)),),
+         "press Cancel in the page's confirm or prompt"),
     Verb("finish", None, _REASON, "the task is done (nothing runs)"),
     Verb("fail", None, _REASON, "the task cannot be done (nothing runs)"),
 )  # fmt: skip

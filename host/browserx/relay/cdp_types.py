@@ -117,6 +117,15 @@ class GetNavigationHistoryResult(msgspec.Struct):
     entries: list[NavigationEntry]
 
 
+class JavaScriptDialogOpening(msgspec.Struct):
+    """Page.javascriptDialogOpening: an alert, confirm, prompt or beforeunload holds the page."""
+
+    type: str
+    message: str = ""
+    defaultPrompt: str = ""
+    url: str = ""
+
+
 class CaptureScreenshotResult(msgspec.Struct):
     """Page.captureScreenshot: the image, base64."""
 

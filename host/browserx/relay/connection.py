@@ -413,10 +413,11 @@ class ExtensionConnection:
         if entry is not None and not entry[0].done():
             entry[0].set_exception(exc)
 
-    def fail_tab(self, tab_id: int, exc: BrowserxError) -> None:
-        """Fail every pending request of one tab (its renderer died: none will be answered)."""
-        for msg_id, (_, _, pending_tab) in list(self._pending.items()):
-            if pending_tab == tab_id:
+    def fail_tab(self, tab_id: int, exc: BrowserxError, spare: frozenset[str] = frozenset()) -> None:
+        """Fail every pending request of one tab (its renderer died, a dialog holds it: none will be
+        answered soon), but for the CDP methods in ``spare``."""
+        for msg_id, (_, what, pending_tab) in list(self._pending.items()):
+            if pending_tab == tab_id and what not in spare:
                 self._fail(msg_id, exc)
 
     def close(self) -> None:

@@ -61,6 +61,7 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Page.enable",
         "Page.getFrameTree",
         "Page.getNavigationHistory",
+        "Page.handleJavaScriptDialog",
         "Page.navigate",
         "Page.navigateToHistoryEntry",
         "Page.reload",

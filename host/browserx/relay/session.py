@@ -17,8 +17,19 @@ from typing import Any, TypeVar, overload
 
 import structlog
 
-from browserx.errors import BrowserxError, CdpError, DebuggerDetached, PageCrashed, PageOffLimits
+from browserx.errors import BrowserxError, CdpError, DebuggerDetached, DialogOpen, PageCrashed, PageOffLimits
+from browserx.relay.cdp_types import JavaScriptDialogOpening
 from browserx.relay.connection import ExtensionConnection
+from browserx.relay.dialogs import (
+    DIALOG_CLOSED,
+    DIALOG_ENABLE_TIMEOUT_S,
+    DIALOG_ENABLE_WAIT_S,
+    DIALOG_METHODS,
+    DIALOG_OPENING,
+    UNKNOWN_DIALOG,
+    dialog_error,
+    opened_dialog,
+)
 from browserx.relay.protocol import (
     ArgsFrom,
     AttachedToTarget,
@@ -105,6 +116,8 @@ class TabSession:
         self.attached = False
         self.attached_at = 0.0  # monotonic time of the last attach
         self.crashed = False  # the renderer died; set until a reload or navigation replaces it
+        self.dialog: JavaScriptDialogOpening | None = None
+        self.dialog_inherited = False  # open since before this attachment (see _enable_under_dialog)
         self.frames_changed_at = 0.0  # last navigation or child frame attach/detach
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
         self.sessions: dict[str, TargetInfo] = {}
@@ -146,7 +159,10 @@ class TabSession:
                 hook()
             # Page events tell us when a cached snapshot went stale. (Not DOM.enable: the DOM
             # agent's node bookkeeping is not needed for anything browserx does.)
-            await self.conn.cdp(self.tab_id, "Page.enable")
+            if self.dialog is None:
+                await self.conn.cdp(self.tab_id, "Page.enable")
+            else:
+                await self._enable_under_dialog()
             log.info("attached", tab=self.tab_id)
 
     @overload
@@ -185,7 +201,9 @@ class TabSession:
         """Run a CDP command in this tab; re-attach once if the debugger was detached."""
         if self.crashed and method not in RECOVERY_METHODS:
             raise self.crashed_error()
-        await self.ensure_attached()
+        await self.ensure_attached()  # (attaching again is what finds out a dialog closed meanwhile)
+        if self.dialog is not None and method not in DIALOG_METHODS:
+            raise self.dialog_error()
         waits = self._sent(1)
         try:
             return await self.conn.cdp(
@@ -254,6 +272,8 @@ class TabSession:
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
+        if self.dialog is not None:
+            raise self.dialog_error()
         waits = self._sent(len(commands))
 
         async def send() -> list[Any]:
@@ -328,6 +348,10 @@ class TabSession:
             self.forget_session(detached.sessionId)
         elif msg.method == "Inspector.targetCrashed" and not msg.sessionId:
             self.handle_crashed()
+        elif msg.method == DIALOG_OPENING:
+            self.handle_dialog(msg)
+        elif msg.method == DIALOG_CLOSED:
+            self.dialog = None
         elif self.crashed and not msg.sessionId and msg.method in RECOVERY_EVENTS:
             self.crashed = False  # a new renderer took over
             log.info("recovered_from_crash", tab=self.tab_id)
@@ -375,12 +399,38 @@ class TabSession:
         renderer. Until the tab is reloaded or navigated, only that is served: anything else
         would wait for a page that cannot answer."""
         self.crashed = True
+        self.dialog = None  # gone with its renderer
         self.sessions.clear()
         self.session_parents.clear()
         for hook in self.on_page_gone:
             hook("renderer crashed")
         self.conn.fail_tab(self.tab_id, self.crashed_error())
         log.warning("renderer_crashed", tab=self.tab_id)
+
+    def handle_dialog(self, msg: Inbound) -> None:
+        """A dialog holds the page: what waits fails now, and all but its answer until it closes."""
+        self.dialog, self.dialog_inherited = opened_dialog(msg.params), False
+        self.conn.fail_tab(self.tab_id, self.dialog_error(), spare=DIALOG_METHODS)
+        log.info("dialog_opened", tab=self.tab_id, type=self.dialog.type)
+
+    async def _enable_under_dialog(self) -> None:
+        """Page.enable waits as long as a dialog is open: waited for a moment (the person may have
+        answered it while the tab was let go), else left running; its answer says it is gone."""
+
+        async def enable() -> None:
+            await self.conn.cdp(self.tab_id, "Page.enable", timeout=DIALOG_ENABLE_TIMEOUT_S)
+            self.dialog = None
+
+        self.dialog_inherited = True  # till then Chrome says nothing of it here: only the person answers
+        self._background.add(task := asyncio.ensure_future(enable()))
+        task.add_done_callback(self._background_done)
+        await asyncio.wait({task}, timeout=DIALOG_ENABLE_WAIT_S)
+
+    def dialog_error(self) -> DialogOpen:
+        return dialog_error(self.tab_id, self.dialog or UNKNOWN_DIALOG, by_person=self.dialog_inherited)
+
+    def stopped_error(self) -> BrowserxError:  # why nothing in the page answers
+        return self.dialog_error() if self.dialog is not None else self.crashed_error()
 
     def crashed_error(self) -> PageCrashed:
         return PageCrashed(
@@ -390,6 +440,7 @@ class TabSession:
         )
 
     def handle_detached(self, reason: str | None) -> None:
+        # (A dialog stays open when the debugger goes: ``dialog`` is kept, ensure_attached checks.)
         self.attached = False
         self.crashed = False  # a new attachment finds out afresh
         self.sessions.clear()

@@ -1,0 +1,66 @@
+"""JavaScript dialogs (alert, confirm, prompt, beforeunload): while one is open, nothing in its page
+answers (checked in Chromium 156: Runtime, DOMSnapshot, screenshots, even a second Page.enable wait
+until it is gone). The tab's session (relay/session.py) keeps the open one and fails what waits on the
+page at once with ``dialog_error``, naming the dialog, instead of letting it time out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from browserx.errors import CdpError, DialogOpen, clip
+from browserx.quoting import quote
+from browserx.relay.cdp_types import JavaScriptDialogOpening
+from browserx.relay.protocol import decode_raw
+
+DIALOG_OPENING = "Page.javascriptDialogOpening"
+DIALOG_CLOSED = "Page.javascriptDialogClosed"
+# What a tab held by a dialog still answers.
+DIALOG_METHODS = frozenset({"Page.handleJavaScriptDialog", "Page.getNavigationHistory"})
+# Attaching again to a tab a dialog held when it was let go: Page.enable waits while the dialog is
+# open. How long an attach waits for it, and how long it may wait in all (the dialog's whole life).
+DIALOG_ENABLE_WAIT_S = 1.0
+DIALOG_ENABLE_TIMEOUT_S = 24 * 3600.0
+MESSAGE_CHARS = 500  # of the page's message, quoted in every answer while the dialog is open
+
+
+UNKNOWN_DIALOG = JavaScriptDialogOpening(type="unknown")
+
+
+def opened_dialog(params: msgspec.Raw | None) -> JavaScriptDialogOpening:
+    """Page.javascriptDialogOpening's dialog (one of a shape Chrome never sends: an unknown one)."""
+    try:
+        dialog: JavaScriptDialogOpening = decode_raw(params, JavaScriptDialogOpening)
+        return dialog
+    except CdpError:
+        return UNKNOWN_DIALOG
+
+
+def dialog_facts(dialog: JavaScriptDialogOpening) -> dict[str, Any]:
+    """What an answer says of a dialog: its type, its message (clipped), a prompt's default value."""
+    facts: dict[str, Any] = {"type": dialog.type, "message": clip(dialog.message, MESSAGE_CHARS)}
+    if dialog.type == "prompt":
+        facts["default_prompt"] = clip(dialog.defaultPrompt, MESSAGE_CHARS)
+    return facts
+
+
+def dialog_error(tab_id: int, dialog: JavaScriptDialogOpening, by_person: bool = False) -> DialogOpen:
+    """The answer to every call on a tab a dialog holds (the page's message quoted as page text).
+    ``by_person``: it opened before browserx attached to the tab again, and Chrome lets only the
+    person answer it then."""
+    facts = dialog_facts(dialog)
+    article = "an" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "a"
+    how = (
+        "It was open when browserx let go of the tab, so only the person can answer it: ask them "
+        "(ask_user) to press OK or Cancel."
+        if by_person
+        else "Answer it with `dialog accept` or `dialog dismiss` (a prompt's answer: `dialog accept "
+        "--text ...`), or ask the person to."
+    )
+    return DialogOpen(
+        f"The page in tab {tab_id} opened {article} {dialog.type} dialog: {quote(facts['message'])}. "
+        f"Nothing in the page answers until it is handled (what was sent before it went through). {how}",
+        tab=tab_id,
+        dialog=facts,
+    )
