@@ -65,12 +65,34 @@ function normalizePattern(pattern) {
   text = text.split(/[/?#]/, 1)[0];
   text = text.slice(text.lastIndexOf("@") + 1);
   if (!text.startsWith("[")) text = text.replace(/:\d*$/, "");
-  return text.replace(/\.+$/, "");
+  text = text.replace(/\.+$/, "");
+  if (text.startsWith("*.")) return "*." + canonicalHost(text.slice(2));
+  return text === "*" ? text : canonicalHost(text);
+}
+
+// A host as the browser's URL parser writes it (IDNA, IPv4 in dotted decimal, IPv6 compressed
+// without brackets), an IPv4-mapped IPv6 address as its IPv4 one: as canonical_host on the host.
+function canonicalHost(host) {
+  let h = String(host).trim().toLowerCase().replace(/\.+$/, "");
+  if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
+  if (!h) return h;
+  try {
+    h = new URL(`http://${h.includes(":") ? `[${h}]` : h}/`).hostname;
+  } catch {
+    return h;
+  }
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(h);
+  if (mapped) {
+    const a = parseInt(mapped[1], 16), b = parseInt(mapped[2], 16);
+    return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+  }
+  if (h.startsWith("[")) return h.slice(1, -1);
+  return h.replace(/\.+$/, "");
 }
 
 function siteMatches(pattern, host) {
   const p = normalizePattern(pattern);
-  const h = String(host).trim().toLowerCase().replace(/\.+$/, "");
+  const h = canonicalHost(host);
   if (!p || !h) return false;
   if (p.startsWith("*.")) {
     const base = p.slice(2);

@@ -38,6 +38,19 @@ MATCHES = [
     ("", "bank.example", False),
     ("*.", "bank.example", True),  # "*" with a trailing dot: every site
     ("   ", "bank.example", False),
+    # Written as the browser normalises hosts: Unicode and punycode, IPv4 forms, IPv6-mapped IPv4.
+    ("bücher.example", "xn--bcher-kva.example", True),
+    ("*.BÜCHER.example", "www.xn--bcher-kva.example", True),
+    ("xn--bcher-kva.example", "bücher.example", True),
+    ("straße.example", "xn--strae-oqa.example", True),  # ß is no ss (UTS 46, nontransitional)
+    ("straße.example", "strasse.example", False),
+    ("☃.example", "xn--n3h.example", True),
+    ("127.0.0.1", "0x7f.1", True),
+    ("127.0.0.1", "017700000001", True),
+    ("127.0.0.1", "::ffff:127.0.0.1", True),
+    ("[::ffff:7f00:1]", "127.0.0.1", True),
+    ("[::1]", "0:0:0:0:0:0:0:1", True),
+    ("10.0.0.1", "10.0.0.2", False),
 ]
 
 
@@ -59,6 +72,9 @@ URL_HOSTS = [
     ("file:///tmp/bank.example.html", None),
     ("chrome://settings", None),
     ("data:text/html,bank.example", None),
+    ("https://BÜCHER.example./", "xn--bcher-kva.example"),
+    ("http://0x7f.0.0.1:8000/", "127.0.0.1"),
+    ("http://[::FFFF:127.0.0.1]/", "127.0.0.1"),
 ]
 
 
@@ -126,6 +142,7 @@ def test_the_service_worker_matches_sites_as_the_host_does() -> None:
         SiteRules("all", blocked=("*.bank.example",)),
         SiteRules("listed", allowed=("www.bank.example",)),
         SiteRules("ask", blocked=("mail.example.com",), allowed=("*.example",)),
+        SiteRules("all", blocked=("bücher.example", "127.0.0.1")),
     ]
     js_rules = [
         {"siteMode": r.mode, "blockedSites": list(r.blocked), "allowedSites": list(r.allowed)} for r in rules
@@ -145,3 +162,4 @@ def test_the_service_worker_matches_sites_as_the_host_does() -> None:
     want = [[r.verdict(u) for u in urls] for r in rules]
     assert out["verdicts"] == want
     assert "blocked" in want[0] and "unlisted" in want[1] and "allowed" in want[2]  # the cases say something
+    assert want[3].count("blocked") == 3  # bücher, 0x7f.0.0.1 and the IPv4-mapped address

@@ -15,11 +15,14 @@ Pages without a site (about:blank, file://) are never blocked by a host pattern.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import unquote
+
+import idna
 
 Mode = Literal["all", "listed", "ask"]
 MODES: tuple[Mode, ...] = ("all", "listed", "ask")
@@ -36,21 +39,24 @@ _PORT = re.compile(r":\d*$")
 
 
 def normalize_pattern(pattern: str) -> str:
-    """A pattern as the matcher reads it: lower case, no scheme, path, port or trailing dot
-    ("" for a line that names no host)."""
+    """A pattern as the matcher reads it: no scheme, path or port, its host as the browser writes
+    it (``canonical_host``; ``*.`` kept) ("" for a line that names no host)."""
     text = pattern.strip().lower()
     text = _SCHEME.sub("", text)
     text = re.split(r"[/?#]", text, maxsplit=1)[0]
     text = text.rpartition("@")[2]
     if not text.startswith("["):  # an IPv6 literal keeps its colons
         text = _PORT.sub("", text)
-    return text.rstrip(".")
+    text = text.rstrip(".")
+    if text.startswith("*."):
+        return "*." + canonical_host(text[2:])
+    return text if text == "*" else canonical_host(text)
 
 
 def host_matches(pattern: str, host: str) -> bool:
     """Whether ``host`` is the site ``pattern`` names (``*.x`` is x and every host under it)."""
     p = normalize_pattern(pattern)
-    h = host.strip().lower().rstrip(".")
+    h = canonical_host(host)
     if not p or not h:
         return False
     if p.startswith("*."):
@@ -61,9 +67,71 @@ def host_matches(pattern: str, host: str) -> bool:
     return h == p
 
 
+def canonical_host(host: str) -> str:
+    """A host as Chrome's URL parser writes it, so a pattern and a URL name one site one way: lower
+    case, no trailing dot, IDNA (UTS 46, ``bücher.example`` is ``xn--bcher-kva.example``), IPv4 in
+    dotted decimal (``0x7f.1`` is ``127.0.0.1``), IPv6 compressed without brackets, and an
+    IPv4-mapped IPv6 address as its IPv4 one. The service worker's ``canonicalHost`` agrees."""
+    text = host.strip().lower().rstrip(".")
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    if ":" in text:
+        try:
+            v6 = ipaddress.IPv6Address(text)
+        except ValueError:
+            return text
+        return str(v6.ipv4_mapped) if v6.ipv4_mapped is not None else v6.compressed
+    v4 = _ipv4(text)
+    if v4 is not None:
+        return v4
+    if text.isascii():
+        return text
+    return ".".join(_idna_label(label) for label in text.split("."))
+
+
+def _idna_label(label: str) -> str:
+    if label.isascii():
+        return label
+    try:  # UTS 46, nontransitional, as browsers read hosts (ß stays ß)
+        return idna.encode(label, uts46=True, transitional=False, std3_rules=False).decode("ascii")
+    except idna.IDNAError:
+        pass
+    try:  # what IDNA 2008 refuses and browsers take (a symbol: ☃)
+        return label.encode("idna").decode("ascii")
+    except UnicodeError:
+        return label
+
+
+_IPV4_PART = re.compile(r"^(?:0x[0-9a-f]*|[0-9]+)$")
+
+
+def _ipv4(host: str) -> str | None:
+    """The dotted-decimal form of a host that is an IPv4 address as URLs may write one (1 to 4
+    parts, each decimal, octal with a leading 0, or hex with 0x), else None."""
+    parts = host.split(".")
+    if not 1 <= len(parts) <= 4 or not all(_IPV4_PART.match(p) for p in parts):
+        return None
+    numbers = []
+    for part in parts:
+        if part.startswith("0x"):
+            numbers.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part.startswith("0"):
+            if not set(part) <= set("01234567"):
+                return None
+            numbers.append(int(part, 8))
+        else:
+            numbers.append(int(part))
+    *head, last = numbers
+    if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
+        return None
+    value = last + sum(n * 256 ** (3 - i) for i, n in enumerate(head))
+    return str(ipaddress.IPv4Address(value))
+
+
 def host_of(url: str) -> str | None:
-    """The host of an http(s) URL as Chrome's URL parser reads it (lower case, percent-decoded,
-    IDNA; ``http:/\\evil.example`` is evil.example), or None for a page without a site."""
+    """The host of an http(s) URL as Chrome's URL parser reads it (``canonical_host`` of what it
+    names, percent-decoded; ``http:/\\evil.example`` is evil.example), or None for a page without a
+    site."""
     cleaned = _ANYWHERE.sub("", url).strip(_C0_OR_SPACE)
     match = re.match(r"^([a-zA-Z][a-zA-Z0-9+.-]*):", cleaned)
     if match is None or match.group(1).lower() not in ("http", "https"):
@@ -72,15 +140,9 @@ def host_of(url: str) -> str | None:
     authority = re.split(r"[/\\?#]", rest, maxsplit=1)[0]
     host = unquote(authority.rpartition("@")[2])
     if host.startswith("["):  # an IPv6 literal
-        return host.split("]", 1)[0][1:].lower() or None
+        return canonical_host(host.split("]", 1)[0] + "]") or None
     host = host.rsplit(":", 1)[0] if re.search(r":\d*$", host) else host
-    host = host.lower().rstrip(".")
-    if not host:
-        return None
-    try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return host
+    return canonical_host(host) or None
 
 
 def any_match(patterns: Iterable[str], host: str) -> bool:
