@@ -29,6 +29,28 @@ NOTHING = FormFacts()
 @pytest.mark.parametrize(
     ("name", "words"),
     [
+        ("P\u200bay now", ["pay now"]),  # a zero-width space
+        ("Pa\u00ady", ["pay"]),  # a soft hyphen
+        ("\u202ePay", ["pay"]),  # a direction mark
+        ("P\u0430y now", ["pay now"]),  # a Cyrillic a
+        ("\uff30\uff41\uff59", ["pay"]),  # full-width letters
+        ("Submit payment", ["submit payment"]),
+        ("Jetzt kaufen", ["kaufen"]),
+        ("Konto löschen", ["löschen"]),
+        ("Supprimer mon compte", ["supprimer"]),
+        ("Pagar ahora", ["pagar"]),
+        ("Continue", []),
+        ("Repay schedule", []),
+        ("Shipping", []),
+    ],
+)
+def test_names_are_read_as_a_person_reads_them_in_more_than_english(name: str, words: list[str]) -> None:
+    assert sensitive_words(name) == words
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
         ("Pay now", ["pay now"]),
         ("Pay $20.00", ["pay"]),
         ("Buy", ["buy"]),

@@ -18,6 +18,7 @@ no value.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +39,18 @@ FACTS_JS = page_js.load("browserx.control", "sensitive_facts.js")
 # The one list of what a control's name must say to need the person's "Allow": whole words or
 # phrases, any case. A word here costs a question each time an agent clicks such a control.
 SENSITIVE_WORDS: tuple[str, ...] = (
-    "pay", "pay now", "buy", "buy now", "order", "place order", "purchase", "checkout", "check out",
-    "delete", "remove account", "close account", "transfer", "send money", "confirm payment",
+    "pay", "pay now", "submit payment", "make payment", "make a payment", "complete payment",
+    "authorize payment", "authorise payment", "buy", "buy now", "order", "place order", "purchase", "checkout",
+    "check out", "delete", "remove account", "close account", "transfer", "send money", "confirm payment",
+    "withdraw", "donate",
+    # German, French, Spanish, Italian, Portuguese, Dutch: the same acts.
+    "bezahlen", "kaufen", "bestellen", "zahlungspflichtig bestellen", "kostenpflichtig bestellen",
+    "löschen", "überweisen", "überweisung",
+    "payer", "paiement", "acheter", "commander", "supprimer", "virement",
+    "pagar", "pago", "comprar", "eliminar", "borrar", "transferir", "transferencia",
+    "paga", "pagamento", "acquista", "elimina", "bonifico",
+    "excluir", "finalizar compra",
+    "betalen", "kopen", "verwijderen",
 )  # fmt: skip
 _WORDS = re.compile(
     r"(?<![\w])(?:"
@@ -81,8 +92,24 @@ def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
 
 
 def sensitive_words(name: str) -> list[str]:
-    """The sensitive words a control's name says, as written there (lower case)."""
-    return [" ".join(m.group(0).lower().split()) for m in _WORDS.finditer(name or "")]
+    """The sensitive words a control's name says (lower case), read as a person reads the name:
+    NFKC (full-width and styled letters as plain ones), format characters (zero-width spaces and
+    joiners, direction marks, soft hyphens) removed, Cyrillic and Greek look-alikes as Latin."""
+    return [" ".join(m.group(0).lower().split()) for m in _WORDS.finditer(as_read(name or ""))]
+
+
+# Cyrillic and Greek letters drawn like Latin ones ("Pаy" with a Cyrillic а reads "Pay").
+_LOOKALIKES = str.maketrans(
+    "аеорсуххіјѕԁһԛԝАВЕКМНОРСТУХІЈЅαοτυνκρΑΒΕΗΙΚΜΝΟΡΤΥΧΖ",
+    "aeopcyxxijsdhqwABEKMHOPCTYXIJSaotuvkpABEHIKMNOPTYXZ",
+)
+
+
+def as_read(text: str) -> str:
+    """``text`` as a person reads it on screen (see ``sensitive_words``)."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return text.translate(_LOOKALIKES)
 
 
 def sensitive_reason(role: str | None, name: str, facts: FormFacts, *, clicks: bool = True) -> str | None:
