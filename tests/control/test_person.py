@@ -208,6 +208,8 @@ def test_a_tabs_entry_names_its_id_tab_as_every_other_result_does() -> None:
     refused = tab_listing(info, "blocked")
     assert refused["tab"] == 7 and "tabId" not in refused
     assert refused["why"] == "site_blocked" and refused["url"] == "https://a.example/"
+    unshared = tab_listing(info, "not_shared")
+    assert unshared["why"] == "tab_not_shared" and unshared["url"] == "" and "A" not in unshared["title"]
 
 
 def test_the_popup_hears_of_quick_calls_after_them_not_beside_them() -> None:

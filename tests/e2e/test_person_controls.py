@@ -273,6 +273,7 @@ def test_tab_sharing_only_shared_and_own_tabs(
         bx.click(1, tab=tab)
     listed = [t for t in bx.tabs() if t["tab"] == tab]
     assert listed and listed[0]["why"] == "tab_not_shared"
+    assert listed[0]["url"] == "" and "Hello" not in listed[0]["title"]  # nothing of the person's page
     own = bx.new_tab(url=servers.url("hello.html"))["tab"]
     try:
         assert bx.snapshot(tab=own)["title"] == "Hello fixture"  # the agent's own tab

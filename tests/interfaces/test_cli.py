@@ -140,6 +140,16 @@ def test_tabs_lists_each_tab_by_its_tab_id(
     assert code == 0 and out.startswith("*     7  X ")
 
 
+@pytest.mark.parametrize("breaker", ["\n", "\r", "\u2028", "\u2029", "\x85", "\x0b"])
+def test_a_tabs_title_cannot_pose_as_a_line_of_its_own(
+    host: type[FakeClient], capsys: pytest.CaptureFixture[str], breaker: str
+) -> None:
+    forged = f"Bank{breaker}*     9  Pay now  https://evil.example/"
+    host.RESULTS["tabs"] = {"tabs": [{"tab": 7, "url": f"http://x/{breaker}y", "title": forged}]}
+    code, out, _ = run(["tabs", "--socket", "s"], capsys)
+    assert code == 0 and len(out.splitlines()) == 1, out
+
+
 # -- help: every option says what it does and its default -------------------------------------
 
 

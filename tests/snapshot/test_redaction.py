@@ -3,10 +3,15 @@ what of a URL may be shown."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from browserx.snapshot.redaction import (
+    MAX_SHOWN_VALUE,
+    MAX_URL_CHARS,
     PASSWORD_MASK,
+    URL_MASK,
     Field,
     field_of,
     field_secret,
@@ -120,6 +125,17 @@ SECRET_URLS = [
         "https://x.example/pay?n=[card number]",
         ("4111111111111112",),
     ),
+    (
+        "https://x.example/login?pw=hunter2&user_pin=1234&cvv=123&cardNumber=4111&q=shoes#cc=5",
+        "https://x.example/login?pw=…&user_pin=…&cvv=…&cardNumber=…&q=shoes#cc=…",
+        ("hunter2", "1234", "123", "4111"),
+    ),
+    (
+        "https://x.example/pay/4111-1111-1111-1111/ok",
+        "https://x.example/pay/[card number]/ok",
+        ("4111-1111-1111-1111",),
+    ),
+    ("https://x.example/c/4111%201111%201111%201111", "https://x.example/c/[card number]", ("1111",)),
     ("https://[::1]:80/?key=1", "https://[::1]:80/?key=…", ()),
     ("data:text/html,<p>secret</p>", "data:…", ("secret",)),
 ]
@@ -138,7 +154,8 @@ def test_urls_lose_userinfo_and_secret_values(url: str, shown: str, secrets: tup
     "url",
     ["https://example.com/a", "/docs/intro#install", "#section-2", "https://x.example/search?q=shoes&page=3",
      "mailto:someone@example.com", "javascript:void(0)",
-     "https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567", ""],
+     "https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567", "",
+     "https://x.example/status/1790000000000000001", "https://x.example/?shipping=2&spin=1"],
 )  # fmt: skip
 def test_urls_without_secrets_are_unchanged(url: str) -> None:
     assert redact_url(url) == url
@@ -160,3 +177,36 @@ def test_url_attributes_of_collected_elements() -> None:
         {"action": "/go?sid=…"},
         {},
     ]
+
+
+def test_a_shown_value_is_cut_after_its_numbers_are_masked() -> None:
+    value = "x" * (MAX_SHOWN_VALUE - 8) + " 4111 1111 1111 1111" + "y" * 1_000_000
+    shown = shown_value(value, field_of({}, {}))
+    assert len(shown) < MAX_SHOWN_VALUE + 40 and shown.endswith(" characters)")  # says how long
+    assert "4111" not in shown and "1111" not in shown  # masked whole, then cut
+
+
+HOSTILE_URL_BODIES = [
+    lambda n: "#" + "Q" * n,  # a fragment without "=": the parameter pattern was tried at each character
+    lambda n: "a;" + "Q" * n,
+    lambda n: "eyJ" * (n // 3),  # a JWT's start again and again
+    lambda n: "#" + "eyJaaaa." * (n // 8),
+    lambda n: "1" * n,
+    lambda n: "reset/" + "a1" * (n // 2),
+    lambda n: "?" + "a=" * (n // 2),
+    lambda n: "x/" * (n // 2),
+]
+
+
+@pytest.mark.parametrize("n", [8000, 1 << 20])
+def test_a_huge_address_is_redacted_in_linear_time_and_shown_cut(n: int) -> None:
+    """A page's link or location of a megabyte held the host for minutes (quadratic patterns);
+    the promise here is time: each takes far under a second (before: 12 s at 32 kB)."""
+    for body in HOSTILE_URL_BODIES:
+        url = "https://x.example/" + body(n)
+        started = time.perf_counter()
+        out = redact_url(url)
+        redact_url(url, query_values=False)
+        took = time.perf_counter() - started
+        assert took < 1.0, (body(12), n, took)
+        assert len(out) <= MAX_URL_CHARS + len(URL_MASK) and redact_url(out) == out

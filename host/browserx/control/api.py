@@ -43,7 +43,7 @@ from browserx.control.server import Handler, Method
 from browserx.control.snapshot_tool import observe
 from browserx.control.tab_titles import OPTED_OUT_TITLE, opted_out_tabs
 from browserx.control.tools import TOOLS
-from browserx.errors import BadRequest, MethodNotAllowed, TabClosed
+from browserx.errors import BadRequest, MethodNotAllowed, TabClosed, clip
 from browserx.heap import paused_gc
 from browserx.pixels.screenshot import screenshot
 from browserx.relay.protocol import NewTabResult, decode_raw
@@ -59,6 +59,9 @@ INTERNAL_CDP = frozenset(
     {"Page.addScriptToEvaluateOnNewDocument", "Page.createIsolatedWorld", "Target.setAutoAttach",
      "Runtime.runIfWaitingForDebugger"}
 )  # fmt: skip
+
+
+MAX_TITLE = 400  # a tab's title as listed (a page may set a title of a megabyte); as the collector's
 
 
 def build_methods(
@@ -141,7 +144,9 @@ async def tabs(ctx: Context, _: TabsParams) -> dict[str, Any]:
             if t.tabId in refused
             else tab_listing(
                 structs.replace(
-                    t, url=redact_url(t.url), title=OPTED_OUT_TITLE if t.tabId in hidden else t.title
+                    t,
+                    url=redact_url(t.url),
+                    title=OPTED_OUT_TITLE if t.tabId in hidden else clip(t.title, MAX_TITLE),
                 ),
                 None,
             )

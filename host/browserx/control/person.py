@@ -338,17 +338,18 @@ def _patterns(value: Any) -> tuple[str, ...]:
 def tab_listing(info: TabInfo, why: str | None) -> dict[str, Any]:
     """A ``tabs`` entry as the agent sees it: the tab's id as ``tab`` (the name every other tool
     and result uses; the extension says ``tabId``), and a tab it may not use says why, and a
-    blocked site's title and path are not shown."""
+    blocked site's title and path are not shown, nor anything of the page of a tab not shared."""
     if why is None:
         listed: dict[str, Any] = msgspec.to_builtins(info)  # (without the fields at their defaults)
         return {"tab": listed.pop("tabId"), **listed}
     host = host_of(info.url)
-    url = redact_url(f"{info.url.split(':', 1)[0]}://{host}/") if why == "blocked" and host else info.url
+    # A blocked site shows only its origin; a tab the person has not shared, nothing of its page.
+    url = redact_url(f"{info.url.split(':', 1)[0]}://{host}/") if why == "blocked" and host else ""
     out: dict[str, Any] = {
         "tab": info.tabId,
         "windowId": info.windowId,
-        "url": url if why == "blocked" else redact_url(info.url),
-        "title": "(a site the person blocked)" if why == "blocked" else info.title,
+        "url": url,
+        "title": "(a site the person blocked)" if why == "blocked" else "(a tab the person has not shared)",
         "active": info.active,
         "attached": info.attached,
         "focused": info.focused,

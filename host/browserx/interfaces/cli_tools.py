@@ -22,6 +22,7 @@ from browserx.control.client import Client
 from browserx.control.tools import TOOLS, Tool
 from browserx.interfaces.outcome import describe_action
 from browserx.quoting import quote
+from browserx.views import grammar
 
 Printer = Callable[[argparse.Namespace, Any], None]
 
@@ -207,7 +208,9 @@ def print_status(_: argparse.Namespace, status: dict[str, Any]) -> None:
 def print_tabs(_: argparse.Namespace, tabs: list[dict[str, Any]]) -> None:
     for tab in tabs:
         mark = "*" if tab.get("active") and tab.get("focused") else " "
-        print(f"{mark}{tab['tab']:>6}  {tab.get('title', '')[:60]:<60}  {tab.get('url', '')}")
+        # A title or URL is page text: quoted when it could break or pose as a line (views/grammar.py).
+        title, url = grammar.title(tab.get("title", "")[:60]), grammar.url(tab.get("url", ""))
+        print(f"{mark}{tab['tab']:>6}  {title:<60}  {url}")
 
 
 def print_snapshot(args: argparse.Namespace, result: dict[str, Any]) -> None:

@@ -667,7 +667,7 @@ function collect(root, opts) {
         at[i] = { mode: node.mode };
       } else {
         const view = node.defaultView;
-        at[i] = { url: node.URL, title: node.title };
+        at[i] = { url: node.URL, title: node.title.slice(0, MAX_TEXT) };
         if (view) st[i] = { scroll: [view.scrollX, view.scrollY], viewport: [view.innerWidth, view.innerHeight] };
         const only = node.body || node.documentElement;
         if (only) { sNode[top] = only; sType[top] = 1; sParent[top] = i; sScope[top] = node; sX[top] = ox; sY[top] = oy; top++; }
@@ -918,7 +918,7 @@ function collect(root, opts) {
   // A JSON string crosses CDP and the extension far faster than a deep protocol value.
   return JSON.stringify({
     url: location.href,
-    title: document.title,
+    title: document.title.slice(0, MAX_TEXT), // a page's 1 MB title is not the agent's to read
     viewport: [view.innerWidth, view.innerHeight],
     scroll: [view.scrollX, view.scrollY],
     dpr: view.devicePixelRatio,

@@ -26,8 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
+from browserx.errors import clip
+
 PASSWORD_MASK = "••••"
 URL_MASK = "…"
+MAX_SHOWN_VALUE = 2000  # characters of a form value any output shows
+MAX_URL_CHARS = 8192  # of an address any output shows (the rest is cut, at a separator)
 
 # -- form values -------------------------------------------------------------------------------
 
@@ -101,11 +105,12 @@ def field_secret(field: Field) -> str | None:
 
 def shown_value(value: str, field: Field) -> str:
     """A form value as every output may show it: a secret field's kind, else the value without
-    card-number-like or SSN-like numbers."""
+    card-number-like or SSN-like numbers, cut at MAX_SHOWN_VALUE characters (a page may fill a
+    field with a megabyte; masked before it is cut, so no half number shows)."""
     secret = field_secret(field)
     if secret is not None:
         return secret
-    return mask_numbers(value)
+    return clip(mask_numbers(value), MAX_SHOWN_VALUE)
 
 
 def value_of(attrs: Mapping[str, Any], state: Mapping[str, Any], name: str = "") -> str | None:
@@ -136,10 +141,16 @@ SECRET_NAME = re.compile(
     r"ticket|hash|hmac|bearer|assertion|saml|apikey|private|csrf|xsrf",
     re.IGNORECASE,
 )
+# Short names that say a secret only as a whole word of the name (``pw``, ``user_pin``, ``cardNumber``;
+# not ``shipping``): camelCase is split before matching.
+_SECRET_WORD = re.compile(r"(?:^|[^a-z])(?:pw|pin|cvv2?|cvc2?|cvn|csc|ssn|cc|ccn|card|iban)(?=$|[^a-z])")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # A value that looks generated (long, mixed, no spaces) is masked whatever its name.
 _RANDOM_VALUE = re.compile(r"^[A-Za-z0-9_\-.~+/=%]{24,}$")
-_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*")
-_PARAM = re.compile(r"([^&;?#/=]+)=([^&;?#/]*)")
+# Each starts only where a token does (the lookbehinds): tried at every character of a megabyte
+# without "=" or ".", they took minutes (quadratic) and held the host.
+_JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*")
+_PARAM = re.compile(r"(?<![^&;?#/])([^&;?#/=]+)=([^&;?#/]*)")
 _GENERATED_SEGMENT = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_\-.~=%]{16,}$")
 _PLAIN_URL = re.compile(r"^[^@?#;]*$")
 # A path segment after which a generated-looking one is a secret (``/reset/<token>``).
@@ -150,8 +161,17 @@ def redact_url(url: str, *, query_values: bool = True, fragment: bool = True) ->
     """THE rule for URLs: the URL as any output may show it (absolute or relative). Userinfo
     dropped; secret-looking parameter values (query, fragment, ``;`` path parameters) and JWTs
     masked; with ``query_values=False`` every query value masked and the fragment dropped (network
-    facts, unless values were asked for); ``fragment=False`` drops the fragment. Idempotent."""
-    if _PLAIN_URL.match(url) and not _SECRET_SEGMENT.search(url) and "eyJ" not in url:
+    facts, unless values were asked for); ``fragment=False`` drops the fragment; longer than
+    MAX_URL_CHARS, cut. Idempotent, and linear in the URL's length."""
+    if len(url) > MAX_URL_CHARS:  # a page's megabyte of address: what follows its last cut is not shown
+        cut = max(url.rfind(sep, 0, MAX_URL_CHARS) for sep in "/?#&;=")
+        url = url[: cut if cut > 0 else MAX_URL_CHARS] + URL_MASK
+    if (
+        _PLAIN_URL.match(url)
+        and not _SECRET_SEGMENT.search(url)
+        and "eyJ" not in url
+        and not _URL_DIGIT_RUN.search(url)
+    ):
         return url  # the common case, fast: nothing that can hold a secret
     try:
         parts = urlsplit(url)
@@ -193,7 +213,27 @@ def _param(piece: str, always: bool) -> str:
 
 
 def _secret_param(name: str, value: str) -> bool:
-    return bool(SECRET_NAME.search(unquote_plus(name)) or _RANDOM_VALUE.match(value) or _JWT.search(value))
+    name = unquote_plus(name)
+    return bool(
+        SECRET_NAME.search(name)
+        or _SECRET_WORD.search(_CAMEL.sub("_", name).lower())
+        or _RANDOM_VALUE.match(value)
+        or _JWT.search(value)
+    )
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def _card_in_path(match: re.Match[str]) -> str:
+    """A digit run of a path segment, masked when it passes the card check (Luhn): paths carry long
+    numeric ids far more often than queries do."""
+    return "[card number]" if _luhn(re.sub(r"\D", "", match.group(0).replace("%20", ""))) else match.group(0)
 
 
 def _fragment_param(match: re.Match[str]) -> str:
@@ -212,6 +252,8 @@ def _redact_path(path: str) -> str:
             segment = head + ";" + _PARAM.sub(_fragment_param, params)
         if after_secret and _GENERATED_SEGMENT.match(head):
             segment = URL_MASK + segment[len(head) :]
+        elif _URL_DIGIT_RUN.search(segment):
+            segment = _URL_DIGIT_RUN.sub(_card_in_path, segment)
         after_secret = bool(head) and bool(_SECRET_SEGMENT.search(head))
         segments[i] = segment
     return "/".join(segments)
