@@ -85,7 +85,7 @@ test-latest:
 	$(PYTHON) -m venv $(LATEST_VENV)
 	$(LATEST_VENV)/bin/python -m pip install -q --upgrade pip setuptools
 	$(LATEST_VENV)/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
-	$(LATEST_VENV)/bin/python scripts/test_latest.py --lock $(LOCK) -- -q -m "not e2e"
+	$(LATEST_VENV)/bin/python scripts/test_latest.py --lock requirements/pip.txt --lock $(LOCK) -- -q -m "not e2e"
 
 # Every lock compiled again from its inputs (uv, pinned here, in a venv of its own): after a range in
 # pyproject.toml or a *.in file changed, `make lock` moves only what the change needs; `make lock-upgrade`

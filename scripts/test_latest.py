@@ -6,7 +6,7 @@ the lock does not know), runs pytest with the arguments after ``--`` (every modu
 BROWSERX_PURE=1, the compiled build belongs to .venv), then prints the verdict beside what moved, so
 a new release that breaks browserx is named in the same screen as the failure.
 
-Usage: python scripts/test_latest.py --lock requirements/dev.txt -- -q -m "not e2e"
+Usage: python scripts/test_latest.py --lock requirements/pip.txt --lock requirements/dev.txt -- -q -m "not e2e"
 """
 
 from __future__ import annotations
@@ -65,12 +65,13 @@ def drift(locked: dict[str, str], installed: dict[str, str]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lock", type=Path, required=True)
+    parser.add_argument("--lock", type=Path, action="append", required=True, help="a lock (again for more)")
     parser.add_argument("pytest_args", nargs="*")
     args = parser.parse_args()
-    moved = drift(locked_versions(args.lock), installed_versions())
+    locked = {name: version for lock in args.lock for name, version in locked_versions(lock).items()}
+    moved = drift(locked, installed_versions())
     report = "\n".join(moved) if moved else "  nothing: every package is at its locked version"
-    print(f"Packages off the lock ({args.lock}):\n{report}\n", flush=True)
+    print(f"Packages off the lock ({', '.join(map(str, args.lock))}):\n{report}\n", flush=True)
     env = {**os.environ, "BROWSERX_PURE": "1", "BROWSERX_OFF_LOCK": "1"}
     code = subprocess.call([sys.executable, "-m", "pytest", *args.pytest_args], cwd=ROOT, env=env)
     verdict = "passed" if code == 0 else f"FAILED (pytest exit {code})"
