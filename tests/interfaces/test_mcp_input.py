@@ -21,6 +21,7 @@ from browserx.control.tools import AGENT_TOOLS
 from browserx.interfaces.mcp_input import INVALID_REQUEST_MESSAGE, PARSE_ERROR_MESSAGE
 
 REPO = Path(__file__).resolve().parents[2]
+STARTUP_S = 60.0  # for the first answer: the server starting (seconds on a loaded machine)
 
 PARSE_ERROR = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": PARSE_ERROR_MESSAGE}}
 INVALID_REQUEST = {
@@ -73,6 +74,7 @@ class McpProcess:
         self.stdin: IO[bytes] = self.proc.stdin
         self.stdout: IO[bytes] = self.proc.stdout
         self.lines: queue.Queue[bytes] = queue.Queue()
+        self._first = True
         self._reader = threading.Thread(target=self._read, args=(self.stdout,), daemon=True)
         self._reader.start()
 
@@ -86,6 +88,9 @@ class McpProcess:
         self.stdin.flush()
 
     def reply(self, timeout: float = 10.0) -> dict[str, Any]:
+        # The first answer waits for the server to start too: imports that take 2 s on a quiet
+        # machine took over 10 s under coverage on a loaded 2-core one.
+        timeout, self._first = (max(timeout, STARTUP_S) if self._first else timeout), False
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
