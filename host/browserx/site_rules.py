@@ -81,12 +81,10 @@ def canonical_host(host: str) -> str:
         except ValueError:
             return text
         return str(v6.ipv4_mapped) if v6.ipv4_mapped is not None else v6.compressed
+    if not text.isascii():  # first: IDNA maps full-width digits and dots too (０ｘ７ｆ.1)
+        text = ".".join(_idna_label(label) for label in text.replace("\u3002", ".").split("."))
     v4 = _ipv4(text)
-    if v4 is not None:
-        return v4
-    if text.isascii():
-        return text
-    return ".".join(_idna_label(label) for label in text.split("."))
+    return v4 if v4 is not None else text
 
 
 def _idna_label(label: str) -> str:

@@ -35,6 +35,11 @@ NOTHING = FormFacts()
         ("P\u0430y now", ["pay now"]),  # a Cyrillic a
         ("\uff30\uff41\uff59", ["pay"]),  # full-width letters
         ("Submit payment", ["submit payment"]),
+        ("Pa\u034fy", ["pay"]),  # a combining grapheme joiner
+        ("Pa\ufe0fy", ["pay"]),  # a variation selector
+        ("Pa\u0335y", ["pay"]),  # an overlay
+        ("P\u0251y", ["pay"]),  # a Latin alpha
+        ("Métodos de pago", []),
         ("Jetzt kaufen", ["kaufen"]),
         ("Konto löschen", ["löschen"]),
         ("Supprimer mon compte", ["supprimer"]),

@@ -154,3 +154,26 @@ def test_a_tab_let_go_while_a_dialog_is_open_still_answers_at_once(
         except BrowserxError:
             time.sleep(0.1)
     assert _log(browser) == ["confirm true"]
+
+
+def test_a_dialog_of_a_page_that_opted_out_is_neither_quoted_nor_answered(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("dialogs-noai.html"))
+    deadline = time.monotonic() + 10
+    error: dict[str, Any] = {}
+    while time.monotonic() < deadline and error.get("code") != "dialog_open":
+        try:
+            bx.tabs()
+            bx.snapshot(tab=tab)
+        except BrowserxError as exc:
+            error = exc.to_dict()
+        time.sleep(0.2)
+    assert error.get("code") == "dialog_open", error
+    assert "Secret" not in json.dumps(error) and "1234" not in json.dumps(error)
+    with pytest.raises(BrowserxError) as refused:
+        bx.dialog("accept", tab=tab)
+    assert refused.value.code in ("dialog_open", "page_opted_out")
+    assert "Secret" not in refused.value.message
+    browser.driver.switch_to.alert.dismiss()  # the person answers it
+    assert js(browser, "window.answered") is False  # Cancel: nothing browserx did

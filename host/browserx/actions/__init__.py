@@ -5,7 +5,7 @@ each run inside ``runner.perform`` which observes changes and returns an ``Actio
 """
 
 from browserx.actions.at_point import click_at, hover_at
-from browserx.actions.dialogs import answer_dialog
+from browserx.actions.dialogs import ANY_DIALOG, answer_dialog
 from browserx.actions.forms import check, select
 from browserx.actions.keyboard import key, type_text
 from browserx.actions.navigation import back, forward, navigate, reload, wait_for
@@ -14,6 +14,7 @@ from browserx.actions.result import ActionResult, Changes
 from browserx.actions.scroll import scroll
 
 __all__ = [
+    "ANY_DIALOG",
     "ActionResult",
     "Changes",
     "answer_dialog",

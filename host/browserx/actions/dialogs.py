@@ -8,8 +8,8 @@ import asyncio
 import contextlib
 from typing import Any
 
-from browserx.errors import PAGE_CALL_ERRORS, BadRequest, NoDialog
-from browserx.relay.cdp_types import GetNavigationHistoryResult
+from browserx.errors import PAGE_CALL_ERRORS, BadRequest, CdpError, DialogOpen, NoDialog, PageOptedOut
+from browserx.relay.cdp_types import GetNavigationHistoryResult, JavaScriptDialogOpening
 from browserx.relay.dialogs import DIALOG_CLOSED, DIALOG_OPENING, dialog_facts
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.redaction import redact_url
@@ -20,10 +20,32 @@ NEXT_WAIT_S = 0.3  # for the page's next step: another dialog, or a navigation s
 NEXT_EVENTS = frozenset({DIALOG_OPENING, "Page.frameStartedLoading", "Page.frameRequestedNavigation"})
 
 
-async def answer_dialog(tab: Tab, accept: bool, text: str | None) -> dict[str, Any]:
+ANY_DIALOG = object()  # answer_dialog's ``expected``: whichever dialog is open
+
+
+async def answer_dialog(
+    tab: Tab, accept: bool, text: str | None, expected: JavaScriptDialogOpening | object | None = ANY_DIALOG
+) -> dict[str, Any]:
+    """``expected``: the dialog the person was asked about (or None: none was open then); another
+    one open now is not answered (the page opened it meanwhile: the agent hears of it first)."""
     session = tab.session
     await session.ensure_attached()
     dialog = session.dialog
+    if expected is not ANY_DIALOG and dialog is not expected and dialog is not None:
+        raise session.dialog_error()
+    if session.page_readable is False:
+        raise PageOptedOut(
+            "This page opted out of AI agents (data-no-ai); browserx will not answer its dialog. Ask "
+            "the person to."
+        )
+    if session.page_readable is None and dialog is not None:
+        raise DialogOpen(
+            f"The page in tab {tab.tab_id} opened a dialog before browserx read it, and cannot be read "
+            "while it is open: whether it opted out of AI agents is not known, so only the person may "
+            "answer it. Ask them (ask_user) to press OK or Cancel.",
+            tab=tab.tab_id,
+            dialog={"type": dialog.type},
+        )
     if dialog is None:
         raise NoDialog(
             f"No JavaScript dialog is open in tab {tab.tab_id}: nothing to accept or dismiss. Take a "
@@ -48,7 +70,17 @@ async def answer_dialog(tab: Tab, accept: bool, text: str | None) -> dict[str, A
         params: dict[str, Any] = {"accept": accept}
         if text is not None:
             params["promptText"] = text
-        await session.cdp("Page.handleJavaScriptDialog", params)
+        try:
+            await session.cdp("Page.handleJavaScriptDialog", params)
+        except CdpError as exc:
+            if "No dialog is showing" not in exc.message:
+                raise
+            session.dialog = None  # closed without a word reaching browserx
+            raise NoDialog(
+                f"The dialog in tab {tab.tab_id} is gone (the person or the page closed it). Take a "
+                "snapshot to see the page.",
+                tab=tab.tab_id,
+            ) from None
         await _wait(closed, CLOSED_WAIT_S)
         if session.dialog is dialog:  # no word of its closing came: Chrome answered, so it is gone
             session.dialog = None

@@ -304,6 +304,8 @@ async def resolve(
     fp = tab.recall(element_id)
     found = await _lookup(tab, element_id, ref, fp, early, then)
     if found is not None:
+        if found.session_id is None:  # resolve.js found it only after checking its document's opt-out
+            tab.session.page_readable = True
         return found
     others: list[Fingerprint] = []
     if heal and fp is not None:

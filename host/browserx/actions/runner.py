@@ -81,7 +81,14 @@ async def perform(
     # once, as a failure: no wait in it (input, settling, navigation, network, verification)
     # outlives the page it waits for.
     crashed = asyncio.Event()
-    stop_listening = tab.session.add_listener(lambda msg: crashed.set() if _stops_page(msg) else None)
+    stopped: list[BrowserxError] = []  # why, as said when it happened (a dialog may close meanwhile)
+
+    def on_event(msg: Inbound) -> None:
+        if _stops_page(msg) and not crashed.is_set():
+            stopped.append(tab.session.stopped_error())
+            crashed.set()
+
+    stop_listening = tab.session.add_listener(on_event)
     tab.capture.acting += 1  # snapshots it takes meanwhile list listeners whole (page/listeners.py)
     try:
         try:
@@ -97,7 +104,7 @@ async def perform(
                 if verifier is not None:
                     await verifier.before_action()
             try:
-                await _unless_crashed(tab, crashed, body(ctx))
+                await _unless_crashed(stopped, crashed, body(ctx))
             finally:
                 if ctx.observing is not None and not ctx.observing.done():
                     with contextlib.suppress(BrowserxError):
@@ -112,13 +119,13 @@ async def perform(
                 and tab.session.dialog is None
                 and not isinstance(result._exc, PageOptedOut)
             ):
-                await _unless_crashed(tab, crashed, _observe_after(ctx, verifier))
+                await _unless_crashed(stopped, crashed, _observe_after(ctx, verifier))
         except PageOptedOut:
             raise  # the page opted out meanwhile: nothing of it may be reported
         except BrowserxError:
             pass  # the action itself happened (or failed) as reported; only observing it went wrong
         if crashed.is_set() and result.error is None:  # died, or a dialog came, after the input
-            _fail(result, tab.session.stopped_error())
+            _fail(result, stopped[0])
     finally:
         stop_listening()
         watch.close()
@@ -143,7 +150,9 @@ def _fail(result: ActionResult, exc: BrowserxError) -> None:
     result._exc = exc
 
 
-async def _unless_crashed(tab: Tab, crashed: asyncio.Event, work: Awaitable[None]) -> None:
+async def _unless_crashed(
+    stopped: list[BrowserxError], crashed: asyncio.Event, work: Awaitable[None]
+) -> None:
     """``work``, ended (cancelled) the moment the tab's renderer crashes (PageCrashed then) or a
     JavaScript dialog holds the page (DialogOpen)."""
     task = asyncio.ensure_future(work)
@@ -157,7 +166,7 @@ async def _unless_crashed(tab: Tab, crashed: asyncio.Event, work: Awaitable[None
             with contextlib.suppress(asyncio.CancelledError, BrowserxError):
                 await task
     if task.cancelled():
-        raise tab.session.stopped_error()
+        raise stopped[0]
     task.result()  # its own outcome, error included
 
 

@@ -271,10 +271,12 @@ async def page_html(ctx: Context, p: HtmlParams) -> dict[str, Any]:
 @implements("dialog")
 async def dialog(ctx: Context, p: DialogParams) -> dict[str, Any]:
     tab = await ctx.registry.resolve(p.tab)
-    if p.action == "accept" and ctx.person.effective.confirm_sensitive:
+    accept, expected = p.action == "accept", actions.ANY_DIALOG
+    if accept and ctx.person.effective.confirm_sensitive:
+        expected = tab.session.dialog  # the one the person is asked about, and no other, is accepted
         await confirm_dialog_if_sensitive(tab)
     async with tab.lock:
-        return await actions.answer_dialog(tab, p.action == "accept", p.text)
+        return await actions.answer_dialog(tab, accept, p.text, expected)
 
 
 @implements("ask_user")

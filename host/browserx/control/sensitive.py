@@ -45,10 +45,10 @@ SENSITIVE_WORDS: tuple[str, ...] = (
     "withdraw", "donate",
     # German, French, Spanish, Italian, Portuguese, Dutch: the same acts.
     "bezahlen", "kaufen", "bestellen", "zahlungspflichtig bestellen", "kostenpflichtig bestellen",
-    "löschen", "überweisen", "überweisung",
-    "payer", "paiement", "acheter", "commander", "supprimer", "virement",
-    "pagar", "pago", "comprar", "eliminar", "borrar", "transferir", "transferencia",
-    "paga", "pagamento", "acquista", "elimina", "bonifico",
+    "löschen", "überweisen",
+    "payer", "acheter", "commander", "supprimer",
+    "pagar", "comprar", "eliminar", "borrar", "transferir",
+    "paga", "acquista", "elimina",
     "excluir", "finalizar compra",
     "betalen", "kopen", "verwijderen",
 )  # fmt: skip
@@ -93,22 +93,23 @@ def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
 
 def sensitive_words(name: str) -> list[str]:
     """The sensitive words a control's name says (lower case), read as a person reads the name:
-    NFKC (full-width and styled letters as plain ones), format characters (zero-width spaces and
-    joiners, direction marks, soft hyphens) removed, Cyrillic and Greek look-alikes as Latin."""
+    NFKC (full-width and styled letters as plain ones, accents composed), format characters
+    (zero-width spaces and joiners, direction marks, soft hyphens) and combining marks left
+    (grapheme joiners, variation selectors, overlays) removed, look-alike letters as Latin."""
     return [" ".join(m.group(0).lower().split()) for m in _WORDS.finditer(as_read(name or ""))]
 
 
 # Cyrillic and Greek letters drawn like Latin ones ("Pаy" with a Cyrillic а reads "Pay").
 _LOOKALIKES = str.maketrans(
-    "аеорсуххіјѕԁһԛԝАВЕКМНОРСТУХІЈЅαοτυνκρΑΒΕΗΙΚΜΝΟΡΤΥΧΖ",
-    "aeopcyxxijsdhqwABEKMHOPCTYXIJSaotuvkpABEHIKMNOPTYXZ",
+    "аеорсуххіјѕԁһԛԝАВЕКМНОРСТУХІЈЅαοτυνκρΑΒΕΗΙΚΜΝΟΡΤΥΧΖɑᴀʏ",
+    "aeopcyxxijsdhqwABEKMHOPCTYXIJSaotuvkpABEHIKMNOPTYXZaay",
 )
 
 
 def as_read(text: str) -> str:
     """``text`` as a person reads it on screen (see ``sensitive_words``)."""
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Mn", "Me"))
     return text.translate(_LOOKALIKES)
 
 

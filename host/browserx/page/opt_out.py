@@ -36,7 +36,9 @@ async def page_opted_out(session: TabSession) -> bool:
     # error is PageScriptError: nothing is read of a page whose opt-out could not be read.
     method, params = eval_request(OPTED_OUT_JS)
     reply = decode_or_none(await session.cdp(method, params, result_type=msgspec.Raw), EvaluateResult)
-    return _says_opted_out(answer(OPTED_OUT_JS, reply) if reply is not None else None)
+    opted_out = _says_opted_out(answer(OPTED_OUT_JS, reply) if reply is not None else None)
+    session.page_readable = not opted_out  # (what a dialog's answers may quote: relay/dialogs.py)
+    return opted_out
 
 
 def _says_opted_out(answered: RemoteObject | None) -> bool:

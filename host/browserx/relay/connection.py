@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -425,6 +425,16 @@ class ExtensionConnection:
         self.closed = True
         for msg_id in list(self._pending):
             self._fail(msg_id, ExtensionDisconnected("The browser extension disconnected."))
+
+
+def detached_before(answers: Sequence[Any]) -> bool:
+    """Whether a batch found the debugger gone before its first command: that one failed so, and
+    none ran after it (the extension issues them in order)."""
+    return (
+        bool(answers)
+        and isinstance(answers[0], DebuggerDetached)
+        and all(isinstance(a, BrowserxError) for a in answers)
+    )
 
 
 class _BatchResult(msgspec.Struct):

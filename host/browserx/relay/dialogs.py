@@ -20,7 +20,7 @@ DIALOG_CLOSED = "Page.javascriptDialogClosed"
 DIALOG_METHODS = frozenset({"Page.handleJavaScriptDialog", "Page.getNavigationHistory"})
 # Attaching again to a tab a dialog held when it was let go: Page.enable waits while the dialog is
 # open. How long an attach waits for it, and how long it may wait in all (the dialog's whole life).
-DIALOG_ENABLE_WAIT_S = 1.0
+DIALOG_ENABLE_WAIT_S = 2.0
 DIALOG_ENABLE_TIMEOUT_S = 24 * 3600.0
 MESSAGE_CHARS = 500  # of the page's message, quoted in every answer while the dialog is open
 
@@ -45,22 +45,39 @@ def dialog_facts(dialog: JavaScriptDialogOpening) -> dict[str, Any]:
     return facts
 
 
-def dialog_error(tab_id: int, dialog: JavaScriptDialogOpening, by_person: bool = False) -> DialogOpen:
+def dialog_error(
+    tab_id: int, dialog: JavaScriptDialogOpening, by_person: bool = False, readable: bool | None = True
+) -> DialogOpen:
     """The answer to every call on a tab a dialog holds (the page's message quoted as page text).
     ``by_person``: it opened before browserx attached to the tab again, and Chrome lets only the
-    person answer it then."""
-    facts = dialog_facts(dialog)
-    article = "an" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "a"
-    how = (
-        "It was open when browserx let go of the tab, so only the person can answer it: ask them "
-        "(ask_user) to press OK or Cancel."
-        if by_person
-        else "Answer it with `dialog accept` or `dialog dismiss` (a prompt's answer: `dialog accept "
-        "--text ...`), or ask the person to."
+    person answer it then. ``readable``: the page's last opt-out verdict (True: it did not opt
+    out); else its message is not shown."""
+    facts = dialog_facts(dialog) if readable else {"type": dialog.type}
+    said = (
+        f": {quote(facts['message'])}"
+        if readable
+        else " (its message is not shown: this page may have opted out of AI agents)"
     )
+    if by_person:
+        how = (
+            "It was open when browserx attached to the tab, so only the person can answer it: ask them "
+            "(ask_user) to press OK or Cancel, or close the tab (close_tab)."
+        )
+    else:
+        how = (
+            "Answer it with `dialog accept` or `dialog dismiss` (a prompt's answer: `dialog accept --text "
+            "...`), ask the person to, or close the tab (close_tab)."
+        )
+    if dialog is UNKNOWN_DIALOG:
+        return DialogOpen(
+            f"The page in tab {tab_id} does not answer: a JavaScript dialog is most likely open. {how}",
+            tab=tab_id,
+            dialog=facts,
+        )
+    article = "an" if dialog.type[:1] in ("a", "e", "i", "o", "u") else "a"
     return DialogOpen(
-        f"The page in tab {tab_id} opened {article} {dialog.type} dialog: {quote(facts['message'])}. "
-        f"Nothing in the page answers until it is handled (what was sent before it went through). {how}",
+        f"The page in tab {tab_id} opened {article} {dialog.type} dialog{said}. Nothing in the page "
+        f"answers until it is handled (what was sent before it went through). {how}",
         tab=tab_id,
         dialog=facts,
     )

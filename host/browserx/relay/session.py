@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar, overload
 
 import structlog
 
 from browserx.errors import BrowserxError, CdpError, DebuggerDetached, DialogOpen, PageCrashed, PageOffLimits
 from browserx.relay.cdp_types import JavaScriptDialogOpening
-from browserx.relay.connection import ExtensionConnection
+from browserx.relay.connection import ExtensionConnection, detached_before
 from browserx.relay.dialogs import (
     DIALOG_CLOSED,
     DIALOG_ENABLE_TIMEOUT_S,
@@ -87,16 +87,6 @@ def once_answered(work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
     return _once_answered(answered, work)
 
 
-def _detached_before(answers: Sequence[Any]) -> bool:
-    """Whether a batch found the debugger gone before its first command: that one failed so, and
-    none ran after it (the extension issues them in order)."""
-    return (
-        bool(answers)
-        and isinstance(answers[0], DebuggerDetached)
-        and all(isinstance(a, BrowserxError) for a in answers)
-    )
-
-
 async def _once_answered(answered: asyncio.Event, work: Coroutine[Any, Any, T]) -> T:
     await answered.wait()
     return await work
@@ -117,7 +107,8 @@ class TabSession:
         self.attached_at = 0.0  # monotonic time of the last attach
         self.crashed = False  # the renderer died; set until a reload or navigation replaces it
         self.dialog: JavaScriptDialogOpening | None = None
-        self.dialog_inherited = False  # open since before this attachment (see _enable_under_dialog)
+        self.dialog_inherited = False  # open since before this attachment (see _enable_page)
+        self.page_readable: bool | None = None  # the page's last opt-out verdict (page/opt_out.py)
         self.frames_changed_at = 0.0  # last navigation or child frame attach/detach
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
         self.sessions: dict[str, TargetInfo] = {}
@@ -159,10 +150,7 @@ class TabSession:
                 hook()
             # Page events tell us when a cached snapshot went stale. (Not DOM.enable: the DOM
             # agent's node bookkeeping is not needed for anything browserx does.)
-            if self.dialog is None:
-                await self.conn.cdp(self.tab_id, "Page.enable")
-            else:
-                await self._enable_under_dialog()
+            await self._enable_page()
             log.info("attached", tab=self.tab_id)
 
     @overload
@@ -214,6 +202,8 @@ class TabSession:
                 raise
             self.attached = False
             await self.ensure_attached()
+            if self.dialog is not None and method not in DIALOG_METHODS:
+                raise self.dialog_error() from None
             return await self.conn.cdp(
                 self.tab_id, method, params, session_id, timeout, result_type=result_type, keep=keep
             )
@@ -288,12 +278,14 @@ class TabSession:
                 if session_id:
                     raise
             else:
-                if session_id or not _detached_before(answers):
+                if session_id or not detached_before(answers):
                     return answers
             # The debugger was let go before the batch (the person closed Chrome's debugging bar,
             # or another tool took the tab): nothing of it ran, so, as cdp does, attach again once.
             self.attached = False
             await self.ensure_attached()
+            if self.dialog is not None:
+                raise self.dialog_error()
             return await send()
         finally:
             self._waiting -= waits
@@ -357,6 +349,8 @@ class TabSession:
             log.info("recovered_from_crash", tab=self.tab_id)
         if msg.method in PAGE_CHANGING_EVENTS:
             self.frames_changed_at = time.monotonic()
+            if msg.method in ("Page.frameNavigated", "DOM.documentUpdated") and not msg.sessionId:
+                self.page_readable = None  # another document may have opted out
         for listener in list(self._listeners):
             listener(msg)
 
@@ -413,21 +407,26 @@ class TabSession:
         self.conn.fail_tab(self.tab_id, self.dialog_error(), spare=DIALOG_METHODS)
         log.info("dialog_opened", tab=self.tab_id, type=self.dialog.type)
 
-    async def _enable_under_dialog(self) -> None:
-        """Page.enable waits as long as a dialog is open: waited for a moment (the person may have
-        answered it while the tab was let go), else left running; its answer says it is gone."""
+    async def _enable_page(self) -> None:
+        """Page.enable waits as long as a JavaScript dialog is open, also one opened while browserx
+        was not attached: waited for a moment, else left running (its answer says no dialog holds
+        the page) and the tab held as by a dialog only the person can answer."""
 
         async def enable() -> None:
             await self.conn.cdp(self.tab_id, "Page.enable", timeout=DIALOG_ENABLE_TIMEOUT_S)
-            self.dialog = None
+            if self.dialog_inherited:
+                self.dialog, self.dialog_inherited = None, False
 
-        self.dialog_inherited = True  # till then Chrome says nothing of it here: only the person answers
         self._background.add(task := asyncio.ensure_future(enable()))
         task.add_done_callback(self._background_done)
-        await asyncio.wait({task}, timeout=DIALOG_ENABLE_WAIT_S)
+        if not (await asyncio.wait({task}, timeout=DIALOG_ENABLE_WAIT_S))[0]:
+            self.dialog, self.dialog_inherited = self.dialog or UNKNOWN_DIALOG, True
+        elif task.exception() is not None:
+            task.result()  # (raises it: the attach failed)
 
     def dialog_error(self) -> DialogOpen:
-        return dialog_error(self.tab_id, self.dialog or UNKNOWN_DIALOG, by_person=self.dialog_inherited)
+        dialog, inherited = self.dialog or UNKNOWN_DIALOG, self.dialog_inherited
+        return dialog_error(self.tab_id, dialog, by_person=inherited, readable=self.page_readable)
 
     def stopped_error(self) -> BrowserxError:  # why nothing in the page answers
         return self.dialog_error() if self.dialog is not None else self.crashed_error()
