@@ -145,6 +145,13 @@ SECRET_NAME = re.compile(
 # not ``shipping``): camelCase is split before matching.
 _SECRET_WORD = re.compile(r"(?:^|[^a-z])(?:pw|pin|cvv2?|cvc2?|cvn|csc|ssn|cc|ccn|card|iban)(?=$|[^a-z])")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_SECRET_WORD_HINTS = ("pw", "pin", "cv", "csc", "ssn", "cc", "card", "iban")  # checked first: cheap
+
+
+def _secret_word(name: str) -> bool:
+    return _SECRET_WORD.search(_CAMEL.sub("_", name).lower()) is not None
+
+
 # A value that looks generated (long, mixed, no spaces) is masked whatever its name.
 _RANDOM_VALUE = re.compile(r"^[A-Za-z0-9_\-.~+/=%]{24,}$")
 # Each starts only where a token does (the lookbehinds): tried at every character of a megabyte
@@ -170,7 +177,7 @@ def redact_url(url: str, *, query_values: bool = True, fragment: bool = True) ->
         _PLAIN_URL.match(url)
         and not _SECRET_SEGMENT.search(url)
         and "eyJ" not in url
-        and not _URL_DIGIT_RUN.search(url)
+        and not _card_digits(url)
     ):
         return url  # the common case, fast: nothing that can hold a secret
     try:
@@ -216,10 +223,18 @@ def _secret_param(name: str, value: str) -> bool:
     name = unquote_plus(name)
     return bool(
         SECRET_NAME.search(name)
-        or _SECRET_WORD.search(_CAMEL.sub("_", name).lower())
+        or (len(name) <= 40 and any(h in name.lower() for h in _SECRET_WORD_HINTS) and _secret_word(name))
         or _RANDOM_VALUE.match(value)
         or _JWT.search(value)
     )
+
+
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _card_digits(text: str) -> bool:
+    """Whether ``text`` may hold a card number (13 digits at least: counted first, it is cheap)."""
+    return len(text) - len(text.translate(_NO_DIGITS)) >= 13 and _URL_DIGIT_RUN.search(text) is not None
 
 
 def _luhn(digits: str) -> bool:
@@ -252,7 +267,7 @@ def _redact_path(path: str) -> str:
             segment = head + ";" + _PARAM.sub(_fragment_param, params)
         if after_secret and _GENERATED_SEGMENT.match(head):
             segment = URL_MASK + segment[len(head) :]
-        elif _URL_DIGIT_RUN.search(segment):
+        elif _card_digits(segment):
             segment = _URL_DIGIT_RUN.sub(_card_in_path, segment)
         after_secret = bool(head) and bool(_SECRET_SEGMENT.search(head))
         segments[i] = segment
