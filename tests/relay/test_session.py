@@ -488,29 +488,3 @@ def test_the_message_of_a_dialog_on_a_page_not_known_readable_is_not_shown(reada
     error = conn.failed[0]
     assert "Delete" not in error.message and "Delete" not in str(error.details)
     assert error.details["dialog"] == {"type": "confirm"}
-
-
-def test_a_dialog_opened_before_browserx_attached_holds_the_tab_at_once_not_for_30_s() -> None:
-    """Page.enable waits while a dialog browserx never saw is open: attaching gives up waiting
-    after a moment and answers as for a dialog only the person can answer; once the enable
-    answers (the person closed it), the tab serves again."""
-    closed = asyncio.Event()
-
-    async def held_enable(method: str, params: Any, sid: str | None) -> Any:
-        if method == "Page.enable":
-            await closed.wait()
-        return {}
-
-    session, _ = session_over(held_enable)
-
-    async def go() -> None:
-        started = asyncio.get_running_loop().time()
-        with pytest.raises(DialogOpen, match="only the person"):
-            await session.cdp("Runtime.evaluate")
-        assert asyncio.get_running_loop().time() - started < 3.5
-        closed.set()
-        await asyncio.sleep(0.05)
-        assert session.dialog is None
-        await session.cdp("Runtime.evaluate")
-
-    asyncio.run(asyncio.wait_for(go(), 6))

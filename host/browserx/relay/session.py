@@ -417,6 +417,9 @@ class TabSession:
             if self.dialog_inherited:
                 self.dialog, self.dialog_inherited = None, False
 
+        if self.dialog is None:  # (a dialog never seen still costs Page.enable's timeout)
+            await self.conn.cdp(self.tab_id, "Page.enable")
+            return
         self._background.add(task := asyncio.ensure_future(enable()))
         task.add_done_callback(self._background_done)
         if not (await asyncio.wait({task}, timeout=DIALOG_ENABLE_WAIT_S))[0]:
