@@ -118,3 +118,24 @@ class ExtensionTab:
                 ".then(done, (e) => done('error: ' + e));",
                 *args,
             )
+
+
+@contextlib.contextmanager
+def tab_of_its_own(browser: Browser, bx: Client, url: str) -> Iterator[int]:
+    """``url`` opened by the page in a new tab Selenium never drives (its browserx tab id, once
+    it loaded); the tabs opened meanwhile are closed afterwards, and Selenium is back on its own."""
+    driver = browser.driver
+    main, known = driver.current_window_handle, set(driver.window_handles)
+    driver.execute_script("window.open(arguments[0])", url)
+    deadline, tabs = time.monotonic() + 10, []
+    while time.monotonic() < deadline and not tabs:
+        tabs = [t for t in bx.tabs() if t["url"] == url and t.get("status") == "complete"]
+        time.sleep(0.1)
+    assert tabs, f"{url} did not load in a tab of its own: {bx.tabs()}"
+    try:
+        yield int(tabs[0]["tab"])
+    finally:
+        for handle in set(driver.window_handles) - known:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(main)

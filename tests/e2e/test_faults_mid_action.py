@@ -18,7 +18,7 @@ import pytest
 from browserx import Client
 from browserx.errors import BrowserxError
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of, open_page
+from tests.e2e.helpers import id_of, open_page, tab_of_its_own
 
 
 def _descendants(root: int) -> list[int]:
@@ -66,22 +66,9 @@ def _spinning_renderer(browser: Browser, timeout: float = 10.0) -> int:
 def own_tab(browser: Browser, bx: Client, servers: Servers) -> Iterator[int]:
     """A tab of another site than the main one (a renderer of its own, so a crash takes no other
     page along) that Selenium never drives; closed afterwards."""
-    driver = browser.driver
-    main, known = driver.current_window_handle, set(driver.window_handles)
-    url = f"{servers.xorigin}/fault-crash.html"
-    driver.execute_script("window.open(arguments[0])", url)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not (
-        tabs := [t for t in bx.tabs() if t["url"] == url and t["status"] == "complete"]
-    ):
-        time.sleep(0.1)
-    tab = int(tabs[0]["tab"])
-    bx.activate_tab(tab)  # in front: a background tab's timers are throttled to once a second
-    yield tab
-    for handle in set(driver.window_handles) - known:
-        driver.switch_to.window(handle)
-        driver.close()
-    driver.switch_to.window(main)
+    with tab_of_its_own(browser, bx, f"{servers.xorigin}/fault-crash.html") as tab:
+        bx.activate_tab(tab)  # in front: a background tab's timers are throttled to once a second
+        yield tab
 
 
 @pytest.mark.parametrize("name", ["Busy work", "Busy after the click"])

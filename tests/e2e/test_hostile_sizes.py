@@ -6,7 +6,6 @@ answers that carry a picture, and snapshots asked for with no budget (``max_toke
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -15,7 +14,7 @@ from browserx import Client
 from browserx.control.tools import TOOLS_BY_NAME
 from tests.e2e.every_tool import calls_for_every_tool, run_calls
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of
+from tests.e2e.helpers import id_of, tab_of_its_own
 
 # Far above any answer of this small page, far below the megabyte its strings hold.
 BOUND = 64 * 1024
@@ -26,20 +25,8 @@ def own_tab(browser: Browser, bx: Client, servers: Servers) -> Iterator[int]:
     """The page in a tab of its own, closed afterwards: its megabyte-long address in the shared
     tab's history would ride along every later Page.getNavigationHistory of the session's tests
     (the whole e2e run took three times as long)."""
-    driver = browser.driver
-    main, known = driver.current_window_handle, set(driver.window_handles)
-    url = servers.url("hostile-sizes.html")
-    driver.execute_script("window.open(arguments[0])", url)
-    deadline, tabs = time.monotonic() + 10, []
-    while time.monotonic() < deadline and not tabs:
-        tabs = [t for t in bx.tabs() if t["url"] == url and t.get("status") == "complete"]
-        time.sleep(0.1)
-    assert tabs, bx.tabs()
-    yield int(tabs[0]["tab"])
-    for handle in set(driver.window_handles) - known:
-        driver.switch_to.window(handle)
-        driver.close()
-    driver.switch_to.window(main)
+    with tab_of_its_own(browser, bx, servers.url("hostile-sizes.html")) as tab:
+        yield tab
 
 
 def test_no_answer_of_any_tool_grows_with_the_pages_strings(
