@@ -43,6 +43,15 @@ def _ids(bx: Client, tab: int) -> list[int]:
     return found
 
 
+def _guessed_ids(bx: Client, tab: int) -> list[int]:
+    """What an attacker would try: the live IDs, those around them and the first few. (Not every
+    ID from 1: a tab's IDs count up for the whole session, so that grew with every test before
+    this one, to 1,400 IDs and 20 minutes.)"""
+    ids = _ids(bx, tab)
+    low, high = min(ids, default=1), max(ids, default=0)
+    return sorted(set(ids) | set(range(max(1, low - 8), high + 8)) | set(range(1, 9)))
+
+
 def _counters(browser: Browser, frames: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
     """The page's own counts of what reached its opted-out parts (and each frame's, by element id)."""
     d = browser.driver
@@ -122,12 +131,7 @@ def _run_everything(
 ) -> None:
     """Every call of every tool (the point tools at each point): no marker in any answer, the
     opted-out boxes (``blank``, viewport at scroll 0) filled in every picture, nothing counted."""
-    ids = _ids(bx, tab)
-    # What an attacker would try: the IDs around the live ones and the first few. (Not every ID
-    # from 1: a tab's IDs count up for the whole session, so that grew with every test before
-    # this one, to 1,400 IDs and 20 minutes.)
-    low, high = min(ids, default=1), max(ids, default=0)
-    guessed = sorted(set(ids) | set(range(max(1, low - 8), high + 8)) | set(range(1, 9)))
+    guessed = _guessed_ids(bx, tab)
     _reset(browser, frames)
     calls = calls_for_every_tool(guessed, points[0], url, text=ONLY_INSIDE)
     for point in points[1:]:
@@ -244,7 +248,7 @@ def test_the_backend_loop_sends_nothing_of_an_opted_out_part(
     skeleton and screenshot a backend can ask for) holds no marker, and the actions a backend
     aims at guessed IDs reach nothing."""
     tab = open_page(browser, bx, servers.url("noai-elements.html"))
-    guessed = list(range(1, max(_ids(bx, tab), default=0) + 8))
+    guessed = _guessed_ids(bx, tab)
     actions = [f"click({i})" for i in guessed] + ['type(1, "Zebra")', 'press("Enter")', "finish()"]
     context = {
         "status": "needs_context",
