@@ -8,7 +8,7 @@
 // A site the person allowed joins allowedSites in chrome.storage.local, one they blocked
 // blockedSites. Loaded by service-worker.js (importScripts); host side: host/browserx/control/ask.py.
 /* exported askHandlers, askBadge */
-/* global port, post, badRequest, updateBadge, quietly, takeControls */
+/* global port, post, badRequest, updateBadge, quietly, takeControls, guardRefresh */
 
 const ASK_PREFIX = "ask:";
 const ASK_KINDS = new Set(["question", "confirm", "site"]);
@@ -85,6 +85,8 @@ async function recordSite(site, allowed) {
   if (!list.includes(site)) list.push(site);
   await chrome.storage.local.set({ [key]: list });
   if (typeof takeControls === "function") takeControls({ [key]: list });
+  // In force in the network layer before the host's next command (site_guard.js).
+  if (typeof guardRefresh === "function") await guardRefresh().catch(() => {});
 }
 
 // Only browserx's own pages (the popup) answer.

@@ -10,6 +10,7 @@
 // chrome.storage.session: sharedTabs (tab ids), activity (the last 50 entries), agent (the
 // agent's state), hostStatus (connected or why not, attached tabs).
 /* global post, detachAll, attached, forget, updateBadge, badRequest -- service-worker.js's */
+/* global guardRefresh -- site_guard.js's */
 /* exported CONTROL_DEFAULTS, controlsSnapshot, controlsGate, controlHandlers, controlsHostStatus, controlsTabOpened */
 
 const CONTROL_DEFAULTS = {
@@ -214,6 +215,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
     return;
   }
   // Stop first (the banner goes at once), then tell the host (it fails what is running).
+  if (typeof guardRefresh === "function") guardRefresh().catch(() => {});
   controlsSweep().catch(() => {}).finally(() => sendControls());
   updateBadge();
 });
@@ -225,6 +227,9 @@ chrome.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (attached.has(tabId) && rulesRestrict() && siteVerdict(changeInfo.url, personControls) !== "allowed") {
     forget(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
+    // The call running in it (if any) answers site_blocked: the browser refused the page
+    // (site_guard.js), or the person went there; either way nothing of it is read.
+    post({ type: "siteBlocked", tabId, url: changeInfo.url });
   }
 });
 

@@ -2,10 +2,12 @@
 // browserx relay: a thin pipe between the native host and chrome.debugger.
 // The host owns all the logic. This worker forwards messages, remembers what it
 // attached, and cleans up when the host goes away.
-/* global CDP_ALLOWLIST, CDP_TEST_ALLOWLIST, askHandlers, askBadge, controlsSnapshot, controlsGate, controlHandlers, controlsHostStatus, controlsTabOpened */
+/* global CDP_ALLOWLIST, CDP_TEST_ALLOWLIST, askHandlers, askBadge, controlsSnapshot, controlsGate, controlHandlers */
+/* global controlsHostStatus, controlsTabOpened, guardHandlers, guardDropAll */
 importScripts("allowlist.js");
 importScripts("controls.js"); // the person's controls: Stop, site rules, tab sharing, Activity
 importScripts("asks.js"); // the questions the agent waits on: ask_user, confirmations, sites
+importScripts("site_guard.js"); // site rules in the browser's network layer while a call runs
 // Only the test suite's copy of the extension has this file (tests/e2e/harness.py writes it).
 try {
   importScripts("allowlist-test.js");
@@ -17,7 +19,7 @@ const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
 // What this worker can do beyond the first protocol, told in the hello: a host newer than the
 // extension must not rely on what an older worker would ignore (a gated command sent at once).
-const FEATURES = ["gated-batch", "batch-args", "batch-set"];
+const FEATURES = ["gated-batch", "batch-args", "batch-set", "site-guard"];
 // The parameters a batch command may take from an earlier answer (`set`): references to nodes and
 // objects, never code or a URL.
 const SETTABLE = new Set(["objectId", "backendNodeId", "nodeId"]);
@@ -118,6 +120,7 @@ function onDisconnect(p) {
   if (port !== p) return;
   port = null;
   controlsHostStatus(false, why);
+  guardDropAll().catch(() => {});
   updateBadge();
   if (Date.now() - connectedAt >= STABLE_MS) backoff = BACKOFF_MIN_MS;
   // No tab should stay under debugging without a host; reconnect only after the
@@ -446,6 +449,7 @@ const handlers = {
 
   ...controlHandlers,
   ...askHandlers,
+  ...guardHandlers,
 };
 
 // A declarative projection of a large result, to spare the pipe: of the list at `keep.list`,

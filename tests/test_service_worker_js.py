@@ -23,9 +23,11 @@ const stub = () => new Proxy(function () {}, { get: (t, k) => (k in t ? t[k] : (
 globalThis.chrome = stub();
 chrome.runtime.getManifest = () => ({ version: "0.0.0" });
 globalThis.importScripts = () => {};
-// What controls.js and asks.js give the worker (tests/test_controls_js.py runs those).
+// What controls.js, asks.js and site_guard.js give the worker (tests/test_controls_js.py runs those).
 globalThis.controlHandlers = {};
 globalThis.askHandlers = {};
+globalThis.guardHandlers = {}; // (site_guard.js: tests/test_site_guard_js.py runs it)
+globalThis.guardDropAll = async () => {};
 globalThis.controlsHostStatus = globalThis.askBadge = globalThis.controlsTabOpened = () => {};
 globalThis.controlsGate = async () => {};
 globalThis.controlsSnapshot = () => ({});

@@ -8,6 +8,7 @@ import pytest
 
 from browserx import Client
 from tests.e2e.harness import Browser, Servers, browser_with_extension, fixture_servers
+from tests.e2e.person_pages import Pages
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -32,3 +33,15 @@ def browser() -> Iterator[Browser]:
 def bx(browser: Browser) -> Iterator[Client]:
     with Client() as client:
         yield client
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[Pages]:
+    """The options page beside the web page, the person's settings put back before and after."""
+    p = Pages(browser)
+    p.reset()
+    try:
+        yield p
+    finally:
+        p.reset()
+        p.close()

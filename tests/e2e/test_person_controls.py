@@ -20,107 +20,20 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.common.by import By
 
 from browserx import Client
 from browserx.control.tools import TOOLS_BY_NAME
 from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
-from browserx.relay.protocol import EXTENSION_ID
 from tests.e2e.every_tool import LEAVES_PAGE, calls_for_every_tool, run_calls
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import ExtensionTab, id_of, open_page
+from tests.e2e.helpers import id_of, open_page
+from tests.e2e.person_pages import POPUP, Pages, save_options
 
-POPUP = f"chrome-extension://{EXTENSION_ID}/popup.html"
-OPTIONS = f"chrome-extension://{EXTENSION_ID}/options.html"
-DEFAULTS = {
-    "stopped": False,
-    "siteMode": "all",
-    "blockedSites": [],
-    "allowedSites": [],
-    "tabSharing": False,
-    "confirmSensitive": False,
-}
 SECRET = "Pa55-w0rd-hunter2"
-
-
-class Pages(ExtensionTab):
-    """An extension page (options or popup) beside the web page under test."""
-
-    def open(self, url: str) -> None:
-        with self.inside():
-            self.driver.get(url)
-            self.wait_for(lambda: self.driver.execute_script("return document.readyState") == "complete")
-
-    def wait_for(self, check: Any, timeout: float = 5.0) -> Any:
-        deadline = time.monotonic() + timeout
-        while True:
-            value = check()
-            if value or time.monotonic() > deadline:
-                return value
-            time.sleep(0.05)
-
-    def reset(self) -> None:
-        self.open(OPTIONS)
-        self.chrome(
-            "await chrome.storage.local.set(a[0]); await chrome.storage.session.set({sharedTabs: [], activity: []});",
-            DEFAULTS,
-        )
-
-    def text(self, css: str) -> str:
-        found = self.texts(css)
-        return found[0] if found else ""
-
-    def texts(self, css: str) -> list[str]:
-        """The texts of what ``css`` finds (read again if the page re-rendered it meanwhile)."""
-        with self.inside():
-            for attempt in range(5):
-                try:
-                    return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)]
-                except StaleElementReferenceException:
-                    if attempt == 4:
-                        raise
-            raise AssertionError("unreachable")
-
-    def click(self, css: str) -> None:
-        """Click the element ``css`` finds, found again if the page re-rendered it between the
-        lookup and the click (the popup redraws its sections when the host's notices arrive)."""
-        with self.inside():
-            for attempt in range(5):
-                self.wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, css))
-                try:
-                    self.driver.find_element(By.CSS_SELECTOR, css).click()
-                    return
-                except StaleElementReferenceException:
-                    if attempt == 4:
-                        raise
-
-    def debugger_on(self, tab: int) -> bool:
-        """Whether browserx's extension holds a debugger session on the tab (Chrome's own answer:
-        a second attach by the same extension is refused while one is held)."""
-        held = self.chrome(
-            "try { await chrome.debugger.attach({tabId: a[0]}, '1.3'); } catch (e) { return String(e.message || e); }"
-            "await chrome.debugger.detach({tabId: a[0]}); return 'free';",
-            tab,
-        )
-        assert held == "free" or "already attached" in held, held
-        return bool(held != "free")
-
-
-@pytest.fixture
-def pages(browser: Browser) -> Iterator[Pages]:
-    p = Pages(browser)
-    p.reset()
-    try:
-        yield p
-    finally:
-        p.reset()
-        p.close()
 
 
 def _cli(*args: str) -> subprocess.Popen[str]:
@@ -131,25 +44,6 @@ def _cli(*args: str) -> subprocess.Popen[str]:
         text=True,
         env=os.environ.copy(),
     )
-
-
-def _save_options(
-    pages: Pages, blocked: str = "", mode: str = "all", allowed: str = "", sharing: bool = False
-) -> None:
-    """Fill the options page as a person would, and Save."""
-    pages.open(OPTIONS)
-    d = pages.driver
-    with pages.inside():
-        for field, text in (("blockedSites", blocked), ("allowedSites", allowed)):
-            box = d.find_element(By.ID, field)
-            box.clear()
-            if text:
-                box.send_keys(text)
-        d.find_element(By.CSS_SELECTOR, f'input[name="siteMode"][value="{mode}"]').click()
-        if d.find_element(By.ID, "tabSharing").is_selected() != sharing:
-            d.find_element(By.ID, "tabSharing").click()
-        d.find_element(By.ID, "save").click()
-    assert pages.wait_for(lambda: "Saved" in pages.text("#saved"))
 
 
 def _status_person(bx: Client) -> dict[str, Any]:
@@ -198,7 +92,7 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
 ) -> None:
     tab = open_page(browser, bx, servers.url("hello.html"))
     id_of(bx, tab, "Press")  # attached and known before the rules change
-    _save_options(pages, blocked="localhost\n127.0.0.1")
+    save_options(pages, blocked="localhost\n127.0.0.1")
     assert pages.wait_for(lambda: not pages.debugger_on(tab), 2.0), "the blocked tab stayed attached"
     effective = _status_person(bx)["effective"]["site_rules"]
     assert effective["blocked"] == ["localhost", "127.0.0.1"]
@@ -221,7 +115,7 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
     assert wrong == []
     assert not pages.debugger_on(tab)
     # the agent cannot go there from an allowed page either: the page stays where it is
-    _save_options(pages, blocked="127.0.0.1")
+    save_options(pages, blocked="127.0.0.1")
     other = bx.new_tab(url=servers.xorigin + "/hello.html")["tab"]
     try:
         with pytest.raises(SiteBlocked):
@@ -253,12 +147,12 @@ def test_a_blocked_site_answers_site_blocked_for_every_tool(
         assert bx.snapshot(tab=other)["url"].startswith(servers.xorigin + "/link-to.html")
         bx.navigate(servers.xorigin + "/hello.html", tab=other)
         # only listed sites: the listed one works, any other is refused
-        _save_options(pages, mode="listed", allowed=servers.xorigin.split("//")[1])
+        save_options(pages, mode="listed", allowed=servers.xorigin.split("//")[1])
         assert bx.snapshot(tab=other)["title"] == "Hello fixture"
         with pytest.raises(SiteBlocked):
             bx.snapshot(tab=tab)
     finally:
-        _save_options(pages)
+        save_options(pages)
         bx.close_tab(other)
 
 
@@ -266,7 +160,7 @@ def test_tab_sharing_only_shared_and_own_tabs(
     browser: Browser, bx: Client, servers: Servers, pages: Pages
 ) -> None:
     tab = open_page(browser, bx, servers.url("hello.html"))
-    _save_options(pages, sharing=True)
+    save_options(pages, sharing=True)
     with pytest.raises(TabNotShared):
         bx.snapshot(tab=tab)
     with pytest.raises(TabNotShared):
@@ -290,7 +184,7 @@ def test_tab_sharing_only_shared_and_own_tabs(
             bx.snapshot(tab=tab)
         assert pages.wait_for(lambda: not pages.debugger_on(tab), 2.0)
     finally:
-        _save_options(pages)
+        save_options(pages)
         bx.close_tab(own)
 
 

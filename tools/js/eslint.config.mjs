@@ -41,7 +41,7 @@ export default [
     rules: { ...js.configs.recommended.rules, "no-empty": ["error", { allowEmptyCatch: true }] },
   },
   {
-    files: ["extension/service-worker.js", "extension/allowlist.js", "extension/controls.js", "extension/asks.js"],
+    files: ["extension/service-worker.js", "extension/allowlist.js", "extension/controls.js", "extension/asks.js", "extension/site_guard.js"],
     languageOptions: { globals: { ...globals.serviceworker, ...globals.webextensions } },
   },
   {

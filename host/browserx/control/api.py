@@ -207,6 +207,7 @@ async def new_tab(ctx: Context, p: NewTabParams) -> dict[str, Any]:
     tab = ctx.registry.tab(created.tabId)
     out: dict[str, Any] = {"tab": created.tabId}
     if p.url is not None:
+        await ctx.person.guard_tab(created.tabId)
         async with tab.lock:
             result = await actions.navigate(tab, p.url, p.timeout)
         result.raise_for_error()

@@ -30,6 +30,8 @@ import structlog
 from browserx.control.activity import describe
 from browserx.control.popup_notices import PopupNotices
 from browserx.control.schemas import Params
+from browserx.control.site_guard import SiteGuard
+from browserx.control.tools import READ_ONLY
 from browserx.errors import (
     BrowserxError,
     SiteBlocked,
@@ -62,9 +64,15 @@ STOPPED_MESSAGE = (
 
 
 class _Request:
-    """What one request did so far (the tab it resolved), shared with the tasks it starts."""
+    """What one request did so far (the tab it resolved, the tabs it guarded), shared with the
+    tasks it starts."""
 
-    tab_id: int | None = None
+    def __init__(self, tool: str) -> None:
+        self.tool = tool
+        self.tab_id: int | None = None
+        self.guarded: set[int] = set()  # tabs whose site guard this request holds (site_guard.py)
+        self.blocked_url: str | None = None  # the browser refused a page it led to
+        self.blocked = asyncio.Event()
 
 
 _REQUEST: contextvars.ContextVar[_Request | None] = contextvars.ContextVar("browserx_request", default=None)
@@ -87,12 +95,20 @@ class PersonControls:
         # Lists the browser's tabs (TabRegistry.list_tabs), for a tab's URL when site rules need it.
         self.list_tabs: Callable[[], Awaitable[list[TabInfo]]] | None = None
         self._notices = PopupNotices(conn, busy=lambda: self._working > 0)
+        self.site_guard = SiteGuard(conn)
+        self._running: set[_Request] = set()
         if conn is not None:
             conn.on_notice(self._on_notice)
 
     # -- what the extension says ---------------------------------------------------------------
 
     def _on_notice(self, msg: Inbound) -> None:
+        if msg.type == "siteBlocked" and msg.tabId is not None:
+            for request in self._running:
+                if msg.tabId in request.guarded:
+                    request.blocked_url = msg.url or ""
+                    request.blocked.set()
+            return
         if msg.type != "controls":
             return
         self._take(
@@ -235,6 +251,17 @@ class PersonControls:
         if self.needs_tab_info() and self.list_tabs is not None:
             info = next((t for t in await self.list_tabs() if t.tabId == tab_id), None)
         await self.check_tab(tab_id, info)
+        if request is not None and request.tool not in READ_ONLY:
+            await self.guard_tab(tab_id)
+
+    async def guard_tab(self, tab_id: int) -> None:
+        """Hold the site rules in the browser for the tab while this request runs (site_guard.py):
+        any tool that may change it, and a tab new_tab opened."""
+        request = _REQUEST.get()
+        if request is None or tab_id in request.guarded or not self.effective.sites.restrictive:
+            return
+        await self.site_guard.arm(tab_id)
+        request.guarded.add(tab_id)
 
     async def guard(
         self,
@@ -247,8 +274,9 @@ class PersonControls:
         tab checks run in ``gate`` when the request resolves its tab."""
         if tool in ALWAYS_SERVED:
             return await handler(params)
-        request = _Request()
+        request = _Request(tool)
         token = _REQUEST.set(request)
+        self._running.add(request)
         outcome = "ok"
         started = False
         try:
@@ -259,12 +287,15 @@ class PersonControls:
                     await self.check_url(allowed_url(url, self.allow_file_urls))
             started = True
             self._agent_state(True, getattr(params, "tab", None))
-            result = await self._until_stopped(handler(params))
+            result = await self._until_stopped(handler(params), request)
+            await self._refuse_blocked_page(request, result)
             if tool == "new_tab" and isinstance(result, dict) and isinstance(result.get("tab"), int):
                 request.tab_id = result["tab"]
                 self.opened_tabs.add(result["tab"])
             return result
         except BrowserxError as exc:
+            if exc.code != "site_blocked" and request.guarded:
+                await self._refuse_blocked_page(request, None)  # (the page it led to, if refused)
             outcome = exc.code
             raise
         except asyncio.CancelledError:
@@ -275,6 +306,9 @@ class PersonControls:
             raise
         finally:
             _REQUEST.reset(token)
+            self._running.discard(request)
+            for guarded in request.guarded:
+                self.site_guard.lift(guarded)
             tab_id = request.tab_id  # the tab the request resolved (else the one it named)
             if tab_id is None and isinstance(getattr(params, "tab", None), int):
                 tab_id = params.tab  # type: ignore[attr-defined]
@@ -283,24 +317,58 @@ class PersonControls:
             if tool not in NO_TAB_TOOLS and (tab_id is not None or tool == "new_tab"):
                 self._activity(tool, params, tab_id, outcome, named(tab_id) if tab_id is not None else None)
 
-    async def _until_stopped(self, work: Awaitable[Any]) -> Any:
-        """``work``'s result, or StoppedByUser as soon as the person presses Stop (``work`` is
-        cancelled then: its tab lock and waits are let go)."""
+    async def _until_stopped(self, work: Awaitable[Any], request: _Request) -> Any:
+        """``work``'s result, or StoppedByUser as soon as the person presses Stop, or SiteBlocked
+        as soon as the browser refuses a page it led to (``work`` is cancelled then: its tab lock
+        and waits are let go)."""
         task = asyncio.ensure_future(work)
         stop = asyncio.ensure_future(self._stop.wait())
+        blocked = asyncio.ensure_future(request.blocked.wait())
         try:
-            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({task, stop, blocked}, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
             task.cancel()
             raise
         finally:
             stop.cancel()
+            blocked.cancel()
         if task.done():
             return task.result()
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+        if request.blocked.is_set():
+            raise self._blocked(request.blocked_url or "")
         raise StoppedByUser(STOPPED_MESSAGE)
+
+    async def _refuse_blocked_page(self, request: _Request, result: Any) -> None:
+        """SiteBlocked when the request led a tab it guarded to a page the site rules refuse: the
+        extension said so, the result names it, or (after a navigation or an error) the tab is
+        on it now. (The browser refused it: nothing of it loaded, and the tab was let go.)"""
+        if not request.guarded:
+            return
+        if request.blocked.is_set():
+            raise self._blocked(request.blocked_url or "")
+        rules = self.effective.sites
+        changes = result.get("changes") if isinstance(result, dict) else None
+        navigated = isinstance(changes, dict) and changes.get("navigated") is True
+        if result is not None and not navigated:
+            return
+        urls = [changes.get("new_url")] if isinstance(changes, dict) else []
+        if self.list_tabs is not None:
+            urls += [t.url for t in await self.list_tabs() if t.tabId in request.guarded]
+        for url in urls:
+            if isinstance(url, str) and rules.verdict(url) != "allowed":
+                raise self._blocked(url)
+
+    def _blocked(self, url: str) -> SiteBlocked:
+        host = clip(host_of(url) or "a site", 200)
+        return SiteBlocked(
+            f"The page this call led to, on {host}, is on a site the person's rules keep browserx off: "
+            "the browser refused it, nothing of it was read, and browserx let the tab go. Ask the "
+            "person to do this step themselves, or to change their site rules.",
+            site=host,
+        )
 
     # -- telling the popup ----------------------------------------------------------------------
 

@@ -15,6 +15,10 @@ notices ``{type: "hello"|"event"|"detached"|"tab"|"controls", ...}``. The person
 control/person.py): the hello carries ``controls`` and a ``controls`` notice comes on every change;
 the host sends ``activity`` (``entry``: one line of the popup's Activity list) and ``agentState``
 (``working``, ``tabId``).
+``siteGuard`` (``tabId``, ``on``) holds the person's site rules in the browser's network layer for
+a call that may change the tab (answered once they are in force) and lifts them after it; the
+notice ``{type: "siteBlocked", tabId, url}`` says a tab went to a site the rules refuse and was let
+go (control/site_guard.py; a worker whose hello lists ``site-guard``).
 ``ask`` carries ``askId, kind ("question"|"confirm"|"site"), question, choices, timeoutS, tabId``:
 a question for the person in the popup, answered at once with ``{queued: true}`` and later by the
 notice ``{type: "answer", askId, answer, allowed}``; ``askDone`` (``askId``) takes back one nobody

@@ -1,0 +1,68 @@
+"""Site rules in the browser's network layer (issue 34), the host's side.
+
+A prediction is not a guard: a link's ``href`` can change as it is pressed, a same-site URL can
+answer 302 to another site, a handler can set ``location``. So a call that may change a tab is
+*guarded* before anything of it reaches the page: the extension (extension/site_guard.js) puts
+``declarativeNetRequest`` session rules in force that refuse every request from that tab, and
+from any tab it opens meanwhile, to a site the person's rules keep browserx off, and answers
+once they are. The guard is lifted when the call ends; the rules go a moment later (its effects
+settle), so the person's own browsing is never refused.
+
+When the browser refuses a page this way (or the person goes to a blocked site), the extension
+lets the tab go and says so (a ``siteBlocked`` notice); the call running in that tab then ends
+with ``site_blocked`` (control/person.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import structlog
+
+from browserx.errors import BrowserxError, SiteBlocked, clip
+from browserx.relay.connection import ExtensionConnection
+
+log = structlog.get_logger("browserx.site_guard")
+
+FEATURE = "site-guard"  # in the worker's hello: it can hold the rules
+ARM_TIMEOUT_S = 5.0
+
+OUTDATED = (
+    "The person's site rules are on, and this browserx extension cannot hold them in the browser "
+    "(it is older than the host). Nothing was done. Ask the person to reload the extension "
+    "(chrome://extensions), then try again."
+)
+
+
+class SiteGuard:
+    """Guards tabs in the extension for the calls that run in them."""
+
+    def __init__(self, conn: ExtensionConnection | None) -> None:
+        self.conn = conn
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def arm(self, tab_id: int) -> None:
+        """Put the rules in force for ``tab_id``; returns once the browser holds them."""
+        conn = self.conn
+        if conn is None:
+            return
+        hello = conn.hello
+        if hello is None or FEATURE not in (hello.features or ()):
+            raise SiteBlocked(OUTDATED, tab=tab_id)
+        await conn.request("siteGuard", timeout=ARM_TIMEOUT_S, tabId=tab_id, on=True)
+
+    def lift(self, tab_id: int) -> None:
+        """The call in ``tab_id`` ended (not waited for: nobody's answer depends on it)."""
+        if self.conn is None or self.conn.closed:
+            return
+        task = asyncio.ensure_future(self._lift(tab_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _lift(self, tab_id: int) -> None:
+        assert self.conn is not None
+        try:
+            await self.conn.request("siteGuard", timeout=ARM_TIMEOUT_S, tabId=tab_id, on=False)
+        except BrowserxError as exc:  # the worker lifts it by itself in time (GUARD_MAX_MS)
+            log.debug("site_guard_lift_failed", tab=tab_id, error=clip(exc.message, 200))

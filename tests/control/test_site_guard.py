@@ -1,0 +1,174 @@
+"""The host's side of the site guard (control/site_guard.py, control/person.py): with site rules in
+force, every call that may change a tab has the extension hold them in the network layer before
+its work starts, and lifts them after; read-only calls and calls without rules ask nothing; an
+extension that cannot hold them, or that fails to, stops the call before anything reaches the
+page; a page the browser refused during a call ends that call with ``site_blocked`` at once."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from tests.control.test_person import Extension, _named
+
+from browserx.control.person import PersonControls
+from browserx.control.schemas import ClickParams, SnapshotParams
+from browserx.control.tools import READ_ONLY, TOOLS
+from browserx.errors import NavigationFailed, SiteBlocked
+from browserx.relay.protocol import TabInfo
+
+
+class GuardingExtension(Extension):
+    """Says hello with ``features`` and answers each ``siteGuard`` (or fails it: ``refuse``)."""
+
+    def __init__(self, features: tuple[str, ...] = ("site-guard",), refuse: str = "") -> None:
+        super().__init__()
+        self.refuse = refuse
+        self.log: list[str] = []  # "guard 3" / "lift 3" / what the call did, in order
+        self.say(
+            type="hello", version="1", features=list(features), controls={"blockedSites": ["bank.example"]}
+        )
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await super().send(msg)
+        if msg.get("type") == "siteGuard":
+            self.log.append(f"{'guard' if msg['on'] else 'lift'} {msg['tabId']}")
+            answer = {"error": self.refuse} if self.refuse else {"result": {"guarded": msg["on"]}}
+            asyncio.get_running_loop().call_soon(lambda: self.say(id=msg["id"], **answer))
+
+
+def _person(ext: Extension, url: str = "https://shop.example/") -> PersonControls:
+    person = PersonControls(ext.conn)
+
+    async def list_tabs() -> list[TabInfo]:
+        return [TabInfo(tabId=3, url=url)]
+
+    person.list_tabs = list_tabs
+    return person
+
+
+def test_a_call_that_may_change_the_tab_is_guarded_before_its_work_and_lifted_after() -> None:
+    async def main() -> None:
+        ext = GuardingExtension()
+        person = _person(ext)
+
+        async def click(p: Any) -> Any:
+            await person.gate(3)
+            ext.log.append("click")
+            return {"success": True}
+
+        await person.guard("click", ClickParams(tab=3, id=1), click, _named)
+        await asyncio.sleep(0.01)
+        assert ext.log == ["guard 3", "click", "lift 3"]
+        # read-only: nothing asked
+        ext.log.clear()
+
+        async def look(p: Any) -> Any:
+            await person.gate(3)
+            return {}
+
+        await person.guard("snapshot", SnapshotParams(tab=3), look, _named)
+        await asyncio.sleep(0.01)
+        assert ext.log == []
+        # no rule in force: nothing asked either
+        ext.controls(blockedSites=[])
+        await person.guard("click", ClickParams(tab=3, id=1), click, _named)
+        assert ext.log == ["click"]
+
+    asyncio.run(main())
+
+
+def test_every_tool_that_may_change_a_page_is_guarded() -> None:
+    """The read-only list is the tools' own hints: a new tool is guarded unless it says it reads."""
+    assert {"click", "type", "key", "navigate", "cdp", "dialog", "new_tab", "click_at"} <= {
+        t.name for t in TOOLS if t.name not in READ_ONLY
+    }
+    assert all(t.hints.read_only for t in TOOLS if t.name in READ_ONLY)
+
+
+@pytest.mark.parametrize(
+    ("features", "refuse", "says"),
+    [
+        ((), "", "cannot hold them"),
+        (("site-guard",), "Rule with id 1 specifies an invalid regexFilter", "regexFilter"),
+    ],
+)
+def test_a_call_the_extension_cannot_guard_never_runs(
+    features: tuple[str, ...], refuse: str, says: str
+) -> None:
+    async def main() -> None:
+        ext = GuardingExtension(features, refuse)
+        person = _person(ext)
+
+        async def click(p: Any) -> Any:
+            await person.gate(3)
+            raise AssertionError("the call ran unguarded")
+
+        with pytest.raises(Exception, match=says) as info:
+            await person.guard("click", ClickParams(tab=3, id=1), click, _named)
+        assert not isinstance(info.value, AssertionError)
+
+    asyncio.run(main())
+
+
+def test_a_page_the_browser_refused_ends_the_call_at_once_with_site_blocked() -> None:
+    async def main() -> None:
+        ext = GuardingExtension()
+        person = _person(ext)
+        cancelled = asyncio.Event()
+
+        async def click(p: Any) -> Any:
+            await person.gate(3)
+            try:
+                await asyncio.sleep(30)  # (waiting on a page that will never come)
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+
+        call = asyncio.ensure_future(person.guard("click", ClickParams(tab=3, id=1), click, _named))
+        await asyncio.sleep(0.05)
+        ext.say(type="siteBlocked", tabId=3, url="https://bank.example/transfer?to=me")
+        with pytest.raises(SiteBlocked) as info:
+            await asyncio.wait_for(call, 1.0)
+        assert (
+            cancelled.is_set()
+            and "bank.example" in info.value.message
+            and "transfer" not in info.value.message
+        )
+        # a notice for another tab ends nothing
+        ext.log.clear()
+
+        async def quick(p: Any) -> Any:
+            await person.gate(3)
+            ext.say(type="siteBlocked", tabId=9, url="https://bank.example/")
+            return {"success": True}
+
+        assert (await person.guard("click", ClickParams(tab=3, id=1), quick, _named))["success"]
+
+    asyncio.run(main())
+
+
+def test_a_call_whose_page_is_refused_after_it_answers_says_so() -> None:
+    """The notice may come after the action's own answer: the answer (a navigation to the refused
+    page) or the tab's URL, read again, says site_blocked."""
+
+    async def main() -> None:
+        ext = GuardingExtension()
+        person = _person(ext, url="https://bank.example/error")
+
+        async def click(p: Any) -> Any:
+            await person.gate(3)
+            return {"success": True, "changes": {"navigated": True, "new_url": "https://bank.example/"}}
+
+        with pytest.raises(SiteBlocked):
+            await person.guard("click", ClickParams(tab=3, id=1), click, _named)
+
+        async def failed(p: Any) -> Any:
+            await person.gate(3)
+            raise NavigationFailed("net::ERR_BLOCKED_BY_CLIENT")
+
+        with pytest.raises(SiteBlocked):
+            await person.guard("click", ClickParams(tab=3, id=1), failed, _named)
+
+    asyncio.run(main())
