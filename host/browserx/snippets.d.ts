@@ -130,9 +130,9 @@ interface BxSnippets {
   "actions/verify_drain_events.js": {now: number, events: BxPageEvent[]};
   "actions/verify_target_state.js": (this: BxDuck) =>
     {value: string | null, state: object, password: boolean};
-  "control/sensitive_facts.js": (this: BxDuck, enter: boolean) =>
+  "control/sensitive_facts.js": (this: BxDuck, enter: boolean, x?: number, y?: number) =>
     {submits: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
-     label: string}[]};
+     label: string}[], name: string, activates: boolean};
   "pixels/screenshot_content_box.js": (this: Element) => [number[], boolean, boolean];
   "pixels/screenshot_page_metrics.js": [number, number, number, number, number, number];
   "page/closed_roots.js": (this: Element, opts: BxCollectOptions, ...hostsThenRoots: BxDuck[]) => string;
@@ -144,6 +144,7 @@ interface BxSnippets {
   "page/node_of_key.js": (this: unknown, key: number) => BxDuck | null;
   "page/mark_plain.js": (this: Element[], closed: number[]) => void;
   "page/no_ai.js": BxNoAi;
+  "page/no_ai_input.js": BxNoAi;
   "page/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
   "page/opt_out.js": boolean;
   "page/page_watch.js": BxWatch;
@@ -174,6 +175,7 @@ interface BxPlaceholders {
   "page/closed_roots.js": {__COLLECT__: BxSnippets["page/collector.js"]};
   "page/collector.js": {__NO_AI__: BxNoAi};
   "page/framework_probe.js": {__MAX__: number};
+  "page/no_ai_input.js": {__NO_AI__: BxNoAi};
   "page/page_watch.js": {__NO_AI__: BxNoAi, __SELECTOR__: string, __MAX__: number};
   "page/page_watch_early.js": {__WATCH__: BxWatch};
   "page/page_watch_settle.js": {__WATCH__: BxWatch};

@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from browserx.control import sensitive
-from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TypeParams
+from browserx.control.schemas import (
+    CheckParams,
+    ClickAtParams,
+    ClickParams,
+    HoverParams,
+    KeyParams,
+    TypeParams,
+)
 from browserx.control.sensitive import (
     FormFacts,
     _what,
@@ -154,14 +161,35 @@ def test_the_question_says_what_where_and_why() -> None:
 
 
 def test_which_actions_are_looked_at() -> None:
-    assert _what(ClickParams(id=3)) == ("click", True, 3)
-    assert _what(TypeParams(id=4, text="x", submit=True)) == ("press Enter in", False, 4)
+    assert _what(ClickParams(id=3)) == ("click", True, 3, None)
+    assert _what(CheckParams(id=3)) == ("check", True, 3, None)
+    assert _what(CheckParams(id=3, checked=False))[0] == "uncheck"
+    assert _what(ClickAtParams(x=10, y=20)) == ("click at a point on", False, None, (10, 20))
+    assert _what(ClickAtParams(x=10, y=20, button="right"))[0] is None  # a context menu
+    assert _what(TypeParams(id=4, text="x", submit=True)) == ("press Enter in", False, 4, None)
     assert _what(TypeParams(id=4, text="x"))[0] is None  # typing alone submits nothing
-    assert _what(KeyParams(key="Enter")) == ("press Enter", False, None)
-    assert _what(KeyParams(key="Enter", id=5)) == ("press Enter in", False, 5)
-    assert _what(KeyParams(key="Ctrl+Enter"))[0] == "press Enter"
+    for text in ("a\n", "a\rb"):  # one key at a time, either is Enter
+        assert _what(TypeParams(id=4, text=text, per_char=True))[0] == "press Enter in"
+    assert _what(TypeParams(id=4, text="a\n"))[0] is None  # inserted as text: no key
+    assert _what(KeyParams(key="Enter")) == ("press Enter", False, None, None)
+    assert _what(KeyParams(key="Enter", id=5)) == ("press Enter in", False, 5, None)
+    for key in ("Ctrl+Enter", "Return", "NumpadEnter"):
+        assert _what(KeyParams(key=key))[0] == "press Enter"
+    for key in ("Space", " "):
+        assert _what(KeyParams(key=key))[0] == "press Space"
     assert _what(KeyParams(key="Tab"))[0] is None
     assert _what(HoverParams(id=3))[0] is None
+
+
+def test_the_name_the_control_has_now_counts_and_keys_count_names_where_they_act() -> None:
+    renamed = FormFacts(name="Pay 500 dollars", activates=True)
+    assert sensitive_reason("button", "Continue", renamed) == 'the control says "pay"'
+    assert sensitive_reason(None, "", renamed, clicks=False) == 'the control says "pay"'  # Space, click_at
+    assert sensitive_reason(None, "", FormFacts(name="P\u200bay now", activates=True), clicks=False)
+    assert sensitive_reason(None, "", FormFacts(name="Buy now"), clicks=False) is None  # a text field
+    assert sensitive_reason("textbox", "Notes", FormFacts(name="Order number", activates=False)) is None
+    assert form_facts({"name": "Delete my account", "activates": True}).activates
+    assert form_facts({"name": 5, "activates": "yes"}) == NOTHING
 
 
 class _Popup:

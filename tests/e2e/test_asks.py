@@ -250,6 +250,41 @@ def test_sensitive_actions_wait_for_allow_or_deny(
     assert js(browser, "document.querySelector('[name=pw]').value") == ""  # nothing typed either
 
 
+def test_sensitive_actions_are_judged_as_the_page_is_when_they_run(
+    browser: Browser, bx: Client, servers: Servers, popup: Popup
+) -> None:
+    """Other paths to the same acts (issue 34): each is asked about and, denied, leaves the page's
+    own record of what happened empty."""
+    tab = open_page(browser, bx, servers.url("ask-sensitive-paths.html"))
+    go, delete, pay, zw, password = (
+        id_of(bx, tab, n)
+        for n in ("Continue", "Delete my account", "Pay now", "P\u200bay n\u200dow", "Password")
+    )
+    nodes = bx.snapshot(tab=tab, format="semantic")["semantic"]["interactive_tree"]
+    (x, y) = next(n["xy"] for n in nodes if n.get("n") == "Pay now")
+    set_controls(popup, bx, confirmSensitive=True)
+    js(browser, "document.getElementById('go').textContent = 'Pay 500 dollars'")  # after the snapshot
+    js(browser, "document.getElementById('pay').focus()")
+    attempts: list[tuple[str, Callable[[], Any], str]] = [
+        ("renamed after the snapshot", lambda: bx.click(go, tab=tab), "Pay 500 dollars"),
+        ("a checkbox", lambda: bx.check(delete, tab=tab), "Delete my account"),
+        ("a point", lambda: bx.click_at(x, y, tab=tab), "Pay now"),
+        ("Space on the focused button", lambda: bx.key("Space", tab=tab), "Pay now"),
+        ("Enter by id", lambda: bx.key("Enter", id=pay, tab=tab), "Pay now"),
+        ("a zero-width space", lambda: bx.click(zw, tab=tab), "ay n"),
+        ("Enter typed as \\r", lambda: bx.type_text(password, "x\r", per_char=True, tab=tab), "a password"),
+    ]
+    for what, call, shown in attempts:
+        result = in_thread(call)
+        ask_id = popup.question(shown)
+        popup.press(ask_id, "Deny")
+        with pytest.raises(DeniedByUser):
+            result(30)
+        assert js(browser, "actions") == [], what
+    assert js(browser, "document.getElementById('del').checked") is False
+    assert js(browser, "document.querySelector('[name=pw]').value") == ""
+
+
 # -- browserx agent and needs_user_input -------------------------------------------------------
 
 

@@ -273,6 +273,28 @@ def test_the_backend_loop_sends_nothing_of_an_opted_out_part(
     assert all(v == 0 for k, v in counts.items() if k != "focus"), counts
 
 
+def test_an_input_that_would_land_in_an_opted_out_element_is_stopped(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """Judged by the page's own state: a Tab typed one key at a time moves the focus into the
+    opted-out field that follows (the rest is not typed there), and a public <label> would toggle
+    its opted-out checkbox (refused at its point)."""
+    tab = open_page(browser, bx, servers.url("noai-inputs.html"))
+    found = {n.get("n"): n for n in bx.snapshot(tab=tab, format="semantic")["semantic"]["interactive_tree"]}
+    note = found["Public note"]
+    with pytest.raises(BrowserxError) as typed:
+        bx.type_text(note["i"], "a\tZZ", per_char=True, tab=tab)
+    assert typed.value.code == "page_opted_out"
+    assert browser.driver.execute_script("return document.getElementById('priv').value") == ""
+    assert browser.driver.execute_script("return document.getElementById('pub').value") == "a"
+    # The label is no control of its own (no ID): at its point, where a person would press it.
+    (x, y) = _centre(_boxes(browser, ["#lab"])[0])
+    with pytest.raises(BrowserxError) as clicked:
+        bx.click_at(x, y, tab=tab)
+    assert clicked.value.code == "page_opted_out"
+    assert browser.driver.execute_script("return document.getElementById('keep').checked") is False
+
+
 @pytest.mark.parametrize("tool", ["hover_at", "click_at"])
 def test_a_first_call_by_coordinates_into_an_opted_out_frame_is_refused(
     browser: Browser, bx: Client, servers: Servers, tool: str

@@ -21,7 +21,7 @@ from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, PageOptedOut, PageScriptError
 from browserx.expectations import Expect
-from browserx.page.page_watch import NO_AI_JS
+from browserx.page.page_watch import NO_AI_INPUT_JS
 from browserx.page.worlds import isolated_world
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
 from browserx.relay.page_call import page_call
@@ -30,7 +30,9 @@ from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
-HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js", uses={"NO_AI": NO_AI_JS, "LINK": AT_POINT_JS})
+HIT_AT_JS = page_js.load(
+    "browserx.actions", "at_point_hit.js", uses={"NO_AI": NO_AI_INPUT_JS, "LINK": AT_POINT_JS}
+)
 KEY_FOR_JS = page_js.load("browserx.actions", "at_point_key_for.js")
 
 

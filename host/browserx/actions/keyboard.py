@@ -160,6 +160,11 @@ async def clear_field(ctx: ActionContext, target: Target) -> None:
         await press(tab, key_press("Backspace"))
 
 
+# Characters that, typed one key at a time, are Enter (they may send a form) or move the focus.
+ENTER_CHARS = frozenset("\r\n")
+FOCUS_MOVERS = frozenset("\t")
+
+
 async def type_text(
     tab: Tab,
     element_id: int,
@@ -251,11 +256,15 @@ async def type_text(
                     if ctx.watch.started:  # the page is leaving: the rest would land on the next one
                         raise _navigated(typed, text, submit)
                     p = char_press(ch)
+                    if ch in ENTER_CHARS:  # an Enter: where it sends the form is checked first
+                        await refuse_link_focused(tab, None)
                     if p.vk or p.text:
                         await press(tab, p)
                     else:
                         await tab.session.cdp("Input.insertText", {"text": ch})
                     typed += 1
+                    if ch in FOCUS_MOVERS:  # "\t" moved focus: the rest goes where it is now
+                        await refuse_focused_opted_out(tab, after=True, moved=True)
             elif text:
                 # insertText sends no key events; search boxes and editors that listen for keyup
                 # (MkDocs Material's search) would not notice. A person's typing ends with one.

@@ -148,7 +148,7 @@ def modifier_presses(modifiers: int) -> list[KeyPress]:
 
 def char_press(ch: str) -> KeyPress:
     """A key press that types one character (per-character typing)."""
-    if ch == "\n":
+    if ch in ("\n", "\r"):  # either is Enter, one key at a time (it sends a form)
         return key_press("Enter")
     if ch == "\t":
         return key_press("Tab")

@@ -30,7 +30,7 @@ from browserx.errors import (
     StaleElement,
     UnknownElement,
 )
-from browserx.page.page_watch import NO_AI_JS
+from browserx.page.page_watch import NO_AI_INPUT_JS
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
 from browserx.relay import kept
@@ -44,7 +44,7 @@ from browserx.tabs.memory import Fingerprint
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-RESOLVE_JS = page_js.load("browserx.actions", "resolve.js", uses={"NO_AI": NO_AI_JS})
+RESOLVE_JS = page_js.load("browserx.actions", "resolve.js", uses={"NO_AI": NO_AI_INPUT_JS})
 OBJECT_GROUP = "browserx-act"
 
 

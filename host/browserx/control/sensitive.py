@@ -4,12 +4,16 @@ form waits for "Allow" or "Deny" in browserx's popup (control/ask.py). "Deny" an
 ``denied_by_user``, no answer in time ``no_answer``; either way nothing is done.
 
 Sensitive is (``sensitive_reason``, pure, unit-tested):
-- a click on a control whose name says it pays, buys, orders, deletes or moves money (the words of
-  ``SENSITIVE_WORDS``, whole words, in the role and name the snapshot gave the ID); text fields
-  are never named sensitive (typing into "Order number" is not ordering);
-- a click, or Enter (``key`` Enter, ``type`` with ``submit``), that submits a form holding a
-  password or payment field (what the fields say they hold, read as redaction.field_secret reads
-  them: type=password, ever a password, autocomplete cc-*, names like card number or CVC).
+- a click (``click``, ``check``, ``click_at``), or Enter or Space on a control that acts on keys
+  (a button, link, checkbox...), whose name says it pays, buys, orders, deletes or moves money (the
+  words of ``SENSITIVE_WORDS``, whole words, read as a person reads them) — the name the snapshot
+  gave the ID, and the name the control has now (a page can rename "Continue" to "Pay 500 dollars"
+  after the snapshot); text fields are never named sensitive (typing into "Order number" is not
+  ordering);
+- a click, or Enter (``key`` Enter, ``type`` with ``submit`` or a ``\n`` / ``\r`` typed one key at a
+  time), that submits a form holding a password or payment field (what the fields say they hold,
+  read as redaction.field_secret reads them: type=password, ever a password, autocomplete cc-*,
+  names like card number or CVC).
 
 The page's part (``sensitive_facts.js``) runs in browserx's isolated world on the target; it reads
 no value.
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +31,7 @@ from browserx import page_js
 from browserx.actions.resolve import call_on, resolve
 from browserx.control.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
-from browserx.control.schemas import ClickParams, KeyParams, TypeParams
+from browserx.control.schemas import CheckParams, ClickAtParams, ClickParams, KeyParams, TypeParams
 from browserx.errors import DeniedByUser, NoAnswer, clip
 from browserx.page.worlds import isolated_world
 from browserx.relay.page_call import page_call
@@ -72,6 +76,8 @@ class FormFacts:
     submits: bool = False  # the action submits the target's form
     secrets: tuple[str, ...] = ()  # what its password/payment fields hold ("a password", ...)
     host: str = ""
+    name: str = ""  # the control's name as the page shows it now
+    activates: bool = False  # a click, Enter or Space on it acts (a button, link, checkbox...)
 
 
 def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
@@ -88,7 +94,13 @@ def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
         what = FORM_SECRETS.get(kind or "")
         if what is not None and what not in secrets:
             secrets.append(what)
-    return FormFacts(bool(raw.get("submits")), tuple(secrets), str(raw.get("host") or "")[:253])
+    return FormFacts(
+        bool(raw.get("submits")),
+        tuple(secrets),
+        str(raw.get("host") or "")[:253],
+        name[:300] if isinstance(name := raw.get("name"), str) else "",
+        raw.get("activates") is True,
+    )
 
 
 def sensitive_words(name: str) -> list[str]:
@@ -115,11 +127,12 @@ def as_read(text: str) -> str:
 
 def sensitive_reason(role: str | None, name: str, facts: FormFacts, *, clicks: bool = True) -> str | None:
     """Why the action needs the person's "Allow" (None: it does not). ``clicks``: a click on the
-    control (its name counts); else Enter (only a form it submits counts)."""
+    control the snapshot named (its names count, unless it is a text field); else a key, or a
+    click at a point: the names count when the control acts on it (``facts.activates``)."""
     if facts.submits and facts.secrets:
         return f"it sends a form with {' and '.join(facts.secrets)}"
-    if clicks and (role or "") not in TEXT_ROLES:
-        words = sensitive_words(name)
+    if (clicks and (role or "") not in TEXT_ROLES) or facts.activates:
+        words = sensitive_words(f"{name}\n{facts.name}")
         if words:
             return f'the control says "{words[0]}"'
     return None
@@ -136,16 +149,18 @@ async def confirm_if_sensitive(tab: Tab, params: Any, timeout_s: float = CONFIRM
     """Ask the person before ``params`` (a click, Enter, typing with submit) runs when it is
     sensitive; raise DeniedByUser or NoAnswer unless they allow it. Takes the tab's lock to look
     at the target, not while the person decides."""
-    action, clicks, element_id = _what(params)
+    action, clicks, element_id, point = _what(params)
     if action is None:
         return
     async with tab.lock:  # the look only: the person is asked with the tab free
-        role, name, raw = await _look(tab, element_id, clicks)
+        enter = action.startswith("press Enter")  # (Space acts as a click does)
+        role, name, raw = await _look(tab, element_id, enter, point)
     facts = form_facts(raw if isinstance(raw, Mapping) else None)
     why = sensitive_reason(role, name, facts, clicks=clicks)
     if why is None:
         return
-    text = question(action, role, name, why, facts.host)
+    shown = facts.name if sensitive_words(facts.name) or not name else name  # the name that asks
+    text = question(action, role, shown, why, facts.host)
     try:
         answer = await asks_for(tab.session.conn).ask("confirm", text, timeout_s=timeout_s, tab_id=tab.tab_id)
     except NoAnswer:
@@ -187,35 +202,52 @@ async def confirm_dialog_if_sensitive(tab: Tab, timeout_s: float = CONFIRM_TIMEO
         )
 
 
-async def _look(tab: Tab, element_id: int | None, clicks: bool) -> tuple[str | None, str, Any]:
-    """(role, name, sensitive_facts.js's answer) of the action's target."""
+async def _look(
+    tab: Tab, element_id: int | None, enter: bool, point: tuple[float, float] | None
+) -> tuple[str | None, str, Any]:
+    """(role, name, sensitive_facts.js's answer) of the action's target (``enter``: the action
+    presses Enter, which sends a form from a field too)."""
     await refuse_opted_out(tab)  # as the action itself would: nothing of such a page is read
     if element_id is not None:
         target = await resolve(tab, element_id)
-        raw = await call_on(tab, target, FACTS_JS, not clicks)
+        raw = await call_on(tab, target, FACTS_JS, enter)
         fp = target.fingerprint
         return (fp.role, fp.name, raw) if fp is not None else (None, "", raw)
-    # Enter to whatever has focus (the top document's, through shadow roots and frames)
+    # Enter to whatever has focus (the top document's, through shadow roots and frames), or a
+    # click at a point: what is there (its top document's)
     _, context = await isolated_world(tab.capture, None)
+    args = (False, *point) if point is not None else (enter,)
     # A page error is PageScriptError: an action whose sensitivity could not be read is not done.
-    return None, "", await page_call(tab.session, FACTS_JS, True, world=context)
+    return None, "", await page_call(tab.session, FACTS_JS, *args, world=context)
 
 
-def _what(params: Any) -> tuple[str | None, bool, int | None]:
-    """(what the action does in words, whether it is a click, its element ID) for the actions that
-    can be sensitive; (None, …) for any other."""
+def _what(params: Any) -> tuple[str | None, bool, int | None, tuple[float, float] | None]:
+    """(what the action does in words, whether it is a click on an ID, its element ID, its point)
+    for the actions that can be sensitive; (None, …) for any other."""
     if isinstance(params, ClickParams):
-        return "click", True, params.id
-    if isinstance(params, TypeParams) and params.submit:
-        return "press Enter in", False, params.id
-    if isinstance(params, KeyParams) and _is_enter(params.key, params.modifiers):
-        return "press Enter in" if params.id is not None else "press Enter", False, params.id
-    return None, False, None
+        return "click", True, params.id, None
+    if isinstance(params, CheckParams):
+        return "check" if params.checked else "uncheck", True, params.id, None
+    if isinstance(params, ClickAtParams) and params.button == "left":
+        return "click at a point on", False, None, (params.x, params.y)
+    if isinstance(params, TypeParams) and (params.submit or (params.per_char and ENTERS & set(params.text))):
+        return "press Enter in", False, params.id, None
+    if isinstance(params, KeyParams):
+        key = _key_name(params.key)
+        if key in ("enter", "return", "numpadenter", "space", " "):
+            word = "Space" if key in ("space", " ") else "Enter"
+            return f"press {word}" + (" in" if params.id is not None else ""), False, params.id, None
+    return None, False, None, None
 
 
-def _is_enter(key: str, modifiers: Sequence[str] | None) -> bool:
-    parts = [p.strip().lower() for p in key.replace("+", " ").split()]
-    return bool(parts) and parts[-1] in ("enter", "return", "numpadenter")
+# Typed one key at a time, either is Enter (actions/keys.char_press).
+ENTERS = frozenset("\r\n")
+
+
+def _key_name(key: str) -> str:
+    """The key a ``key`` call presses, without its modifiers ("Ctrl+Enter" → "enter")."""
+    parts = [p.strip().lower() for p in key.replace("+", " ").split()] if key.strip() else [" "]
+    return parts[-1] if parts else " "
 
 
 __all__ = [

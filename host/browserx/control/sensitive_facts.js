@@ -1,13 +1,22 @@
 // @ts-check
 // control/sensitive.py, called in browserx's isolated world on the element an action targets
 // (``this``; none for a key press without an ID: the focused element, through shadow roots and
-// same-origin frames): whether the action would submit the element's form (a click on a submit
-// button; Enter in a field, when ``enter``), what that form's fields say they hold (the host's
-// redaction.field_secret reads them: a password or payment field), and the page's host. Reads
-// no value.
-function(enter) {
+// same-origin frames; none with a point (x, y): what is there, for click_at): whether the action
+// would submit the element's form (a click on a submit button; Enter in a field, when ``enter``),
+// what that form's fields say they hold (the host's redaction.field_secret reads them: a password
+// or payment field), the page's host, and the control as it is now: its name (read as a person
+// sees it: aria-label, the label, the text; never a field's value) and whether a click, Enter or
+// Space on it acts (a button, link, checkbox, switch...). Reads no value.
+function(enter, x, y) {
   let el = this;
-  if (!el || el.nodeType !== 1) {
+  if ((!el || el.nodeType !== 1) && typeof x === 'number' && typeof y === 'number') {
+    el = document.elementFromPoint(x, y);
+    for (let i = 0; el && el.shadowRoot && i < 20; i++) {
+      const inner = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+  } else if (!el || el.nodeType !== 1) {
     el = document.activeElement;
     for (let i = 0; el && i < 50; i++) {
       const inner = el.shadowRoot ? el.shadowRoot.activeElement
@@ -19,7 +28,22 @@ function(enter) {
     }
   }
   const host = (() => { try { return (el && el.ownerDocument || document).location.hostname; } catch (e) { return ''; } })();
-  if (!el || el.nodeType !== 1) return {submits: false, fields: [], host};
+  if (!el || el.nodeType !== 1) return {submits: false, fields: [], host, name: '', activates: false};
+  const ACTS = 'button, a[href], summary, input[type=button i], input[type=submit i], input[type=reset i], input[type=image i], '
+    + 'input[type=checkbox i], input[type=radio i], [role=button], [role=link], [role=checkbox], [role=switch], '
+    + '[role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=tab], [role=option], [role=radio]';
+  const label = el.closest ? el.closest('label') : null;
+  const control = (el.closest && el.closest(ACTS)) || (label && label.control) || el;
+  const activates = !!(control.matches && control.matches(ACTS));
+  const said = (n) => {
+    const byIds = (n.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
+      .map((id) => { const t = n.ownerDocument.getElementById(id); return t ? t.textContent || '' : ''; }).join(' ');
+    const labels = n.labels ? Array.from(n.labels).map((l) => l.textContent || '').join(' ') : '';
+    const own = n.localName === 'input' ? (['button', 'submit', 'reset'].includes(n.type) ? n.value : n.getAttribute('alt') || '')
+      : n.localName === 'select' || n.localName === 'textarea' ? '' : n.textContent || '';
+    return [n.getAttribute('aria-label') || '', byIds, labels, own, n.getAttribute('title') || ''].join(' ');
+  };
+  const name = said(control).replace(/\s+/g, ' ').trim().slice(0, 300);
   const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
   let form = null, submits = false;
   if (tag === 'button' || tag === 'input') form = el.form || null;
@@ -48,5 +72,5 @@ function(enter) {
     const label = f.labels && f.labels[0] ? (f.labels[0].textContent || '').trim().slice(0, 200) : '';
     fields.push({attrs, inputType: f.localName === 'input' ? f.type : '', wasPassword: secrets.has(f), label});
   }
-  return {submits, fields, host};
+  return {submits, fields, host, name, activates};
 }

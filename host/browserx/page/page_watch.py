@@ -19,6 +19,8 @@ MAX_BUFFERED = 100
 # The one page-side reading of data-no-ai (an arrow function of a node), placed into the snippets
 # that meet nodes on their own: the collector, this watch, resolve, hit tests, focus checks.
 NO_AI_JS = page_js.load("browserx.page", "no_ai.js")
+# As an input meets it: the control a <label> would change counts too (resolve, click_at's hit test).
+NO_AI_INPUT_JS = page_js.load("browserx.page", "no_ai_input.js", uses={"NO_AI": NO_AI_JS})
 
 WATCH_JS = page_js.load(
     "browserx.page",
