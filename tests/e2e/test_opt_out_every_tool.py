@@ -295,6 +295,33 @@ def test_an_input_that_would_land_in_an_opted_out_element_is_stopped(
     assert browser.driver.execute_script("return document.getElementById('keep').checked") is False
 
 
+def test_options_that_opted_out_stay_out_of_every_view_and_of_select(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("noai-options.html"))
+    answers = [
+        json.dumps(bx.snapshot(tab=tab, format=f, include_values=True)) for f in ("text", "json", "semantic")
+    ]
+    answers.append(json.dumps(bx.html(tab=tab)))
+    assert [MARK in a for a in answers] == [False] * 4, [_around(a) for a in answers if MARK in a]
+    assert ["Checking" in a for a in answers] == [True, True, False, True]  # (semantic: no option list)
+    acct = next(
+        n["i"]
+        for n in bx.snapshot(tab=tab, format="semantic")["semantic"]["interactive_tree"]
+        if n.get("n") == "Account"
+    )
+    for label in ("NOAI-Savings 4411", "NOAI-Trust 9982"):
+        with pytest.raises(BrowserxError) as chose:
+            bx.select(acct, label, tab=tab)
+        # not there for the agent (the error quotes only its own words back, and the public options)
+        assert chose.value.code == "option_not_found" and chose.value.to_dict()["details"]["options"] == [
+            "Checking"
+        ]
+    assert (
+        browser.driver.execute_script("return document.getElementById('acct').value") == "NOAI-Savings 4411"
+    )
+
+
 @pytest.mark.parametrize("tool", ["hover_at", "click_at"])
 def test_a_first_call_by_coordinates_into_an_opted_out_frame_is_refused(
     browser: Browser, bx: Client, servers: Servers, tool: str

@@ -303,14 +303,19 @@ function collect(root, opts) {
       } else if (tag === "TEXTAREA") {
         if (withValues && el.value) set("value", el.value);
       } else if (tag === "SELECT") {
+        // An option (or its optgroup) that opted out is left out, its label and its being chosen.
         const options = [];
+        let shown = 0, chosen = null;
         for (const o of el.options) {
-          if (options.length >= 50) break;
-          options.push([(o.label || o.textContent || "").trim().slice(0, 80), o.selected]);
+          if (o.closest("[data-no-ai]")) continue;
+          shown++;
+          const label = (o.label || o.textContent || "").trim().slice(0, 80);
+          if (o.selected && chosen === null) chosen = label;
+          if (options.length < 50) options.push([label, o.selected]);
         }
         set("options", options);
-        if (el.options.length > 50) set("optionCount", el.options.length);
-        if (withValues && el.selectedIndex >= 0) set("value", options[el.selectedIndex] ? options[el.selectedIndex][0] : el.value);
+        if (shown > 50) set("optionCount", shown);
+        if (withValues && chosen !== null) set("value", chosen);
       }
     } else if (tag === "LABEL") {
       // label.control is cheap; el.labels scans the whole tree scope for every control (O(n²)).
