@@ -6,16 +6,20 @@
 // before a click (actions/links.py) are only the early, friendlier answer.
 //
 // The rules bind the agent, never the person. They are in force only while a call is guarded, and
-// they skip every tab that existed then and is not guarded: the person's own tabs. A tab opened
-// while a call is guarded (the page's popup, its target=_blank link) is not among those skipped,
-// so it is refused from its first request. Requests of no tab (a page's service worker) are
-// refused too while a call is guarded.
+// they skip the person's tabs: every tab that existed when the first call was guarded and is not
+// guarded itself, and the tabs those open. Any other tab opened meanwhile (the page's popup, its
+// target=_blank link) is not skipped, so it is refused from its first request. Requests of no tab (a page's service worker) are refused too while a call
+// is guarded. The rules are the host's (the config file's and the options page's, merged), united
+// here with the options page's as they are now (a site the person just allowed in "ask" mode).
 // Loaded by service-worker.js (importScripts), after controls.js.
-/* global personControls, normalizePattern, rulesRestrict -- controls.js's */
+/* global personControls, normalizePattern, siteVerdict -- controls.js's */
 /* exported guardHandlers, guardRefresh, guardDropAll */
 
-const GUARD_LINGER_MS = 500; // after a call: its effects settle (a timer, a redirect)
-const GUARD_MAX_MS = 300_000; // a guard the host never lifted (it died mid-call) goes by then
+const GUARD_LINGER_MS = 1000; // after a call: its effects settle (a timer, a redirect)
+// A guard the host never lifted goes by then (a host that dies drops every guard at once: the port
+// closes); longer than any call can run (timeouts, the person's answers).
+const GUARD_MAX_MS = 900_000;
+const LONG_HOST = 60; // a longer host is matched with requestDomains (subdomains too): RE2's 2 KB budget
 // Every resource type: a rule naming none matches all but main_frame.
 /** @type {chrome.declarativeNetRequest.ResourceType[]} */
 const ALL_TYPES = /** @type {any} */ ([
@@ -23,8 +27,13 @@ const ALL_TYPES = /** @type {any} */ ([
   "ping", "csp_report", "media", "websocket", "webtransport", "webbundle", "other",
 ]);
 
-/** @type {Map<number, {calls: number, linger?: ReturnType<typeof setTimeout>, expiry?: ReturnType<typeof setTimeout>}>} */
+/** @typedef {{calls: number, ready: Promise<void>, linger?: ReturnType<typeof setTimeout>, expiry?: ReturnType<typeof setTimeout>}} Guard */
+/** @type {Map<number, Guard>} */
 const guardedTabs = new Map();
+/** @type {Set<number> | null} the person's tabs while any call is guarded (skipped by the rules) */
+let personTabs = null;
+/** @type {{mode: string, blocked: string[], allowed: string[]}} the host's rules, from its last siteGuard */
+let hostRules = { mode: "all", blocked: [], allowed: [] };
 let guardChain = Promise.resolve();
 /** @type {number[]} */
 let guardRuleIds = [];
@@ -40,19 +49,23 @@ function regexQuote(text) {
 }
 
 /**
- * A regexFilter for the URLs on the hosts a pattern names, as siteMatches (controls.js) reads it:
- * "host" that host only, "*.host" it and its subdomains, an IPv4 address also as the IPv4-mapped
- * IPv6 address Chrome writes. null: a pattern that names nothing.
+ * The condition that matches URLs on the hosts a pattern names, as siteMatches (controls.js) reads
+ * it: "host" that host only (a regexFilter over the URL as the network layer sees it: any user
+ * name and port, trailing dots, an IPv4 address also as the IPv4-mapped IPv6 address Chrome
+ * writes), "*.host" it and its subdomains (requestDomains). A host too long for a regex is matched
+ * with its subdomains (stricter). null: a pattern that names nothing; {}: every host ("*").
  * @param {string} pattern
+ * @returns {{regexFilter?: string, requestDomains?: string[]} | null}
  */
-function patternRegex(pattern) {
+function patternCondition(pattern) {
   const p = normalizePattern(pattern);
   if (!p) return null;
-  const start = "^[a-z][a-z0-9+.-]*://([^/?#@]*@)?";
-  if (p === "*") return start;
+  if (p === "*") return {};
   const wild = p.startsWith("*.");
   const base = wild ? p.slice(2) : p;
   if (!base) return null;
+  const ip = base.includes(":") || /^[\d.]+$/.test(base);
+  if (!ip && (wild || base.length > LONG_HOST)) return { requestDomains: [base] };
   const spellings = [base.includes(":") ? `\\[${regexQuote(base)}\\]` : regexQuote(base)];
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(base);
   if (v4) {
@@ -60,11 +73,24 @@ function patternRegex(pattern) {
     spellings.push(`\\[::ffff:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}\\]`);
   }
   const sub = wild ? "([^/?#@:]+\\.)?" : "";
-  return `${start}${sub}(${spellings.join("|")})\\.*(:[0-9]*)?([/?#]|$)`; // (trailing dots: one host)
+  // (trailing dots: one host)
+  return { regexFilter: `^[a-z][a-z0-9+.-]*://([^/?#@]*@)?${sub}(${spellings.join("|")})\\.*(:[0-9]*)?([/?#]|$)` };
+}
+
+// The rules in force: the host's and the options page's now, the stricter of each (as
+// site_rules.merge on the host: blocked lists united, the strictest mode, the allowed lists of the
+// sources whose mode is not "all").
+function guardSites() {
+  const page = { mode: personControls.siteMode, blocked: personControls.blockedSites, allowed: personControls.allowedSites };
+  const strict = { all: 0, ask: 1, listed: 2 };
+  const mode = [hostRules, page].map((r) => r.mode).reduce((a, b) => ((strict[b] ?? 0) > (strict[a] ?? 0) ? b : a), "all");
+  const blocked = [...hostRules.blocked, ...page.blocked];
+  const allowed = [hostRules, page].flatMap((r) => (r.mode === "all" ? [] : r.allowed));
+  return { mode, blocked, allowed };
 }
 
 /**
- * The session rules for the person's site rules, skipping the tabs in `skipped`: blocked sites
+ * The session rules for the site rules in force, skipping the tabs in `skipped`: blocked sites
  * refused for every request; in "listed" mode every site not listed too; in "ask" mode a page
  * (main frame) on a site not allowed yet (the host asks before it goes there).
  * @param {number[]} skipped
@@ -76,24 +102,23 @@ function guardRules(skipped) {
   /**
    * @param {number} priority
    * @param {"block" | "allow"} type
-   * @param {string | null} regex
+   * @param {{regexFilter?: string, requestDomains?: string[]}} match
    * @param {chrome.declarativeNetRequest.ResourceType[]} types
    */
-  const add = (priority, type, regex, types) => {
-    const condition = { ...skip, resourceTypes: types, ...(regex ? { regexFilter: regex } : {}) };
-    rules.push({ id: rules.length + 1, priority, action: { type }, condition });
+  const add = (priority, type, match, types) => {
+    rules.push({ id: rules.length + 1, priority, action: { type }, condition: { ...skip, resourceTypes: types, ...match } });
   };
-  const mode = personControls.siteMode;
-  if (mode === "listed" || mode === "ask") {
-    add(1, "block", null, mode === "listed" ? ALL_TYPES : ALL_TYPES.slice(0, 1)); // (main_frame)
-    for (const p of personControls.allowedSites) {
-      const regex = patternRegex(p);
-      if (regex) add(2, "allow", regex, ALL_TYPES);
+  const sites = guardSites();
+  if (sites.mode === "listed" || sites.mode === "ask") {
+    add(1, "block", {}, sites.mode === "listed" ? ALL_TYPES : ALL_TYPES.slice(0, 1)); // (main_frame)
+    for (const p of sites.allowed) {
+      const match = patternCondition(p);
+      if (match) add(2, "allow", match, ALL_TYPES);
     }
   }
-  for (const p of personControls.blockedSites) {
-    const regex = patternRegex(p);
-    if (regex) add(3, "block", regex, ALL_TYPES);
+  for (const p of sites.blocked) {
+    const match = patternCondition(p);
+    if (match) add(3, "block", match, ALL_TYPES);
   }
   return rules;
 }
@@ -113,10 +138,15 @@ function guardRefresh() {
   return guardQueue(async () => {
     /** @type {chrome.declarativeNetRequest.Rule[]} */
     let addRules = [];
-    if (guardedTabs.size && rulesRestrict()) {
-      const tabs = await chrome.tabs.query({});
-      const skipped = tabs.flatMap((t) => (t.id !== undefined && !guardedTabs.has(t.id) ? [t.id] : []));
-      addRules = guardRules(skipped);
+    if (guardedTabs.size) {
+      if (personTabs === null) {
+        const tabs = await chrome.tabs.query({});
+        personTabs = new Set(tabs.flatMap((t) => (t.id !== undefined ? [t.id] : [])));
+      }
+      for (const tabId of guardedTabs.keys()) personTabs.delete(tabId);
+      addRules = guardRules([...personTabs]);
+    } else {
+      personTabs = null;
     }
     if (!addRules.length && !guardRuleIds.length) return;
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: guardRuleIds, addRules });
@@ -144,12 +174,34 @@ function guardDropAll() {
   return guardRefresh();
 }
 
+/**
+ * The host's rules of a siteGuard message (anything else: none of its own).
+ * @param {any} rules
+ */
+function takeHostRules(rules) {
+  const list = (v) => (Array.isArray(v) ? v.filter((p) => typeof p === "string").slice(0, 1000) : []);
+  const mode = ["all", "listed", "ask"].includes(rules?.mode) ? rules.mode : "all";
+  const next = { mode, blocked: list(rules?.blocked), allowed: list(rules?.allowed) };
+  const changed = JSON.stringify(next) !== JSON.stringify(hostRules);
+  hostRules = next;
+  return changed;
+}
+
+// Whether the rules in force refuse a URL (as siteVerdict reads them).
+function guardRefuses(url) {
+  const sites = guardSites();
+  const verdict = siteVerdict(url, { siteMode: sites.mode, blockedSites: sites.blocked, allowedSites: sites.allowed });
+  return verdict === "blocked" || verdict === "unlisted" || verdict === "ask";
+}
+
 const guardHandlers = {
-  // The host guards a tab for one call ({on: true}, answered once the rules are in force) and lifts
-  // it after ({on: false}, the rules go GUARD_LINGER_MS later unless another call comes).
-  async siteGuard({ tabId, on }) {
+  // The host guards a tab for one call ({on: true, rules}, answered once the rules are in force)
+  // and lifts it after ({on: false}, the rules go GUARD_LINGER_MS later unless another call comes).
+  // A tab already on its way to a refused page (a navigation the page started before the call) is
+  // refused: the rules judge requests as they start, and that one has.
+  async siteGuard({ tabId, on, rules }) {
     if (!Number.isInteger(tabId) || tabId < 0) throw new Error("bad request: tabId must be a tab's id");
-    const entry = guardedTabs.get(tabId);
+    let entry = guardedTabs.get(tabId);
     if (on !== true) {
       if (entry && --entry.calls <= 0) {
         entry.calls = 0;
@@ -158,25 +210,44 @@ const guardHandlers = {
       }
       return { guarded: false };
     }
+    const changed = takeHostRules(rules);
     if (entry) {
       entry.calls++;
       clearTimeout(entry.linger);
       clearTimeout(entry.expiry);
       entry.expiry = setTimeout(() => guardLift(tabId), GUARD_MAX_MS);
-      await guardQueue(async () => {}); // the rules asked for earlier are in force
+      if (changed) entry.ready = guardRefresh();
     } else {
       const expiry = setTimeout(() => guardLift(tabId), GUARD_MAX_MS);
-      guardedTabs.set(tabId, { calls: 1, expiry });
-      try {
-        await guardRefresh();
-      } catch (err) {
-        clearTimeout(expiry); // not guarded: the call fails, and the next one tries again
+      entry = { calls: 1, expiry, ready: guardRefresh() };
+      guardedTabs.set(tabId, entry);
+      const made = entry;
+      made.ready.catch(() => {
+        if (guardedTabs.get(tabId) !== made) return;
+        clearTimeout(made.expiry); // not guarded: the call fails, and the next one tries again
         guardedTabs.delete(tabId);
-        throw err;
-      }
+      });
     }
+    await entry.ready; // every call of the tab waits on the same rules, and fails with them
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    const going = tab ? tab.pendingUrl || tab.url || "" : "";
+    if (going && guardRefuses(going)) throw new Error("site_blocked: The tab is on its way to a site the person's rules refuse.");
     return { guarded: true, rules: guardRuleIds.length };
   },
 };
 
-chrome.tabs.onRemoved.addListener((tabId) => guardLift(tabId));
+chrome.tabs.onRemoved.addListener((tabId) => {
+  guardLift(tabId);
+  personTabs?.delete(tabId);
+});
+
+// A tab opened while a call is guarded stays under the rules (a page can open one without naming
+// its opener: noopener), unless one of the person's tabs opened it. (One the person opens by hand
+// meanwhile is refused blocked sites until the agent's calls pause for GUARD_LINGER_MS.)
+chrome.tabs.onCreated.addListener((tab) => {
+  if (personTabs === null || tab.id === undefined || tab.openerTabId === undefined) return;
+  if (personTabs.has(tab.openerTabId)) {
+    personTabs.add(tab.id);
+    guardRefresh().catch(() => {});
+  }
+});

@@ -23,9 +23,11 @@ PRELUDE = """
 const listeners = () => ({ addListener() {} });
 const calls = [];
 let failNext = false;
+const stubUrls = new Map();
 globalThis.chrome = {
   storage: { local: { get: async () => ({}) }, session: { get: async () => ({}), set: async () => {} }, onChanged: listeners() },
-  tabs: { query: async () => [{ id: 1 }, { id: 2 }, { id: 3 }], onUpdated: listeners(), onRemoved: listeners() },
+  tabs: { query: async () => [{ id: 1 }, { id: 2 }, { id: 3 }], get: async (id) => ({ id, pendingUrl: stubUrls.get(id), url: "" }),
+          onUpdated: listeners(), onRemoved: listeners(), onCreated: { addListener(f) { globalThis.created = f; } } },
   debugger: { detach: async () => {} },
   declarativeNetRequest: {
     getSessionRules: async () => [],
@@ -42,13 +44,17 @@ function badRequest(why) { return new Error(`bad request: ${why}`); }
 
 # What declarativeNetRequest does with the rules: the matching rule of the highest priority
 # decides; at one priority, allow wins over block.
-DNR = """
+DNR = r"""
 function refused(rules, url, type) {
   let best = null;
   for (const r of rules) {
     const c = r.condition;
     if (!c.resourceTypes.includes(type)) continue;
     if (c.regexFilter && !new RegExp(c.regexFilter, "i").test(url)) continue;
+    if (c.requestDomains) {
+      const host = new URL(url).hostname.replace(/\.+$/, "");
+      if (!c.requestDomains.some((d) => host === d || host.endsWith("." + d))) continue;
+    }
     if (!best || r.priority > best.priority || (r.priority === best.priority && r.action.type === "allow")) best = r;
   }
   return best !== null && best.action.type === "block";
@@ -122,47 +128,55 @@ def test_the_network_rules_refuse_what_the_matcher_refuses() -> None:
 def test_rules_are_in_force_only_while_a_call_is_guarded() -> None:
     script = """
     (async () => {
-      Object.assign(personControls, { siteMode: "all", blockedSites: ["127.0.0.2"], allowedSites: [] });
-      await guardHandlers.siteGuard({ tabId: 2, on: true });
-      const armed = calls.at(-1);
-      await guardHandlers.siteGuard({ tabId: 2, on: true }); // a second call in the tab: nothing new
-      const after_second = calls.length;
-      await guardHandlers.siteGuard({ tabId: 2, on: false });
-      await new Promise((r) => setTimeout(r, 100));
-      const still_one = calls.length;  // one call still runs
-      await guardHandlers.siteGuard({ tabId: 2, on: false });
-      await new Promise((r) => setTimeout(r, 100));
-      const lingering = calls.length;  // its effects settle
-      await new Promise((r) => setTimeout(r, 600));
-      const lifted = calls.at(-1);
-      // nothing restrictive: no rule at all, and nothing asked of the browser
-      Object.assign(personControls, { blockedSites: [] });
+      const tick = (ms) => new Promise((r) => setTimeout(r, ms));
+      const RULES = { mode: "all", blocked: ["127.0.0.2"], allowed: [] };  // the config file's only
+      const out = {};
+      out.armed = await guardHandlers.siteGuard({ tabId: 2, on: true, rules: RULES });
+      out.rules = calls.at(-1).addRules;
+      await guardHandlers.siteGuard({ tabId: 2, on: true, rules: RULES }); // a second call: nothing new
+      out.after_second = calls.length;
+      // the page opens a popup (tab 4), the person a tab from theirs (5): one stays under the rules
+      created({ id: 4, openerTabId: 2 }); created({ id: 5, openerTabId: 1 });
+      await guardHandlers.siteGuard({ tabId: 3, on: true, rules: RULES });  // another tab's call
+      out.skipped = calls.at(-1).addRules[0].condition.excludedTabIds;
+      for (const t of [2, 2, 3]) await guardHandlers.siteGuard({ tabId: t, on: false });
+      await tick(300);
+      out.lingering = calls.length;  // its effects settle
+      await tick(1000);
+      out.lifted = calls.at(-1);
+      // nothing restrictive: no rule, and nothing asked of the browser
       const before = calls.length;
-      await guardHandlers.siteGuard({ tabId: 2, on: true });
-      const untouched = calls.length === before;
+      await guardHandlers.siteGuard({ tabId: 2, on: true, rules: { mode: "all", blocked: [], allowed: [] } });
+      out.untouched = calls.length === before;
       await guardHandlers.siteGuard({ tabId: 2, on: false });
-      // a rule the browser refuses fails the call: it never runs unguarded
-      Object.assign(personControls, { blockedSites: ["127.0.0.2"] });
-      await new Promise((r) => setTimeout(r, 600));
+      await tick(1200);
+      // rules the browser refuses fail every call waiting on them: none runs unguarded
       failNext = true;
-      let failed = "";
-      try { await guardHandlers.siteGuard({ tabId: 3, on: true }); } catch (e) { failed = String(e.message); }
-      let bad = "";
-      try { await guardHandlers.siteGuard({ tabId: "x", on: true }); } catch (e) { bad = String(e.message); }
-      const retried = await guardHandlers.siteGuard({ tabId: 3, on: true });
-      console.log(JSON.stringify({ armed, after_second, still_one, lingering, lifted, untouched, failed, bad, retried }));
+      out.failed = await Promise.all([1, 2].map(() =>
+        guardHandlers.siteGuard({ tabId: 3, on: true, rules: RULES }).then(() => "guarded", (e) => String(e.message))));
+      // a tab already on its way to a blocked site
+      stubUrls.set(6, "http://127.0.0.2/transfer");
+      out.going = await guardHandlers.siteGuard({ tabId: 6, on: true, rules: RULES }).then(() => "guarded", (e) => String(e.message));
+      try { await guardHandlers.siteGuard({ tabId: "x", on: true }); } catch (e) { out.bad = String(e.message); }
+      out.long = patternCondition("a".repeat(70) + ".example");
+      out.wild = patternCondition("*.bank.example");
+      console.log(JSON.stringify(out));
       process.exit(0);  // (the guards' expiry timers)
     })();
     """
     out = _node(script)
-    rules = out["armed"]["addRules"]
-    assert rules and all(
-        r["condition"]["excludedTabIds"] == [1, 3] for r in rules
-    )  # tab 4, opened later: refused
-    assert all("main_frame" in r["condition"]["resourceTypes"] for r in rules)
-    assert out["after_second"] == 1 and out["still_one"] == 1 and out["lingering"] == 1
-    assert out["lifted"] == {"removeRuleIds": [r["id"] for r in rules], "addRules": []}
+    assert out["armed"] == {"guarded": True, "rules": 1}
+    assert all(
+        r["condition"]["excludedTabIds"] == [1, 3] for r in out["rules"]
+    )  # a tab opened later: refused
+    assert all("main_frame" in r["condition"]["resourceTypes"] for r in out["rules"])
+    assert out["after_second"] == 1
+    assert out["skipped"] == [1, 5]  # the popup (4) stays under the rules, tab 3 is guarded now
+    assert out["lingering"] == 3  # (the arm, the person's new tab, tab 3's arm)
+    assert out["lifted"]["addRules"] == []
     assert out["untouched"]
-    assert "invalid regexFilter" in out["failed"]
+    assert all("invalid regexFilter" in f for f in out["failed"]), out["failed"]
+    assert out["going"].startswith("site_blocked")
     assert out["bad"].startswith("bad request")
-    assert out["retried"] == {"guarded": True, "rules": 1}
+    assert out["long"] == {"requestDomains": ["a" * 70 + ".example"]}  # stricter: its subdomains too
+    assert out["wild"] == {"requestDomains": ["bank.example"]}

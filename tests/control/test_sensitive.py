@@ -179,6 +179,14 @@ def test_which_actions_are_looked_at() -> None:
         assert _what(KeyParams(key=key))[0] == "press Space"
     assert _what(KeyParams(key="Tab"))[0] is None
     assert _what(HoverParams(id=3))[0] is None
+    for key in ("\r", "\n"):  # a key named by its character is that key
+        assert _what(KeyParams(key=key))[0] == "press Enter"
+    # a Tab and then a key that presses whatever it reached: asked before anything is typed
+    for text in ("a\t ", "\t\t\n", "x\ty\r"):
+        assert _what(TypeParams(id=4, text=text, per_char=True))[0] == sensitive.TABS_THEN_PRESSES
+    assert _what(TypeParams(id=4, text="a\tb", per_char=True))[0] is None
+    # a point or a focus in a frame of another site: asked (nothing of it can be read)
+    assert sensitive_reason(None, "", FormFacts(opaque=True), clicks=False) is not None
 
 
 def test_the_name_the_control_has_now_counts_and_keys_count_names_where_they_act() -> None:

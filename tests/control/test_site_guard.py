@@ -1,8 +1,9 @@
 """The host's side of the site guard (control/site_guard.py, control/person.py): with site rules in
-force, every call that may change a tab has the extension hold them in the network layer before
-its work starts, and lifts them after; read-only calls and calls without rules ask nothing; an
-extension that cannot hold them, or that fails to, stops the call before anything reaches the
-page; a page the browser refused during a call ends that call with ``site_blocked`` at once."""
+force (the config file's too), every call that touches a tab has the extension hold them in the
+network layer before its work starts, and lifts them after, however it ends; calls without rules
+ask nothing; an extension that cannot hold them, fails to, or says it holds none stops the call
+before anything reaches the page; a page the browser refused during a call ends that call with
+``site_blocked`` at once."""
 
 from __future__ import annotations
 
@@ -14,17 +15,18 @@ from tests.control.test_person import Extension, _named
 
 from browserx.control.person import PersonControls
 from browserx.control.schemas import ClickParams, SnapshotParams
-from browserx.control.tools import READ_ONLY, TOOLS
 from browserx.errors import NavigationFailed, SiteBlocked
 from browserx.relay.protocol import TabInfo
+from browserx.site_rules import Controls, SiteRules
 
 
 class GuardingExtension(Extension):
     """Says hello with ``features`` and answers each ``siteGuard`` (or fails it: ``refuse``)."""
 
-    def __init__(self, features: tuple[str, ...] = ("site-guard",), refuse: str = "") -> None:
+    def __init__(self, features: tuple[str, ...] = ("site-guard",), refuse: str = "", held: int = 1) -> None:
         super().__init__()
         self.refuse = refuse
+        self.held = held
         self.log: list[str] = []  # "guard 3" / "lift 3" / what the call did, in order
         self.say(
             type="hello", version="1", features=list(features), controls={"blockedSites": ["bank.example"]}
@@ -34,12 +36,15 @@ class GuardingExtension(Extension):
         await super().send(msg)
         if msg.get("type") == "siteGuard":
             self.log.append(f"{'guard' if msg['on'] else 'lift'} {msg['tabId']}")
-            answer = {"error": self.refuse} if self.refuse else {"result": {"guarded": msg["on"]}}
+            held = {"guarded": msg["on"], "rules": self.held}
+            answer = {"error": self.refuse} if self.refuse else {"result": held}
             asyncio.get_running_loop().call_soon(lambda: self.say(id=msg["id"], **answer))
 
 
-def _person(ext: Extension, url: str = "https://shop.example/") -> PersonControls:
-    person = PersonControls(ext.conn)
+def _person(
+    ext: Extension, url: str = "https://shop.example/", config: Controls | None = None
+) -> PersonControls:
+    person = PersonControls(ext.conn, config)
 
     async def list_tabs() -> list[TabInfo]:
         return [TabInfo(tabId=3, url=url)]
@@ -48,7 +53,7 @@ def _person(ext: Extension, url: str = "https://shop.example/") -> PersonControl
     return person
 
 
-def test_a_call_that_may_change_the_tab_is_guarded_before_its_work_and_lifted_after() -> None:
+def test_a_call_that_touches_a_tab_is_guarded_before_its_work_and_lifted_after() -> None:
     async def main() -> None:
         ext = GuardingExtension()
         person = _person(ext)
@@ -61,7 +66,9 @@ def test_a_call_that_may_change_the_tab_is_guarded_before_its_work_and_lifted_af
         await person.guard("click", ClickParams(tab=3, id=1), click, _named)
         await asyncio.sleep(0.01)
         assert ext.log == ["guard 3", "click", "lift 3"]
-        # read-only: nothing asked
+        (sent,) = [m for m in ext.of("siteGuard") if m["on"]]
+        assert sent["rules"] == {"mode": "all", "blocked": ["bank.example"], "allowed": []}
+        # reading a page runs its code too (a snapshot scrolls): guarded as well
         ext.log.clear()
 
         async def look(p: Any) -> Any:
@@ -70,7 +77,8 @@ def test_a_call_that_may_change_the_tab_is_guarded_before_its_work_and_lifted_af
 
         await person.guard("snapshot", SnapshotParams(tab=3), look, _named)
         await asyncio.sleep(0.01)
-        assert ext.log == []
+        assert ext.log == ["guard 3", "lift 3"]
+        ext.log.clear()
         # no rule in force: nothing asked either
         ext.controls(blockedSites=[])
         await person.guard("click", ClickParams(tab=3, id=1), click, _named)
@@ -79,12 +87,31 @@ def test_a_call_that_may_change_the_tab_is_guarded_before_its_work_and_lifted_af
     asyncio.run(main())
 
 
-def test_every_tool_that_may_change_a_page_is_guarded() -> None:
-    """The read-only list is the tools' own hints: a new tool is guarded unless it says it reads."""
-    assert {"click", "type", "key", "navigate", "cdp", "dialog", "new_tab", "click_at"} <= {
-        t.name for t in TOOLS if t.name not in READ_ONLY
-    }
-    assert all(t.hints.read_only for t in TOOLS if t.name in READ_ONLY)
+def test_the_config_files_rules_are_held_too_and_a_guard_that_holds_none_stops_the_call() -> None:
+    async def main() -> None:
+        ext = GuardingExtension()
+        person = _person(ext, config=Controls(SiteRules("listed", allowed=("shop.example",))))
+        ext.controls(blockedSites=[])  # nothing on the options page
+
+        async def click(p: Any) -> Any:
+            await person.gate(3)
+            return {"success": True}
+
+        await person.guard("click", ClickParams(tab=3, id=1), click, _named)
+        (sent,) = [m for m in ext.of("siteGuard") if m["on"]]
+        assert sent["rules"] == {"mode": "listed", "blocked": [], "allowed": ["shop.example"]}
+        ext.held = 0  # a worker that says it holds nothing
+
+        async def never(p: Any) -> Any:
+            await person.gate(3)
+            raise AssertionError("the call ran unguarded")
+
+        with pytest.raises(SiteBlocked, match="holds none"):
+            await person.guard("click", ClickParams(tab=3, id=1), never, _named)
+        await asyncio.sleep(0.01)
+        assert ext.log[-1] == "lift 3"  # a guard that failed is lifted too
+
+    asyncio.run(main())
 
 
 @pytest.mark.parametrize(

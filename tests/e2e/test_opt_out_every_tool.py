@@ -322,6 +322,26 @@ def test_options_that_opted_out_stay_out_of_every_view_and_of_select(
     )
 
 
+def test_screenshots_blank_all_an_opted_out_element_paints_and_a_shown_password(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """Decoded pixels: a child overflowing its opted-out parent, an absolutely positioned one far
+    outside it, the content of a display: contents element, and a password field the page's own
+    "show password" turned into text are grey in every kind of picture."""
+    tab = open_page(browser, bx, servers.url("noai-paint.html"))
+    found = {n.get("n"): n for n in bx.snapshot(tab=tab, format="semantic")["semantic"]["interactive_tree"]}
+    bx.type_text(found["Password"]["i"], "hunter2-hunter2", tab=tab)
+    browser.driver.execute_script("document.querySelector('button').click()")  # the page shows it
+    assert browser.driver.execute_script("return document.getElementById('pw').type") == "text"
+    boxes = _boxes(browser, ["#over", "#abs", "#inside", "#pw"])
+    for shot in (
+        bx.screenshot(tab=tab),
+        bx.screenshot(tab=tab, format="jpeg"),
+        bx.screenshot(tab=tab, mode="full_page"),
+    ):
+        _filled(shot, boxes, (0.0, 0.0))
+
+
 @pytest.mark.parametrize("tool", ["hover_at", "click_at"])
 def test_a_first_call_by_coordinates_into_an_opted_out_frame_is_refused(
     browser: Browser, bx: Client, servers: Servers, tool: str

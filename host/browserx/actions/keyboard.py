@@ -263,8 +263,8 @@ async def type_text(
                     else:
                         await tab.session.cdp("Input.insertText", {"text": ch})
                     typed += 1
-                    if ch in FOCUS_MOVERS:  # "\t" moved focus: the rest goes where it is now
-                        await refuse_focused_opted_out(tab, after=True, moved=True)
+                    if typed < len(text):  # the rest goes where focus is now ("\t", or the page moved it)
+                        await refuse_focused_opted_out(tab, after=True, moved=ch in FOCUS_MOVERS)
             elif text:
                 # insertText sends no key events; search boxes and editors that listen for keyup
                 # (MkDocs Material's search) would not notice. A person's typing ends with one.
@@ -394,7 +394,7 @@ async def key(
             await focus(ctx, target)
         else:
             await refuse_focused_opted_out(tab)  # keys go to the focus: never into an opted-out part
-        if base.lower() == "enter":  # Enter follows a focused link: the URL allowlist first
+        if p.key == "Enter":  # Enter follows a focused link: the URL allowlist first (any of its names)
             await refuse_link_focused(tab, target)
         await press_combo(tab, p, repeat)
         # A Tab may have moved focus into one (into an out-of-process frame: it may still be arriving).

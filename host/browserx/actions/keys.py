@@ -72,7 +72,9 @@ KEYS: dict[str, KeyDef] = _table()
 ALIASES = {
     "return": "enter", "esc": "escape", "del": "delete", "left": "arrowleft", "right": "arrowright",
     "up": "arrowup", "down": "arrowdown", "pgup": "pageup", "pgdn": "pagedown", " ": "space",
-    "ctrl": "control", "cmd": "meta", "option": "alt",
+    "ctrl": "control", "cmd": "meta", "option": "alt", "numpadenter": "enter",
+    # The characters that are these keys (a key named "\r" is Enter: it sends a form).
+    "\r": "enter", "\n": "enter", "\t": "tab",
 }  # fmt: skip
 # Shifted printable characters → the base key (so "A" or "!" can be asked for directly).
 _SHIFTED: dict[str, str] = {d.shifted: name for name, d in KEYS.items() if d.shifted and d.shifted != d.key}

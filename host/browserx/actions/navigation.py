@@ -94,6 +94,10 @@ async def _history(tab: Tab, step: int, timeout: float, expect: Expect | None) -
                 f"There is no {'previous' if step < 0 else 'next'} page in this tab's history.",
                 direction=name,
             )
+        # A page restored from the back/forward cache makes no request the network rules could
+        # refuse: the entry's address is checked as a navigation's target is.
+        if tab.check_destination is not None:
+            await tab.check_destination(entries[index].url)
         await tab.session.cdp("Page.navigateToHistoryEntry", {"entryId": entries[index].id})
         await _await_load(ctx, f"Going {name}", timeout)
 

@@ -46,6 +46,7 @@ from browserx.control.tools import TOOLS
 from browserx.errors import BadRequest, MethodNotAllowed, TabClosed, clip
 from browserx.heap import paused_gc
 from browserx.pixels.screenshot import screenshot
+from browserx.relay.cdp_types import GetNavigationHistoryResult
 from browserx.relay.protocol import NewTabResult, decode_raw
 from browserx.settings import HostSettings, load_settings, settings_path
 from browserx.snapshot.redaction import redact_url
@@ -174,6 +175,12 @@ async def cdp(ctx: Context, p: CdpParams) -> Any:
     tab = await ctx.registry.resolve(p.tab)
     async with tab.lock:
         await refuse_opted_out(tab)
+        if p.method == "Page.navigateToHistoryEntry":  # (a page from the cache makes no request)
+            history = await tab.session.cdp(
+                "Page.getNavigationHistory", result_type=GetNavigationHistoryResult
+            )
+            entry = next((e for e in history.entries if e.id == p.params.get("entryId")), None)
+            await ctx.person.check_url(entry.url if entry is not None else "", tab.tab_id)
         return await tab.session.cdp(p.method, p.params, p.session_id, p.timeout)
 
 

@@ -31,7 +31,6 @@ from browserx.control.activity import describe
 from browserx.control.popup_notices import PopupNotices
 from browserx.control.schemas import Params
 from browserx.control.site_guard import SiteGuard
-from browserx.control.tools import READ_ONLY
 from browserx.errors import (
     BrowserxError,
     SiteBlocked,
@@ -251,17 +250,18 @@ class PersonControls:
         if self.needs_tab_info() and self.list_tabs is not None:
             info = next((t for t in await self.list_tabs() if t.tabId == tab_id), None)
         await self.check_tab(tab_id, info)
-        if request is not None and request.tool not in READ_ONLY:
-            await self.guard_tab(tab_id)
+        await self.guard_tab(tab_id)
 
     async def guard_tab(self, tab_id: int) -> None:
         """Hold the site rules in the browser for the tab while this request runs (site_guard.py):
-        any tool that may change it, and a tab new_tab opened."""
+        every tool that touches a tab (reading a page runs its code too: a snapshot's scroll, a
+        resize), and a tab new_tab opened."""
         request = _REQUEST.get()
-        if request is None or tab_id in request.guarded or not self.effective.sites.restrictive:
+        rules = self.effective.sites
+        if request is None or tab_id in request.guarded or not rules.restrictive:
             return
-        await self.site_guard.arm(tab_id)
-        request.guarded.add(tab_id)
+        request.guarded.add(tab_id)  # (lifted however the request ends, the arm's failure too)
+        await self.site_guard.arm(tab_id, rules)
 
     async def guard(
         self,

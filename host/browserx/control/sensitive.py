@@ -28,11 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from browserx import page_js
+from browserx.actions.keys import key_press, parse_combo
 from browserx.actions.resolve import call_on, resolve
 from browserx.control.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import CheckParams, ClickAtParams, ClickParams, KeyParams, TypeParams
-from browserx.errors import DeniedByUser, NoAnswer, clip
+from browserx.errors import BadRequest, DeniedByUser, NoAnswer, clip
 from browserx.page.worlds import isolated_world
 from browserx.relay.page_call import page_call
 from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
@@ -78,6 +79,7 @@ class FormFacts:
     host: str = ""
     name: str = ""  # the control's name as the page shows it now
     activates: bool = False  # a click, Enter or Space on it acts (a button, link, checkbox...)
+    opaque: bool = False  # it lands in a frame of another site, which browserx cannot read
 
 
 def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
@@ -100,6 +102,7 @@ def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
         str(raw.get("host") or "")[:253],
         name[:300] if isinstance(name := raw.get("name"), str) else "",
         raw.get("activates") is True,
+        raw.get("opaque") is True,
     )
 
 
@@ -131,6 +134,8 @@ def sensitive_reason(role: str | None, name: str, facts: FormFacts, *, clicks: b
     click at a point: the names count when the control acts on it (``facts.activates``)."""
     if facts.submits and facts.secrets:
         return f"it sends a form with {' and '.join(facts.secrets)}"
+    if facts.opaque:
+        return "it lands in a frame of another site, which browserx cannot look at first"
     if (clicks and (role or "") not in TEXT_ROLES) or facts.activates:
         words = sensitive_words(f"{name}\n{facts.name}")
         if words:
@@ -152,6 +157,10 @@ async def confirm_if_sensitive(tab: Tab, params: Any, timeout_s: float = CONFIRM
     action, clicks, element_id, point = _what(params)
     if action is None:
         return
+    if action == TABS_THEN_PRESSES:  # what the keys press is known only as they land
+        blind = "Tab moves the focus to controls browserx cannot look at first"
+        await _ask(tab, question(action, None, "", blind, ""), action, blind, element_id, timeout_s)
+        return
     async with tab.lock:  # the look only: the person is asked with the tab free
         enter = action.startswith("press Enter")  # (Space acts as a click does)
         role, name, raw = await _look(tab, element_id, enter, point)
@@ -160,7 +169,11 @@ async def confirm_if_sensitive(tab: Tab, params: Any, timeout_s: float = CONFIRM
     if why is None:
         return
     shown = facts.name if sensitive_words(facts.name) or not name else name  # the name that asks
-    text = question(action, role, shown, why, facts.host)
+    await _ask(tab, question(action, role, shown, why, facts.host), action, why, element_id, timeout_s)
+
+
+async def _ask(tab: Tab, text: str, action: str, why: str, element_id: int | None, timeout_s: float) -> None:
+    """Ask the person ``text`` (for ``action``, because ``why``); raise unless they allow it."""
     try:
         answer = await asks_for(tab.session.conn).ask("confirm", text, timeout_s=timeout_s, tab_id=tab.tab_id)
     except NoAnswer:
@@ -230,24 +243,33 @@ def _what(params: Any) -> tuple[str | None, bool, int | None, tuple[float, float
         return "check" if params.checked else "uncheck", True, params.id, None
     if isinstance(params, ClickAtParams) and params.button == "left":
         return "click at a point on", False, None, (params.x, params.y)
+    if isinstance(params, TypeParams) and params.per_char and "\t" in params.text:
+        after = params.text[params.text.index("\t") :]
+        if (ENTERS | {" "}) & set(after) or params.submit:
+            return TABS_THEN_PRESSES, False, params.id, None
     if isinstance(params, TypeParams) and (params.submit or (params.per_char and ENTERS & set(params.text))):
         return "press Enter in", False, params.id, None
     if isinstance(params, KeyParams):
-        key = _key_name(params.key)
-        if key in ("enter", "return", "numpadenter", "space", " "):
-            word = "Space" if key in ("space", " ") else "Enter"
+        key = _key_of(params.key)
+        if key in ("Enter", " "):
+            word = "Space" if key == " " else "Enter"
             return f"press {word}" + (" in" if params.id is not None else ""), False, params.id, None
     return None, False, None, None
 
 
 # Typed one key at a time, either is Enter (actions/keys.char_press).
 ENTERS = frozenset("\r\n")
+# Typed one key at a time, a Tab and then Space or Enter: presses whatever the Tab reached.
+TABS_THEN_PRESSES = "type Tab and then press a key on whatever it reaches, in"
 
 
-def _key_name(key: str) -> str:
-    """The key a ``key`` call presses, without its modifiers ("Ctrl+Enter" → "enter")."""
-    parts = [p.strip().lower() for p in key.replace("+", " ").split()] if key.strip() else [" "]
-    return parts[-1] if parts else " "
+def _key_of(name: str) -> str | None:
+    """The key a ``key`` call presses, by any of its names ("Return", "Ctrl+Enter", "\\r" are
+    Enter; "Space" and " " are " "); None for a name the action refuses anyway."""
+    try:
+        return key_press(parse_combo(name)[0]).key
+    except BadRequest:
+        return None
 
 
 __all__ = [

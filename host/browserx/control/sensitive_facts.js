@@ -8,18 +8,20 @@
 // sees it: aria-label, the label, the text; never a field's value) and whether a click, Enter or
 // Space on it acts (a button, link, checkbox, switch...). Reads no value.
 function(enter, x, y) {
+  const B = globalThis.__browserx;
+  const rootOf = (n) => n.shadowRoot || (B && B.closed && B.closed.get(n)) || null;  // closed ones the host handed in
   let el = this;
   if ((!el || el.nodeType !== 1) && typeof x === 'number' && typeof y === 'number') {
     el = document.elementFromPoint(x, y);
-    for (let i = 0; el && el.shadowRoot && i < 20; i++) {
-      const inner = el.shadowRoot.elementFromPoint(x, y);
+    for (let i = 0; el && rootOf(el) && i < 20; i++) {
+      const inner = rootOf(el).elementFromPoint(x, y);
       if (!inner || inner === el) break;
       el = inner;
     }
   } else if (!el || el.nodeType !== 1) {
     el = document.activeElement;
     for (let i = 0; el && i < 50; i++) {
-      const inner = el.shadowRoot ? el.shadowRoot.activeElement
+      const inner = rootOf(el) ? rootOf(el).activeElement
         : (el.localName === 'iframe' || el.localName === 'frame')
           ? (() => { try { return el.contentDocument && el.contentDocument.activeElement; } catch (e) { return null; } })()
         : null;
@@ -44,6 +46,12 @@ function(enter, x, y) {
     return [n.getAttribute('aria-label') || '', byIds, labels, own, n.getAttribute('title') || ''].join(' ');
   };
   const name = said(control).replace(/\s+/g, ' ').trim().slice(0, 300);
+  // A frame whose page this world cannot read (another site's: a checkout's "Pay"): the host asks.
+  if (el.localName === 'iframe' || el.localName === 'frame') {
+    let inner = null;
+    try { inner = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch (e) {}
+    if (!inner) return {submits: false, fields: [], host, name: '', activates: false, opaque: true};
+  }
   const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
   let form = null, submits = false;
   if (tag === 'button' || tag === 'input') form = el.form || null;

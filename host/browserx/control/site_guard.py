@@ -18,10 +18,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import msgspec
 import structlog
 
 from browserx.errors import BrowserxError, SiteBlocked, clip
 from browserx.relay.connection import ExtensionConnection
+from browserx.relay.protocol import decode_raw
+from browserx.site_rules import SiteRules
 
 log = structlog.get_logger("browserx.site_guard")
 
@@ -35,6 +38,13 @@ OUTDATED = (
 )
 
 
+class Held(msgspec.Struct):
+    """The worker's answer to a guard: how many rules it holds."""
+
+    guarded: bool = False
+    rules: int = 0
+
+
 class SiteGuard:
     """Guards tabs in the extension for the calls that run in them."""
 
@@ -42,15 +52,26 @@ class SiteGuard:
         self.conn = conn
         self._background: set[asyncio.Task[Any]] = set()
 
-    async def arm(self, tab_id: int) -> None:
-        """Put the rules in force for ``tab_id``; returns once the browser holds them."""
+    async def arm(self, tab_id: int, rules: SiteRules) -> None:
+        """Put ``rules`` (the config file's and the options page's, merged; the worker unites them
+        with the options page's as they are then) in force for ``tab_id``; returns once the browser
+        holds them. A worker that says it holds none fails the call: it never runs unguarded."""
         conn = self.conn
         if conn is None:
             return
         hello = conn.hello
         if hello is None or FEATURE not in (hello.features or ()):
             raise SiteBlocked(OUTDATED, tab=tab_id)
-        await conn.request("siteGuard", timeout=ARM_TIMEOUT_S, tabId=tab_id, on=True)
+        reply = await conn.request(
+            "siteGuard", timeout=ARM_TIMEOUT_S, tabId=tab_id, on=True, rules=rules.to_dict()
+        )
+        held = decode_raw(reply.result, Held)
+        if held.rules < 1:
+            raise SiteBlocked(
+                "The person's site rules are on, and the browserx extension holds none of them in the "
+                "browser; nothing was done. Ask the person to reload the extension (chrome://extensions).",
+                tab=tab_id,
+            )
 
     def lift(self, tab_id: int) -> None:
         """The call in ``tab_id`` ended (not waited for: nobody's answer depends on it)."""

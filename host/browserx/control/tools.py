@@ -394,7 +394,5 @@ TOOLS: tuple[Tool, ...] = (
 
 TOOLS_BY_NAME: dict[str, Tool] = {t.name: t for t in TOOLS}
 AGENT_TOOLS: tuple[Tool, ...] = tuple(t for t in TOOLS if t.agent)
-# The tools that change nothing: every other call is guarded by the site rules (site_guard.py).
-READ_ONLY: frozenset[str] = frozenset(t.name for t in TOOLS if t.hints.read_only)
 
-__all__ = ["AGENT_TOOLS", "READ_ONLY", "TOOLS", "TOOLS_BY_NAME", "Hints", "Tool", "plain_text"]
+__all__ = ["AGENT_TOOLS", "TOOLS", "TOOLS_BY_NAME", "Hints", "Tool", "plain_text"]

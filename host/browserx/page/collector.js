@@ -215,6 +215,24 @@ function collect(root, opts) {
   let ariaHidden = false, inert = false, noAi = false, labelledby = null, describedby = null;
   let optedOut = 0;
   const noAiBoxes = []; // x, y, w, h (this frame's viewport) of each: screenshots blank them
+  // The whole area an element paints into noAiBoxes: its own box and all it holds (text and
+  // children that overflow it, absolutely positioned ones, the children of a display: contents
+  // element, its shadow root's), as the ranges over its contents measure them.
+  const blankOut = (el, ox, oy) => {
+    let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
+    const add = (x) => {
+      if (x.width <= 0 && x.height <= 0) return;
+      l = Math.min(l, x.left); t = Math.min(t, x.top); r = Math.max(r, x.right); b = Math.max(b, x.bottom);
+    };
+    add(el.getBoundingClientRect());
+    const range = el.ownerDocument.createRange();
+    for (const root of [el, el.shadowRoot || closedRoots.get(el)]) {
+      if (!root) continue;
+      range.selectNodeContents(root);
+      add(range.getBoundingClientRect());
+    }
+    if (l < r && t < b) noAiBoxes.push(Math.floor(l + ox), Math.floor(t + oy), Math.ceil(r - l) + 1, Math.ceil(b - t) + 1);
+  };
 
   // One pass over the attribute names (getAttributeNames makes no Attr objects). Values as
   // getAttribute gives them: the first attribute of that name (an element may hold two of one
@@ -534,10 +552,7 @@ function collect(root, opts) {
       const a = scanAttrs(node);
       if (noAi) {
         optedOut++;
-        const r = node.getBoundingClientRect();
-        if (r.width > 0 && r.height > 0) {
-          noAiBoxes.push(Math.floor(r.left + ox), Math.floor(r.top + oy), Math.ceil(r.width) + 1, Math.ceil(r.height) + 1);
-        }
+        blankOut(node, ox, oy);
         continue;
       }
       if (ariaHidden || inert) { pruned++; continue; }
@@ -572,6 +587,8 @@ function collect(root, opts) {
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON" || tag === "LABEL" ||
           tag === "OPTION") {
         s = formState(node, tag, s);
+        // A password (or one that was: "show password") with a value is blanked in screenshots.
+        if (s && s.hasValue) blankOut(node, ox, oy);
       }
       if (node.isContentEditable && !(node.parentElement && node.parentElement.isContentEditable)) {
         (s || (s = {})).editable = true;
