@@ -1,10 +1,10 @@
-"""What the site guard costs a plain click and a plain type (issue 34).
+"""What the site guard costs a plain click, a plain type and a snapshot (issue 34).
 
-With site rules in force, every call that may change a tab first has the extension put the rules
-in the browser's network layer (control/site_guard.py, extension/site_guard.js): one more round
-trip and a declarativeNetRequest update before the action. This measures it as an agent sees it:
-client-side wall time of ``click`` on a button and ``type`` into a field (the round trip
-included), at an agent's pace (``--pause`` seconds between calls, so the rules have lapsed before
+With site rules in force, every call that touches a tab first has the extension put the rules in
+the browser's network layer (control/site_guard.py, extension/site_guard.js): one more round trip
+and a declarativeNetRequest update before its work. This measures it as an agent sees it:
+client-side wall time of ``click`` on a button, ``type`` into a field and ``snapshot`` (the round
+trip included), at an agent's pace (``--pause`` seconds between calls, so the rules have lapsed before
 each call and every one pays for putting them back), with the rules off (no site rule) and on
 (one blocked site), each in a fresh headless Chromium; the two alternate ``--rounds`` times so
 drift in the machine's load falls on both.
@@ -27,6 +27,7 @@ PAGE = """<!doctype html><title>Gates</title>
 <button onclick="document.title = 'pressed ' + (++window.n || (window.n = 1))">Add one</button>
 <input aria-label="Note">
 """
+KINDS = ("click", "type", "snapshot")
 RULES = {"off": {}, "on": {"site_rules": {"mode": "all", "blocked": ["blocked.example"]}}}
 
 
@@ -41,7 +42,7 @@ def _ids(bx: Client, tab: int) -> tuple[int, int]:
 
 
 def measure(mode: str, runs: int, pause: float) -> dict[str, list[float]]:
-    """Wall times (ms) of ``runs`` clicks and types in a fresh browser with the rules ``mode``."""
+    """Wall times (ms) of ``runs`` calls of each kind in a fresh browser with the rules ``mode``."""
     with workdir("browserx-gates-") as work:
         config = work / "config.json"
         config.write_text(json.dumps(RULES[mode]), encoding="utf-8")
@@ -54,7 +55,7 @@ def measure(mode: str, runs: int, pause: float) -> dict[str, list[float]]:
                 for _ in range(3):  # warm: the page's world, the kept functions
                     bx.click(button, tab=tab)
                     bx.type_text(field, "abc", clear=True, tab=tab)
-                out: dict[str, list[float]] = {"click": [], "type": []}
+                out: dict[str, list[float]] = {kind: [] for kind in KINDS}
                 for _ in range(runs):
                     time.sleep(pause)
                     started = time.perf_counter()
@@ -64,6 +65,10 @@ def measure(mode: str, runs: int, pause: float) -> dict[str, list[float]]:
                     started = time.perf_counter()
                     bx.type_text(field, "abc", clear=True, tab=tab)
                     out["type"].append((time.perf_counter() - started) * 1000)
+                    time.sleep(pause)
+                    started = time.perf_counter()
+                    bx.snapshot(tab=tab)
+                    out["snapshot"].append((time.perf_counter() - started) * 1000)
                 return out
 
 
@@ -72,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between calls (an agent's pace)")
     parser.add_argument("--rounds", type=int, default=2, help="times the two modes alternate")
     args = parser.parse_args(argv)
-    times: dict[str, dict[str, list[float]]] = {m: {"click": [], "type": []} for m in RULES}
+    times: dict[str, dict[str, list[float]]] = {m: {kind: [] for kind in KINDS} for m in RULES}
     for _ in range(args.rounds):
         for mode in RULES:
             for kind, values in measure(mode, args.runs, args.pause).items():
@@ -85,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.rounds} rounds x {args.runs} actions per kind and mode, {args.pause} s between calls\n")
     print("| action | rules off: median (p90) ms | rules on: median (p90) ms | cost of the guard (median) |")
     print("|---|---|---|---|")
-    for kind in ("click", "type"):
+    for kind in KINDS:
         cells = []
         for mode in RULES:
             values = sorted(times[mode][kind])

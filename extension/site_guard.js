@@ -15,7 +15,10 @@
 /* global personControls, normalizePattern, siteVerdict -- controls.js's */
 /* exported guardHandlers, guardRefresh, guardDropAll */
 
-const GUARD_LINGER_MS = 1000; // after a call: its effects settle (a timer, a redirect)
+// After a call: its effects settle (a timer, a redirect), and an agent's next call, seconds later,
+// finds the rules in force (bench/gates.py: putting them back costs a call ~8-12 ms, finding them
+// there ~6 ms, a round trip through the worker).
+const GUARD_LINGER_MS = 3000;
 // A guard the host never lifted goes by then (a host that dies drops every guard at once: the port
 // closes); longer than any call can run (timeouts, the person's answers).
 const GUARD_MAX_MS = 900_000;
@@ -211,6 +214,7 @@ const guardHandlers = {
       return { guarded: false };
     }
     const changed = takeHostRules(rules);
+    const fresh = !entry;
     if (entry) {
       entry.calls++;
       clearTimeout(entry.linger);
@@ -229,6 +233,7 @@ const guardHandlers = {
       });
     }
     await entry.ready; // every call of the tab waits on the same rules, and fails with them
+    if (!fresh) return { guarded: true, rules: guardRuleIds.length }; // (guarded since: judged by them)
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     const going = tab ? tab.pendingUrl || tab.url || "" : "";
     if (going && guardRefuses(going)) throw new Error("site_blocked: The tab is on its way to a site the person's rules refuse.");

@@ -142,14 +142,14 @@ def test_rules_are_in_force_only_while_a_call_is_guarded() -> None:
       for (const t of [2, 2, 3]) await guardHandlers.siteGuard({ tabId: t, on: false });
       await tick(300);
       out.lingering = calls.length;  // its effects settle
-      await tick(1000);
+      await tick(3000);
       out.lifted = calls.at(-1);
       // nothing restrictive: no rule, and nothing asked of the browser
       const before = calls.length;
       await guardHandlers.siteGuard({ tabId: 2, on: true, rules: { mode: "all", blocked: [], allowed: [] } });
       out.untouched = calls.length === before;
       await guardHandlers.siteGuard({ tabId: 2, on: false });
-      await tick(1200);
+      await tick(3200);
       // rules the browser refuses fail every call waiting on them: none runs unguarded
       failNext = true;
       out.failed = await Promise.all([1, 2].map(() =>

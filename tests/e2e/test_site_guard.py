@@ -193,7 +193,7 @@ def test_no_request_of_an_agent_call_reaches_a_blocked_site(
             assert {k: v[:2] for k, v in answers.items()} == expected
             # The rules bind the agent only: the person goes there between calls, and the server
             # logs it (so the empty log above is the browser refusing, not a dead server).
-            time.sleep(1.0)
+            time.sleep(3.5)  # (the rules linger 3 s after the last call)
             browser.driver.get(f"{blocked}/person")
             assert "/person" in log.take()
         finally:
