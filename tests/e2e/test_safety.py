@@ -90,6 +90,14 @@ def test_the_hosts_own_cdp_machinery_is_not_a_passthrough(
         bx.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": "1"}, tab=tab)
     with pytest.raises(BadRequest):
         bx.cdp("Page.navigate", {"url": "file:///etc/passwd"}, tab=tab)
+    bx.snapshot(tab=tab)  # browserx's isolated world exists now
+    for name in ("contextId", "uniqueContextId"):  # never into it, by any guessed context
+        for context in range(1, 40) if name == "contextId" else ["1.2"]:
+            with pytest.raises(MethodNotAllowed):
+                bx.cdp("Runtime.evaluate", {"expression": "Object.keys(globalThis)", name: context}, tab=tab)
+    assert (
+        bx.cdp("Runtime.evaluate", {"expression": "1 + 1"}, tab=tab)["result"]["value"] == 2
+    )  # its own world
 
 
 def test_typed_values_come_back_only_on_request_and_never_reach_the_logs(

@@ -62,6 +62,8 @@ INTERNAL_CDP = frozenset(
 )  # fmt: skip
 
 
+# The parameters that name an execution context (refused: see cdp).
+CONTEXT_PARAMS = frozenset({"contextId", "uniqueContextId", "executionContextId"})
 MAX_TITLE = 400  # a tab's title as listed (a page may set a title of a megabyte); as the collector's
 
 
@@ -165,6 +167,13 @@ async def cdp(ctx: Context, p: CdpParams) -> Any:
         )
     if p.method in INTERNAL_CDP:
         raise MethodNotAllowed(f"{p.method} is the host's own; it is not served through `cdp`.")
+    if p.method.startswith("Runtime.") and CONTEXT_PARAMS & set(p.params):
+        # A context is named by a small number a client can guess, browserx's isolated world (and
+        # its secret token) among them: raw calls run in the page's own world, or on its objects.
+        raise MethodNotAllowed(
+            f"{p.method} with {', '.join(sorted(CONTEXT_PARAMS & set(p.params)))} is not served through "
+            "`cdp`: it runs in the page's main world (a frame of another site: its session_id)."
+        )
     if p.method == "Page.navigate":  # Chrome gets the URL the policy checked, as it read it
         url = p.params.get("url")
         if not isinstance(url, str):
