@@ -129,6 +129,22 @@ def test_a_field_typed_into_reports_its_requests_keys_only_unless_values_were_as
         assert any(r["url"].endswith("/hit?v=…") for r in secret["network"]["xhr"])
 
 
+def test_what_is_typed_stays_out_of_request_paths_too(browser: Browser, bx: Client, servers: Servers) -> None:
+    tab = open_page(browser, bx, servers.url("secret-path.html"))
+    ids = {n: i for i, n in ((c["id"], c.get("name")) for c in _controls(bx, tab))}
+    typed = bx.call("type", id=ids["Coupon"], text="summer sale", tab=tab)
+    urls = [r["url"] for r in typed["network"]["xhr"]]
+    assert urls and not any("summer" in u for u in urls), urls  # (asked for: shown, below)
+    asked = bx.call("type", id=ids["Coupon"], text="x", clear=True, tab=tab, include_values=True)
+    assert any(u["url"].endswith("/hit/x") for u in asked["network"]["xhr"])
+    for include in (False, True):  # a password: never, values asked for or not
+        secret = bx.call(
+            "type", id=ids["Password"], text="Hunter2-pw", clear=True, tab=tab, include_values=include
+        )
+        urls = [r["url"] for r in secret["network"]["xhr"]]
+        assert urls and "Hunter2" not in json.dumps(secret), urls
+
+
 def _controls(bx: Client, tab: int) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
 

@@ -210,3 +210,18 @@ def test_a_huge_address_is_redacted_in_linear_time_and_shown_cut(n: int) -> None
         took = time.perf_counter() - started
         assert took < 1.0, (body(12), n, took)
         assert len(out) <= MAX_URL_CHARS + len(URL_MASK) and redact_url(out) == out
+
+
+def test_typed_text_is_masked_wherever_the_page_put_it() -> None:
+    from browserx.snapshot.redaction import URL_MASK, hide_typed
+
+    typed = ("p@ss word!",)
+    for url in (
+        "https://shop.example/check/p@ss word!/x",
+        "https://shop.example/check/p%40ss%20word%21",
+        "https://shop.example/check/p%40ss+word%21",
+        "https://shop.example/check?v=p@ss%20word!",
+    ):
+        shown = hide_typed(url, typed)
+        assert "ss" not in shown.split("/check")[1] and URL_MASK in shown, (url, shown)
+    assert hide_typed("https://shop.example/ab", ("ab",)) == "https://shop.example/ab"  # too short to hunt

@@ -226,6 +226,8 @@ async def type_text(
         ctx.include_values = (
             include_values and field_secret(field_of(probe.get("attrs") or {}, probe)) is None
         )
+        if not ctx.include_values:
+            ctx.typed = (text,)
         # Into a field that has the focus already, the cursor goes once the text is in: on a page
         # that has drawn no effect yet, making the cursor takes the renderer several ms, which the
         # text could wait for even when sent after it (page calls and input reach the renderer by

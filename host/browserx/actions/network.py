@@ -23,7 +23,7 @@ from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CreateIsolatedWorldResult
 from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
-from browserx.snapshot.redaction import redact_url
+from browserx.snapshot.redaction import hide_typed, redact_url
 from browserx.tabs.tab import Tab
 
 ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0}
@@ -182,21 +182,23 @@ class NetworkWatch:
             self.tab.session.fire_and_forget(self.tab.session.cdp("Network.disable", session_id=session_id))
         self.sessions.clear()
 
-    def facts(self, include_values: bool = False) -> NetworkFacts:
+    def facts(self, include_values: bool = False, typed: tuple[str, ...] = ()) -> NetworkFacts:
         """What was seen; URLs through ``redact_url``: query keys only, unless the action was
-        asked for values (then secret-looking values still masked)."""
+        asked for values (then secret-looking values still masked); ``typed``: texts the action
+        typed that must not show, masked wherever the page put them (a path too)."""
         seen = list(self._seen.values())
         api = [s for s in seen if s.type in API_TYPES]
         return NetworkFacts(
             requests=len(seen),
             finished=sum(1 for s in seen if s.done and not s.failed),
             failed=sum(1 for s in seen if s.failed),
-            xhr=[_fact(s, include_values) for s in api[:MAX_LISTED]],
+            xhr=[_fact(s, include_values, typed) for s in api[:MAX_LISTED]],
         )
 
 
-def _fact(seen: _Seen, include_values: bool) -> RequestFact:
+def _fact(seen: _Seen, include_values: bool, typed: tuple[str, ...]) -> RequestFact:
+    url = hide_typed(redact_url(seen.url, query_values=include_values, fragment=False), typed)
     return RequestFact(
-        method=seen.method, url=redact_url(seen.url, query_values=include_values, fragment=False), type=seen.type, status=seen.status, failed=seen.failed,
+        method=seen.method, url=url, type=seen.type, status=seen.status, failed=seen.failed,
         error=seen.error, pending=not seen.done,
     )  # fmt: skip

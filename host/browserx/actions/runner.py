@@ -21,7 +21,7 @@ from browserx.errors import BrowserxError, PageOptedOut
 from browserx.expectations import Expect
 from browserx.relay.dialogs import DIALOG_OPENING
 from browserx.relay.protocol import Inbound
-from browserx.snapshot.redaction import redact_url
+from browserx.snapshot.redaction import hide_typed, redact_url
 from browserx.tabs.tab import Tab
 
 
@@ -37,6 +37,9 @@ class ActionContext:
     settle: bool = True  # wait a moment for the page's reaction before reading changes
     # Values were asked for (and the field is no secret): network facts keep query values.
     include_values: bool = False
+    # Texts typed that must not show (values not asked for, or a secret field): masked in every
+    # address the result gives, wherever the page put them.
+    typed: tuple[str, ...] = ()
     # The top document's observation, started while the target is resolved (perform's
     # ``resolves_first``): adopt waits for it, before any input.
     observing: asyncio.Future[Any] | None = None
@@ -184,7 +187,7 @@ async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
     if result.success and verifier is not None:
         result.verification = await verifier.after_action(result, ctx.counter, watch)
     await ctx.network.finish_api_calls()
-    result.network = ctx.network.facts(ctx.include_values)
+    result.network = ctx.network.facts(ctx.include_values, ctx.typed)
     if ctx.counter.all_settled and verifier is None and not ctx.after_settle:
         mutations, url = ctx.counter.read_settled()  # counted as it settled: nothing to wait for
     else:
@@ -195,7 +198,7 @@ async def _observe_after(ctx: ActionContext, verifier: Verifier | None) -> None:
     if watch.committed or (url is not None and before is not None and url != before):
         changes.navigated = True
         new_url = url or watch.url
-        changes.new_url = redact_url(new_url) if new_url else new_url
+        changes.new_url = hide_typed(redact_url(new_url), ctx.typed) if new_url else new_url
     for session_id in ctx.sessions:
         _release_later(ctx.tab, session_id)
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote_plus, urlsplit, urlunsplit
+from urllib.parse import quote, quote_plus, unquote_plus, urlsplit, urlunsplit
 
 from browserx.errors import clip
 
@@ -277,6 +277,23 @@ def _redact_path(path: str) -> str:
 URL_ATTRS = ("href", "src", "action")  # of those the collector sends
 
 
+_URL_KEEPS = "!$&'()*+,;=:@/?~"  # what a browser leaves as it is in a path or query
+MIN_HIDDEN = 3  # a shorter typed text is not hunted for in addresses (it is in every one)
+
+
+def hide_typed(url: str, typed: Iterable[str]) -> str:
+    """``url`` with the texts an action typed masked wherever the page put them (a path segment
+    too: ``/check/<password>``), as typed and as the page may have encoded them."""
+    for text in typed:
+        if len(text) < MIN_HIDDEN:
+            continue
+        # as typed, fully encoded (encodeURIComponent, forms), and as a browser writes it into a path
+        # or query (only spaces, quotes and the like encoded)
+        for form in {text, quote(text, safe=""), quote(text), quote_plus(text), quote(text, safe=_URL_KEEPS)}:
+            url = url.replace(form, URL_MASK)
+    return url
+
+
 def redact_url_attrs(attrs: Iterable[dict[str, str]]) -> None:
     """Redact, in place, the URL-valued attributes of collected elements (one dict each)."""
     for facts in attrs:
@@ -292,6 +309,7 @@ __all__ = [
     "Field",
     "field_of",
     "field_secret",
+    "hide_typed",
     "mask_numbers",
     "redact_url",
     "redact_url_attrs",
