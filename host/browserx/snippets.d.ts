@@ -131,7 +131,7 @@ interface BxSnippets {
   "actions/verify_target_state.js": (this: BxDuck) =>
     {value: string | null, state: object, password: boolean};
   "control/sensitive_facts.js": (this: BxDuck, enter: boolean, x?: number, y?: number) =>
-    {submits: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
+    {submits: boolean, maySubmit?: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
      label: string}[], name: string, activates: boolean, opaque?: boolean};
   "pixels/screenshot_content_box.js": (this: Element) => [number[], boolean, boolean];
   "pixels/screenshot_page_metrics.js": [number, number, number, number, number, number];

@@ -185,6 +185,13 @@ def test_which_actions_are_looked_at() -> None:
     for text in ("a\t ", "\t\t\n", "x\ty\r"):
         assert _what(TypeParams(id=4, text=text, per_char=True))[0] == sensitive.TABS_THEN_PRESSES
     assert _what(TypeParams(id=4, text="a\tb", per_char=True))[0] is None
+    # a script button (type=button) of a form with a card field: its handler may send it
+    script = FormFacts(False, ("a card number",), may_submit=True)
+    assert sensitive_reason("button", "Next step", script) == (
+        "its form holds a card number, which the page's script may send"
+    )
+    assert sensitive_reason("button", "Show", FormFacts(False, (), may_submit=True)) is None
+    assert form_facts({"maySubmit": True, "fields": [_field(type="password")]}).may_submit
     # a point or a focus in a frame of another site: asked (nothing of it can be read)
     assert sensitive_reason(None, "", FormFacts(opaque=True), clicks=False) is not None
 

@@ -256,9 +256,9 @@ def test_sensitive_actions_are_judged_as_the_page_is_when_they_run(
     """Other paths to the same acts (issue 34): each is asked about and, denied, leaves the page's
     own record of what happened empty."""
     tab = open_page(browser, bx, servers.url("ask-sensitive-paths.html"))
-    go, delete, pay, zw, password = (
+    go, delete, pay, zw, password, nxt = (
         id_of(bx, tab, n)
-        for n in ("Continue", "Delete my account", "Pay now", "P\u200bay n\u200dow", "Password")
+        for n in ("Continue", "Delete my account", "Pay now", "P\u200bay n\u200dow", "Password", "Next step")
     )
     nodes = bx.snapshot(tab=tab, format="semantic")["semantic"]["interactive_tree"]
     (x, y) = next(n["xy"] for n in nodes if n.get("n") == "Pay now")
@@ -272,6 +272,7 @@ def test_sensitive_actions_are_judged_as_the_page_is_when_they_run(
         ("Space on the focused button", lambda: bx.key("Space", tab=tab), "Pay now"),
         ("Enter by id", lambda: bx.key("Enter", id=pay, tab=tab), "Pay now"),
         ("a zero-width space", lambda: bx.click(zw, tab=tab), "ay n"),
+        ("a script button of a card form", lambda: bx.click(nxt, tab=tab), "Next step"),
         ("Enter typed as \\r", lambda: bx.type_text(password, "x\r", per_char=True, tab=tab), "a password"),
     ]
     for what, call, shown in attempts:

@@ -80,6 +80,7 @@ class FormFacts:
     name: str = ""  # the control's name as the page shows it now
     activates: bool = False  # a click, Enter or Space on it acts (a button, link, checkbox...)
     opaque: bool = False  # it lands in a frame of another site, which browserx cannot read
+    may_submit: bool = False  # a script button of the form (type=button): its handler may send it
 
 
 def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
@@ -103,6 +104,7 @@ def form_facts(raw: Mapping[str, Any] | None) -> FormFacts:
         name[:300] if isinstance(name := raw.get("name"), str) else "",
         raw.get("activates") is True,
         raw.get("opaque") is True,
+        raw.get("maySubmit") is True,
     )
 
 
@@ -134,6 +136,8 @@ def sensitive_reason(role: str | None, name: str, facts: FormFacts, *, clicks: b
     click at a point: the names count when the control acts on it (``facts.activates``)."""
     if facts.submits and facts.secrets:
         return f"it sends a form with {' and '.join(facts.secrets)}"
+    if facts.may_submit and facts.secrets and (clicks or facts.activates):
+        return f"its form holds {' and '.join(facts.secrets)}, which the page's script may send"
     if facts.opaque:
         return "it lands in a frame of another site, which browserx cannot look at first"
     if (clicks and (role or "") not in TEXT_ROLES) or facts.activates:

@@ -56,12 +56,14 @@ function(enter, x, y) {
   let form = null, submits = false;
   if (tag === 'button' || tag === 'input') form = el.form || null;
   if (!form && el.closest) form = el.closest('form');
+  let maySubmit = false;  // a script button of the form: its handler may send it (form.submit())
   if (!enter) {
-    const button = el.closest ? el.closest('button, input[type=submit i], input[type=image i]') : null;
+    const button = el.closest ? el.closest('button, input[type=submit i], input[type=image i], input[type=button i]') : null;
     if (button) {
       const bt = (button.getAttribute('type') || 'submit').toLowerCase();
-      const isSubmit = button.localName === 'input' ? true : !['button', 'reset', 'menu'].includes(bt);
+      const isSubmit = button.localName === 'input' ? bt !== 'button' : !['button', 'reset', 'menu'].includes(bt);
       if (isSubmit && button.form) { form = button.form; submits = true; }
+      else if (bt === 'button' && button.form) { form = button.form; maySubmit = true; }
     }
   } else if (tag === 'input' && form && !['button', 'checkbox', 'radio', 'reset', 'file', 'color', 'range', 'hidden'].includes(type)) {
     submits = true;  // implicit submission: Enter in a form's field
@@ -70,7 +72,7 @@ function(enter, x, y) {
   }
   const secrets = globalThis.__browserxSecret || (globalThis.__browserxSecret = new WeakSet());
   const fields = [];
-  for (const f of form && submits ? Array.from(form.elements).slice(0, 300) : []) {
+  for (const f of form && (submits || maySubmit) ? Array.from(form.elements).slice(0, 300) : []) {
     if (!['input', 'select', 'textarea'].includes(f.localName)) continue;
     if (f.localName === 'input' && f.type === 'password') secrets.add(f);
     const attrs = {};
@@ -80,5 +82,5 @@ function(enter, x, y) {
     const label = f.labels && f.labels[0] ? (f.labels[0].textContent || '').trim().slice(0, 200) : '';
     fields.push({attrs, inputType: f.localName === 'input' ? f.type : '', wasPassword: secrets.has(f), label});
   }
-  return {submits, fields, host, name, activates};
+  return {submits, maySubmit, fields, host, name, activates};
 }
