@@ -210,6 +210,8 @@ def test_a_tabs_entry_names_its_id_tab_as_every_other_result_does() -> None:
     assert refused["why"] == "site_blocked" and refused["url"] == "https://a.example/"
     unshared = tab_listing(info, "not_shared")
     assert unshared["why"] == "tab_not_shared" and unshared["url"] == "" and "A" not in unshared["title"]
+    # a new tab has no title yet: the key is there all the same (scripts/demo.py reads it)
+    assert tab_listing(TabInfo(tabId=8), None) == {"tab": 8, "url": "", "title": ""}
 
 
 def test_the_popup_hears_of_quick_calls_after_them_not_beside_them() -> None:

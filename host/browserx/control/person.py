@@ -409,7 +409,8 @@ def tab_listing(info: TabInfo, why: str | None) -> dict[str, Any]:
     blocked site's title and path are not shown, nor anything of the page of a tab not shared."""
     if why is None:
         listed: dict[str, Any] = msgspec.to_builtins(info)  # (without the fields at their defaults)
-        return {"tab": listed.pop("tabId"), **listed}
+        # A tab's address and title are always there, empty or not (a new tab has no title yet).
+        return {"tab": listed.pop("tabId"), "url": info.url, "title": info.title, **listed}
     host = host_of(info.url)
     # A blocked site shows only its origin; a tab the person has not shared, nothing of its page.
     url = redact_url(f"{info.url.split(':', 1)[0]}://{host}/") if why == "blocked" and host else ""
