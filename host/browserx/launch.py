@@ -137,7 +137,33 @@ def launch(
                 proc.wait(1)  # collected (stop_browser may have reaped it already: then at once)
             raise
     record_launch(proc.pid, profile, throwaway=user_data_dir is None)
+    if url and url.lower().startswith(("http:", "https:", "file:")):
+        _wait_for_page(host, min(timeout, PAGE_WAIT_S))
     return Launched(proc.pid, profile, host)
+
+
+PAGE_WAIT_S = 15.0
+
+
+def _wait_for_page(host: HostRecord, timeout: float) -> None:
+    """Wait (``timeout`` at most) until the tab shows a web page: with the extension's network
+    rules (declarativeNetRequest) the browser starts its first navigation a few seconds late, while
+    the tab already says it is complete at the address asked for (with no title yet: a loaded page
+    has one, its address when it sets none). Asked through ``tabs`` only: attaching to the tab
+    before that navigation started would lose it."""
+    from browserx.control.client import Client
+
+    deadline = time.monotonic() + timeout
+    with contextlib.suppress(Exception), Client(host.socket) as bx:  # (a slow page is no failure)
+        while time.monotonic() < deadline:
+            if any(
+                t.get("status") == "complete"
+                and t.get("title")
+                and str(t.get("url", "")).startswith(("http:", "https:", "file:"))
+                for t in bx.tabs()
+            ):
+                return
+            time.sleep(0.1)
 
 
 def _wait_for_host(
