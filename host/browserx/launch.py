@@ -138,22 +138,23 @@ def launch(
             raise
     record_launch(proc.pid, profile, throwaway=user_data_dir is None)
     if url and url.lower().startswith(("http:", "https:", "file:")):
-        _wait_for_page(host, min(timeout, PAGE_WAIT_S))
+        _wait_for_page(host, url, min(timeout, PAGE_WAIT_S))
     return Launched(proc.pid, profile, host)
 
 
-PAGE_WAIT_S = 15.0
+PAGE_WAIT_S = 15.0  # for the page asked for to load
+PAGE_SHOWN_S = 4.0  # for the browser's own first navigation to show it
 
 
-def _wait_for_page(host: HostRecord, timeout: float) -> None:
-    """Wait (``timeout`` at most) until the tab shows a web page: with the extension's network
-    rules (declarativeNetRequest) the browser starts its first navigation a few seconds late, while
-    the tab already says it is complete at the address asked for (with no title yet: a loaded page
-    has one, its address when it sets none). Asked through ``tabs`` only: attaching to the tab
-    before that navigation started would lose it."""
+def _wait_for_page(host: HostRecord, url: str, timeout: float) -> None:
+    """Make sure the tab shows the page asked for: with the extension's network rules
+    (declarativeNetRequest) the browser may start its first navigation seconds late, or lose it,
+    while the tab already says it is complete at that address (with no title yet: a loaded page
+    has one, its address when it sets none). Asked through ``tabs`` (attaching then would lose the
+    navigation) for a moment; then the page is opened again, as ``navigate`` does (it waits)."""
     from browserx.control.client import Client
 
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + PAGE_SHOWN_S
     with contextlib.suppress(Exception), Client(host.socket) as bx:  # (a slow page is no failure)
         while time.monotonic() < deadline:
             if any(
@@ -164,6 +165,7 @@ def _wait_for_page(host: HostRecord, timeout: float) -> None:
             ):
                 return
             time.sleep(0.1)
+        bx.navigate(url, timeout=timeout)
 
 
 def _wait_for_host(
