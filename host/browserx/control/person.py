@@ -66,8 +66,7 @@ class _Request:
     """What one request did so far (the tab it resolved, the tabs it guarded), shared with the
     tasks it starts."""
 
-    def __init__(self, tool: str) -> None:
-        self.tool = tool
+    def __init__(self) -> None:
         self.tab_id: int | None = None
         self.guarded: set[int] = set()  # tabs whose site guard this request holds (site_guard.py)
         self.blocked_url: str | None = None  # the browser refused a page it led to
@@ -274,7 +273,7 @@ class PersonControls:
         tab checks run in ``gate`` when the request resolves its tab."""
         if tool in ALWAYS_SERVED:
             return await handler(params)
-        request = _Request(tool)
+        request = _Request()
         token = _REQUEST.set(request)
         self._running.add(request)
         outcome = "ok"
