@@ -13,7 +13,7 @@ from typing import Any
 from tests.builders import recorded
 
 from browserx.snapshot.frames import FrameCapture, RawFrame
-from browserx.snapshot.merge import Tree, build_nodes, merge
+from browserx.snapshot.merge import FLAT_AT, KEEP_HEIGHT, MAX_TREE_DEPTH, Tree, build_nodes, merge
 from browserx.snapshot.model import NO_CHILDREN, NO_FACTS, Box, Node, NodeRef
 
 # -- payloads by hand --------------------------------------------------------------------------
@@ -287,3 +287,50 @@ def test_labels_are_linked_to_their_controls_without_touching_the_shared_empty_s
     control = by_key(tree, "m", 3)
     assert control.state == {"labels": [2, 4]}
     assert NO_FACTS == {}
+
+
+def path_to_root_nodes(node: Node) -> list[Node]:
+    out = []
+    while node.parent is not None:
+        node = node.parent
+        out.append(node)
+    return out
+
+
+def _depth_of(node: Node) -> int:
+    return len(path_to_root(node))
+
+
+def test_a_tree_deeper_than_the_cap_is_laid_flat_in_order_and_keeps_short_subtrees_whole() -> None:
+    """A page's script nests 600 divs (an attack: Chromium's own parser stops at 512); the button at
+    the bottom keeps its text, and a short subtree beside the spine stays whole."""
+    bottom = n("button", t("Deep button"), attrs={"id": "deep"})
+    chain = bottom
+    for level in range(600):
+        side = (n("ul", n("li", t(f"item {level}"))),) if level == 300 else ()
+        chain = n("div", *side, chain)
+    main = raw(n("#document", n("body", chain)))
+    order = [x.tag for x in build_nodes(main, "m")]
+    tree = merge([capture("m", main)])
+    assert [x.tag for x in tree.nodes] == order  # document order, every node once
+    assert max(_depth_of(x) for x in tree.nodes) < MAX_TREE_DEPTH
+    button = tree.ids.get(tree.root, "deep")
+    assert button is not None and [c.text for c in button.children] == ["Deep button"]
+    (flat,) = [x for x in tree.nodes if x.tag == "div" and _depth_of(x) == FLAT_AT]
+    ul = next(x for x in tree.nodes if x.tag == "ul")
+    assert ul.parent is flat and [c.tag for c in ul.children] == ["li"]
+    # The spine's divs below the flat one follow each other under it, but for the last ones above
+    # the button: a short subtree, kept whole.
+    under = [x for x in flat.children if x.tag == "div"]
+    assert len(under) > 300 and all(not x.children for x in under[:-1])
+    assert flat in path_to_root_nodes(button) and under[-1] in path_to_root_nodes(button)
+    assert _depth_of(button) - _depth_of(under[-1]) == KEEP_HEIGHT - 1  # its text is the 17th level
+
+
+def test_a_tree_within_the_cap_keeps_its_shape() -> None:
+    chain = n("button", t("Deep"))
+    for _ in range(FLAT_AT + KEEP_HEIGHT - 4):
+        chain = n("div", chain)
+    tree = merge([capture("m", raw(n("#document", chain)))])
+    depths = [_depth_of(x) for x in tree.nodes]
+    assert depths == list(range(len(depths)))  # still one chain

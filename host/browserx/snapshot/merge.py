@@ -17,6 +17,15 @@ from browserx.snapshot.redaction import redact_url, redact_url_attrs
 
 log = structlog.get_logger("browserx.merge")
 
+# The deepest tree any later pass or view walks, so that they may walk it recursively (the deepest
+# walk, the html view, takes three Python frames a level, under the interpreter's limit of 1,000).
+# Real pages nest far less (HTML's own parser stops at 512); only a page's script builds deeper, as
+# an attack. Past FLAT_AT levels the tall part of a tree is laid flat under its ancestor there, in
+# document order, while every subtree at most KEEP_HEIGHT high stays whole: a button keeps its text.
+MAX_TREE_DEPTH = 256
+KEEP_HEIGHT = 16
+FLAT_AT = MAX_TREE_DEPTH - KEEP_HEIGHT - 2
+
 
 def build_nodes(raw: RawFrame, label: str, dx: float = 0.0, dy: float = 0.0) -> list[Node]:
     """Nodes of one collector result, parent-linked, boxes shifted by (dx, dy). Index 0 is the root.
@@ -95,13 +104,22 @@ class Tree:
         by_ref = self.by_ref
         scopes = self.ids.by_scope
         labels: list[Node] = []
-        # One pre-order pass (an explicit stack: a generator's resume per node shows at 75k).
-        stack = [self.root]
-        pop, push = stack.pop, stack.extend
+        # One pre-order pass (an explicit stack: a generator's resume per node shows at 75k); a
+        # LEVEL_UP marker below each node's children counts the depth.
+        stack: list[Node | None] = [self.root]
+        pop, push, mark = stack.pop, stack.extend, stack.append
+        depth = 0
         while stack:
             node = pop()
+            if node is None:
+                depth -= 1
+                continue
             if node.children:
+                if depth == FLAT_AT:
+                    _lay_flat(node)
+                mark(None)
                 push(reversed(node.children))
+                depth += 1
             node.index = len(nodes)
             append(node)
             tag = node.tag
@@ -135,6 +153,42 @@ class Tree:
                     if control.state is NO_FACTS:  # shared: never written to
                         control.state = {}
                     control.state.setdefault("labels", []).append(label.ref.key)
+
+
+def _lay_flat(node: Node) -> None:
+    """The tall part of ``node``'s subtree laid flat under it, in document order: each descendant
+    becomes its child, whole if its subtree is at most KEEP_HEIGHT high, else alone, its own
+    descendants following it (see MAX_TREE_DEPTH)."""
+    high = _tall_nodes(node)
+    below: list[Node] = []
+    stack = list(reversed(node.children))
+    while stack:
+        child = stack.pop()
+        below.append(child)
+        child.parent = node
+        if id(child) in high:
+            stack.extend(reversed(child.children))
+            child.children = []
+    log.info("tree_laid_flat", depth=FLAT_AT, nodes=len(below))
+    node.children = below
+
+
+def _tall_nodes(root: Node) -> set[int]:
+    """ids of the nodes under ``root`` whose subtree is more than KEEP_HEIGHT high (post-order)."""
+    height: dict[int, int] = {}
+    tall: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children)
+            continue
+        h = 1 + max((height.pop(id(c)) for c in node.children), default=0)
+        height[id(node)] = h
+        if h > KEEP_HEIGHT + 1:
+            tall.add(id(node))
+    return tall
 
 
 def merge(frames: list[FrameCapture]) -> Tree:
