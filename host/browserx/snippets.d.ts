@@ -22,6 +22,8 @@ interface BxCollectOptions {
   /** page/listeners.py's walk stamps: this walk's, and the one whose listeners are known. */
   stamp?: number;
   listedGen?: number;
+  /** Nodes one walk reads before it stops (snapshot/frames.py MAX_PAGE_NODES). */
+  maxNodes?: number;
 }
 
 /** What a hit test found instead of the element: "tag#id.class" and its text. */

@@ -4,18 +4,22 @@ delta compares with."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from typing import Any
 
 import msgspec
 import pytest
 
+from browserx.snapshot.frames import CUT_NOTE
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.model import Node
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.build import SEMANTIC_RESERVE, View, build_view
 from browserx.views.delta import state_of
 from browserx.views.events import summarise
+from browserx.views.html import render_html
 from browserx.views.options import ViewOptions
 from browserx.views.tokens import count_tokens
 from tests.builders import el, page, recorded, snapshot_of, text
@@ -210,3 +214,17 @@ def test_a_query_keeps_the_focused_field_first() -> None:
     shown = ids_in(built.payload)
     assert 1 in shown and 2 in shown  # the focused field's form, though "pay" matches nothing there
     assert any(i >= 10 for i in shown) and shown < set(snap.by_id)
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, "html"])
+def test_every_format_says_when_the_page_was_read_only_in_part(fmt: str) -> None:
+    snap = snapshot_of(recorded("snap-layout"))
+    if fmt == "html":
+        assert render_html(snap).note is None
+    else:
+        assert CUT_NOTE not in json.dumps(view(snap, format=fmt).payload)
+    snap = dataclasses.replace(
+        snap, stats=dataclasses.replace(snap.stats, cut_frames=1)
+    )  # the collector stopped at its node budget (snapshot/frames.py)
+    said = render_html(snap).note if fmt == "html" else json.dumps(view(snap, format=fmt).payload)
+    assert said is not None and "read its first 200,000 nodes in document order and stopped" in said

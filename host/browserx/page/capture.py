@@ -45,7 +45,7 @@ from browserx.page.listeners import (
 )
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
 from browserx.relay.page_call import page_call
-from browserx.snapshot.frames import FrameCapture, RawFrame
+from browserx.snapshot.frames import MAX_PAGE_NODES, FrameCapture, RawFrame
 from browserx.snapshot.stability import SettleOptions, waited_ms
 
 log = structlog.get_logger("browserx.capture")
@@ -377,7 +377,7 @@ async def capture_tab(
 ) -> list[FrameCapture]:
     """Capture every frame of the tab (main frame first), after the stability wait and with the
     page events when ``settle`` says so. Raises PageOptedOut for data-no-ai pages."""
-    opts = {"values": include_values}
+    opts = {"values": include_values, "maxNodes": MAX_PAGE_NODES}
     frames = await _capture_sessions(state, [("m", None), *_child_sessions(state, set())], opts, settle)
     if settle is not None and len(frames) > 1 and waited_ms(frames[0].settled) >= RECAPTURE_AFTER_MS:
         # The children were collected while the main frame was still changing.

@@ -151,6 +151,8 @@ function collect(root, opts) {
     "slot", "label", "controls",
   ]);
   const MAX_TEXT = 400;
+  // Nodes one walk reads, in document order (the host's MAX_PAGE_NODES, snapshot/frames.py).
+  const MAX_NODES = opts.maxNodes || 200000;
   const STATUS_ROLE = /(^|\s)(alert|status)(\s|$)/; // the roles views/events.py reads classes of
   // Hit-testing candidates (see the occlusion pass): tags and attributes that may make an element a control.
   const ACTIVE_TAGS = new Set(["a", "area", "button", "input", "select", "textarea", "summary", "option", "label",
@@ -522,8 +524,9 @@ function collect(root, opts) {
   // (non-zero inside a same-origin iframe); a document walk starts at 0.
   const origin = opts.origin || [0, 0];
   const sNode = [root], sType = [root.nodeType], sParent = [-1], sScope = [root], sX = [origin[0]], sY = [origin[1]];
-  let n = 0, top = 1;
+  let n = 0, top = 1, cut = false;
   while (top > 0) {
+    if (n >= MAX_NODES) { cut = true; break; }
     top--;
     const node = sNode[top], parent = sParent[top];
     sNode[top] = null; // let go of nodes as we pass them
@@ -947,7 +950,7 @@ function collect(root, opts) {
     docSize: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     noAi: !!(document.documentElement.hasAttribute("data-no-ai") || (document.body && document.body.hasAttribute("data-no-ai"))),
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
-    suspects: suspects.length, internals: internalsAt, internalsSig, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base,
+    suspects: suspects.length, internals: internalsAt, internalsSig, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, cut,
     hits, hitTested, hitReused: reused, hitMs,
     mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started, fresh,
   });

@@ -16,6 +16,15 @@ from browserx.errors import CdpError
 # A node key is (document's key epoch << KEY_BITS) + the node's number in its document: keys per
 # document before they would run into the next document's range.
 KEY_BITS = 24
+# Nodes (elements and text) the collector reads of one document, in document order; a page past it
+# is cut there (RawFrame.cut). Ten times a big real page (a 20k-row grid): what lies further is an
+# attack or a page no agent reads whole, and reading it whole took 40 s and 1.5 GB of the host's
+# memory (a million elements).
+MAX_PAGE_NODES = 200_000
+CUT_NOTE = (  # what every view says of a snapshot with a cut document (SnapshotStats.cut_frames)
+    f"page too large: browserx read its first {MAX_PAGE_NODES:,} nodes in document order and stopped; "
+    "what follows them is in no view, query or action"
+)
 
 
 class RawFrame(msgspec.Struct, kw_only=True):
@@ -47,6 +56,7 @@ class RawFrame(msgspec.Struct, kw_only=True):
     pruned: int
     optedOut: int = 0  # elements left out, with all they hold, because they said data-no-ai
     noAiBoxes: list[float] = []  # their boxes, x, y, w, h each, in this frame's viewport
+    cut: bool = False  # the walk stopped at its node budget (collector.js MAX_NODES): more follows
     pageMs: float = 0.0  # the walk's time in the page (the rest of "collect" is transfer)
     # What covers the elements the collector hit-tested (flag F_HIT_TESTED), by whole key:
     # [the cover's key or 0, its tag#id.class]; the uncovered ones are not listed.

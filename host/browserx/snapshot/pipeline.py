@@ -211,6 +211,7 @@ def finish(
         capture_ms=capture_ms,
         build_ms=(time.perf_counter() - started) * 1000 if started is not None else 0.0,
         hidden_interactive=0,
+        cut_frames=sum(1 for f in frames if f.raw.cut or any(r.cut for _, r in f.closed_roots)),
     )
     snap = DomSnapshot(
         tab_id=tab_id,

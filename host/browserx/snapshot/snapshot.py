@@ -38,6 +38,7 @@ class SnapshotStats:
     build_ms: float
     hidden_interactive: int
     hit_tested_by_host: int = 0  # targets the collector did not hit-test (one more call)
+    cut_frames: int = 0  # documents read only up to the collector's node budget (RawFrame.cut)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +54,7 @@ class SnapshotStats:
             "capture_ms": round(self.capture_ms, 1),
             "build_ms": round(self.build_ms, 1),
             "hit_tested_by_host": self.hit_tested_by_host,
+            "cut_frames": self.cut_frames,
         }  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from browserx.quoting import quote
+from browserx.snapshot.frames import CUT_NOTE
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.budget import Fitted, Omitted, fit, priority
@@ -67,6 +68,8 @@ def build_view(
     by_item = {id(u.item): u for u in units}
     eligible = [u for u in units if _eligible(u, opts, matched, snap)]
     plan = _Plan(eligible)
+    if snap.stats.cut_frames:
+        plan.notes.append(CUT_NOTE)
     if matched is not None:
         plan.notes.append(f"filter {quote(filter_text or '')}: {len(eligible)} of {len(units)} lines match")
         plan.container_notes = False

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from browserx.snapshot.frames import CUT_NOTE
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.views.html_full import write_full
 from browserx.views.html_skeleton import write_skeleton
@@ -93,6 +94,8 @@ def render_html(snap: DomSnapshot, mode: str = "skeleton", max_chars: int = DEFA
             + ("or mode skeleton, " if mode == "full" else "")
             + "or take a snapshot with a query to see the rest."
         )
+    if snap.stats.cut_frames:
+        note = f"{CUT_NOTE[0].upper()}{CUT_NOTE[1:]}." + (f" {note}" if note else "")
     return HtmlView(html, out.ids, out.full, note)
 
 
