@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
 import structlog
 
 from browserx.errors import TabClosed, TabNotFound, clip
+from browserx.heap import full_collect, return_freed_memory
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound, TabInfo, TabsResult, decode_raw
 from browserx.tabs.tab import Tab
 
 log = structlog.get_logger("browserx.registry")
+
+
+def _collect_now() -> None:
+    full_collect()
+    return_freed_memory()
 
 
 class TabRegistry:
@@ -29,6 +36,7 @@ class TabRegistry:
         # Checked before an action opens a page from a tab (a link a click or Enter would follow:
         # control/person.py, the person's site rules); raises to refuse it.
         self.destinations: Callable[[str, int], Awaitable[bool]] | None = None
+        self._disposals: set[asyncio.Task[None]] = set()  # closed tabs' memory being freed
         conn.on_notice(self._on_notice)
 
     def restore_watermarks(self, watermarks: dict[str, object] | None) -> None:
@@ -126,9 +134,20 @@ class TabRegistry:
         if tab is not None:
             tab.session.close()
             log.info("tab_dropped", tab=tab_id)
+            with contextlib.suppress(RuntimeError):  # no loop runs: nothing is kept for long either
+                disposal = asyncio.get_running_loop().create_task(tab.dispose())
+                self._disposals.add(disposal)
+                disposal.add_done_callback(self._collect_closed)
         self.conn.fail_tab(
             tab_id, TabClosed(f"Tab {tab_id} was closed; list tabs again and pick another.", tab=tab_id)
         )
+
+    def _collect_closed(self, disposal: asyncio.Task[None]) -> None:
+        """A closed tab's objects sit in reference cycles the frozen collector skips (heap.py): a
+        100k-element page's 150 MB stayed until the next full collection, dozens of snapshots
+        later. Collected once the tab's disposal is over and nothing refers to the tab."""
+        self._disposals.discard(disposal)
+        asyncio.get_running_loop().call_soon(_collect_now)
 
     def _on_notice(self, msg: Inbound) -> None:
         if msg.type == "event" and msg.tabId is not None:

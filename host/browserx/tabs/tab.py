@@ -28,6 +28,9 @@ from browserx.tabs.memory import ActionMemory, Fingerprint
 log = structlog.get_logger("browserx.tab")
 
 
+DISPOSE_WAIT_S = 10.0
+
+
 class TabLock(asyncio.Lock):
     """The tab's lock: requests on a tab run one at a time. What a holder left to run once its
     answer is written (relay/session.ANSWERED: releasing handles, a key-up, disabling a domain)
@@ -141,6 +144,22 @@ class Tab:
 
     def recall(self, element_id: int) -> Fingerprint | None:
         return self.memory.recall(element_id)
+
+    async def dispose(self, wait_s: float = DISPOSE_WAIT_S) -> None:
+        """The tab closed: free all it held now, not at the next full collection dozens of snapshots
+        later: its snapshots now, the rest once nothing refers to the tab any more (the registry's
+        ``collect_closed``). Waits up to ``wait_s`` for a request still on the tab (told by then
+        that it closed) to let go of it."""
+        try:
+            await asyncio.wait_for(self.lock.acquire(), wait_s)
+        except TimeoutError:
+            log.warning("tab_dispose_without_lock", tab=self.tab_id)
+            return
+        try:
+            await self.discard_snapshots()
+            self.memory.by_id.clear()
+        finally:
+            self.lock.release()
 
     async def release(self) -> None:
         """Detach the debugger and free the snapshots (under the tab's lock): the tab has been idle.
