@@ -121,13 +121,14 @@ class ExtensionTab:
 
 
 @contextlib.contextmanager
-def tab_of_its_own(browser: Browser, bx: Client, url: str) -> Iterator[int]:
+def tab_of_its_own(browser: Browser, bx: Client, url: str, load_s: float = 10.0) -> Iterator[int]:
     """``url`` opened by the page in a new tab Selenium never drives (its browserx tab id, once
-    it loaded); the tabs opened meanwhile are closed afterwards, and Selenium is back on its own."""
+    it loaded, within ``load_s``); the tabs opened meanwhile are closed afterwards, and Selenium is
+    back on its own."""
     driver = browser.driver
     main, known = driver.current_window_handle, set(driver.window_handles)
     driver.execute_script("window.open(arguments[0])", url)
-    deadline, tabs = time.monotonic() + 10, []
+    deadline, tabs = time.monotonic() + load_s, []
     while time.monotonic() < deadline and not tabs:
         tabs = [t for t in bx.tabs() if t["url"] == url and t.get("status") == "complete"]
         time.sleep(0.1)
