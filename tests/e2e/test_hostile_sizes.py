@@ -85,13 +85,16 @@ def test_a_page_nested_2000_deep_answers_every_tool(browser: Browser, bx: Client
     url = servers.url("deep-page.html")
     with tab_of_its_own(browser, bx, url) as tab:
         deep = id_of(bx, tab, "Deep button")
-        bx.click(deep, tab=tab)
-        assert _page_title(browser, url) == "Deep button pressed"
         calls = [(name, params) for name, params in calls_for_every_tool([deep], (30.0, 30.0), url, "Deep")
                  if not TOOLS_BY_NAME[name].binary]  # fmt: skip
         answers = run_calls(bx, calls, tab)
     broken = [(n, a[:160]) for n, _, a in answers if any(f'"{c}"' in a for c in ("timeout", "internal"))]
     assert not broken, broken
+    # Last: reading the title through Selenium puts the tab in the background, where Chrome paints
+    # no frame for a screenshot to wait on.
+    with tab_of_its_own(browser, bx, url) as tab:
+        bx.click(id_of(bx, tab, "Deep button"), tab=tab)
+        assert _page_title(browser, url) == "Deep button pressed"
 
 
 def test_a_page_past_the_node_budget_is_read_in_part_and_its_memory_returned(
