@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
@@ -126,6 +127,10 @@ def tab_of_its_own(browser: Browser, bx: Client, url: str, load_s: float = 10.0)
     it loaded, within ``load_s``); the tabs opened meanwhile are closed afterwards, and Selenium is
     back on its own."""
     driver = browser.driver
+    if not driver.current_url.startswith("http"):
+        # A browser's first tab, never navigated, held window.open's script for minutes (the
+        # first navigation of a browser with declarativeNetRequest comes late: docs/DESIGN.md).
+        driver.get(urllib.parse.urljoin(url, "/hello.html"))
     main, known = driver.current_window_handle, set(driver.window_handles)
     driver.execute_script("window.open(arguments[0])", url)
     deadline, tabs = time.monotonic() + load_s, []

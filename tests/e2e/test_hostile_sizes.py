@@ -71,8 +71,9 @@ def _page_title(browser: Browser, url: str) -> str:
         driver.switch_to.window(main)
 
 
-def _host_rss_mb(browser: Browser) -> float:
-    with open(f"/proc/{browser.host.pid}/status") as status:
+def _host_rss_mb(bx: Client) -> float:
+    """The resident memory of the host serving ``bx`` now (an earlier test may have restarted it)."""
+    with open(f"/proc/{bx.status()['pid']}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
@@ -106,16 +107,16 @@ def test_a_page_past_the_node_budget_is_read_in_part_and_its_memory_returned(
     with tab_of_its_own(browser, bx, servers.url("deep-page.html?depth=10")) as small:
         bx.snapshot(tab=small)  # the baseline: a host that has snapshotted a page and let it go
     time.sleep(1)
-    baseline = _host_rss_mb(browser)
+    baseline = _host_rss_mb(bx)
     with tab_of_its_own(browser, bx, url, load_s=60) as tab:
         text = bx.snapshot(tab=tab, max_tokens=2000)["text"]
         assert "page too large: browserx read its first 200,000 nodes" in text
         assert bx.snapshot(tab=tab, format="json")["json"]["page"]["context"]["stats"]["cut_frames"] == 1
         bx.click(id_of(bx, tab, "Top button"), tab=tab)
         assert _page_title(browser, url) == "Top button pressed"
-        peak = _host_rss_mb(browser)
+        peak = _host_rss_mb(bx)
     for _ in range(100):  # the tab's memory is freed once its disposal ran (tabs/registry.py)
-        after = _host_rss_mb(browser)
+        after = _host_rss_mb(bx)
         if after < baseline + 50:
             break
         time.sleep(0.2)
