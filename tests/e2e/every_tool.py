@@ -65,6 +65,12 @@ def _type(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -
     ]
 
 
+def _fill(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    # Each field alone with text (typed or chosen), then all of them at once as toggles.
+    together = [{"fields": [{"id": i, "value": True} for i in ids], "expect": {"value_changes": True}}]
+    return [{"fields": [{"id": i, "value": text}]} for i in ids] + (together if ids else [])
+
+
 def _key(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
     # Without an ID the key goes to whatever has focus: the first call, before anything moves it.
     return [{"key": "a"}, {"key": "Tab"}] + [{"key": "Enter", "id": i} for i in ids]
@@ -108,6 +114,7 @@ RECIPES: dict[str, Recipe] = {
     "scroll": _scroll,
     "select": lambda ids, point, url, text: [{"id": i, "value": text, "include_values": True} for i in ids],
     "check": _each(),
+    "fill": _fill,
     "hover": _each(force=True),
     "click_at": _point({}),
     "hover_at": _point({}),

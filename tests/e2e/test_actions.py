@@ -478,3 +478,42 @@ def test_measure_success_rate_and_latency(browser: Browser, bx: Client, page: An
     total = [ok for oks in outcomes.values() for ok in oks]
     assert sum(total) / len(total) >= 0.95, report
     assert all(sum(oks) / len(oks) >= 0.8 for oks in outcomes.values()), report
+
+
+# -- whole forms -----------------------------------------------------------------------------
+
+
+def test_fill_fills_every_kind_of_field_in_one_call(browser: Browser, bx: Client, page: Any) -> None:
+    tab = page("act-controls.html")
+    ids = {name: found["id"] for name, found in controls(bx, tab).items()}
+    values: dict[str, str | bool] = {"Full name": "Ann Lee", "Notes": "two\nlines", "Secret": "hunter2",
+                                     "Subscribe": True, "Express": True, "Dark mode": True,
+                                     "Country": "Italy", "Fruit": "Banana"}  # fmt: skip
+    result = bx.fill([{"id": ids[name], "value": value} for name, value in values.items()], tab=tab)
+    assert result["success"] is True and result["filled"] == len(values)
+    assert [f["action"] for f in result["fields"]] == ["type"] * 3 + ["check"] * 3 + ["select"] * 2
+    assert "hunter2" not in str(result)  # a password is never in a result
+    page_state = js(browser, "[document.getElementById('name').value, notes.value, secret.value, sub.checked, exp.checked,"
+                             " dark.getAttribute('aria-checked'), country.value, window.fruit]")  # fmt: skip
+    assert page_state == ["Ann Lee", "two\nlines", "hunter2", True, True, "true", "it", "Banana"]
+    assert js(browser, "window.countryChanged") == 1
+
+
+def test_fill_stops_at_the_first_field_that_fails_and_says_what_was_done(
+    browser: Browser, bx: Client, page: Any
+) -> None:
+    tab = page("act-controls.html")
+    ids = {name: found["id"] for name, found in controls(bx, tab).items()}
+    with pytest.raises(BrowserxError) as info:
+        bx.fill({str(ids["Full name"]): "Bo", str(ids["Locked"]): "x", str(ids["Notes"]): "never"}, tab=tab)
+    assert info.value.code == "not_interactable" and "Field 2 of 3" in info.value.message
+    assert [f["id"] for f in info.value.details["filled"]] == [ids["Full name"]]
+    assert info.value.details["field"] == ids["Locked"]
+    assert js(browser, "[document.getElementById('name').value, ro.value, notes.value]") == [
+        "Bo",
+        "fixed",
+        "",
+    ]
+    with pytest.raises(BrowserxError) as info:  # text for a checkbox: refused before any input
+        bx.fill([{"id": ids["Subscribe"], "value": "yes"}], tab=tab)
+    assert info.value.code == "bad_request" and js(browser, "sub.checked") is False

@@ -82,7 +82,7 @@ INVALID: list[tuple[str, int, str]] = [
     ("click(12,)", 10, "expected an argument"),
     ("click 12", 7, 'expected "(" at column 7'),
     ("clik(12)", 1, 'unknown action "clik" at column 1; did you mean click?'),
-    ("launch(1)", 1, "valid actions: click, setValue, type, press, scroll, select, check, hover"),
+    ("launch(1)", 1, "valid actions: click, setValue, type, press, scroll, select, check, fill, hover"),
     ("click()", 7, "wrong number of arguments for click at column 7: expected 1 argument, found 0"),
     ("click(1, 2)", 10, "usage: click(id)"),
     ("setValue(13)", 12, 'usage: setValue(id, "text")'),
@@ -169,6 +169,8 @@ def _value(arg: grammar.Arg) -> st.SearchStrategy[Any]:
         return st.booleans()
     if arg.kind is grammar.Kind.DIRECTION:
         return st.sampled_from(grammar.DIRECTIONS)
+    if arg.kind is grammar.Kind.VALUE:
+        return st.one_of(st.booleans(), _value(grammar.Arg(arg.param, grammar.Kind.TEXT)))
     # quotes, backslashes, control characters and any non-surrogate code point
     return st.text(
         st.one_of(st.sampled_from('"\\/\n\t\x00\x1f\u2028 '), st.characters(exclude_categories=["Cs"])),
@@ -180,7 +182,12 @@ def _value(arg: grammar.Arg) -> st.SearchStrategy[Any]:
 def calls(draw: st.DrawFn) -> ActionCall:
     verb = draw(st.sampled_from(grammar.VERBS))
     form = draw(st.sampled_from(verb.forms))
-    params = {arg.param: draw(_value(arg)) for arg in form.args}
+    params: dict[str, Any]
+    if form.rounds:  # fill's (id, value) pairs, one or more
+        rounds = draw(st.integers(min_value=1, max_value=3))
+        params = {form.rounds: [{arg.param: draw(_value(arg)) for arg in form.args} for _ in range(rounds)]}
+    else:
+        params = {arg.param: draw(_value(arg)) for arg in form.args}
     params.update(form.fixed)
     return ActionCall(verb.name, verb.tool, params)
 
@@ -200,12 +207,15 @@ def test_any_spacing_and_quoted_ids_parse_the_same(call: ActionCall, data: st.Da
     strings with every character escaped."""
     verb = grammar.VERBS_BY_NAME[call.verb]
     form = next(
-        f for f in verb.forms if {a.param for a in f.args} | dict(f.fixed).keys() == call.params.keys()
+        f
+        for f in verb.forms
+        if ({f.rounds} if f.rounds else {a.param for a in f.args}) | dict(f.fixed).keys()
+        == call.params.keys()
     )
     space = st.text(" \t\r\n", max_size=2)
     parts: list[str] = []
-    for arg in form.args:
-        value = call.params[arg.param]
+    rounds = call.params[form.rounds] if form.rounds else [call.params]
+    for arg, value in ((arg, one[arg.param]) for one in rounds for arg in form.args):
         if arg.kind is grammar.Kind.ID and data.draw(st.booleans()):
             parts.append(f'"{value}"')
         elif isinstance(value, str) and data.draw(st.booleans()):

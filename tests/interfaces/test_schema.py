@@ -120,7 +120,9 @@ def _sample(schema: dict[str, Any], root: dict[str, Any]) -> Any:
     kind = first["type"]
     if kind == "object":
         return {name: _sample(prop, root) for name, prop in first["properties"].items()}
-    return {"integer": 1, "number": 1.0, "string": "x", "boolean": True, "array": []}[kind]
+    if kind == "array":  # as few items as it takes
+        return [_sample(first["items"], root)] * first.get("minItems", 0)
+    return {"integer": 1, "number": 1.0, "string": "x", "boolean": True}[kind]
 
 
 def test_what_a_model_writes_to_the_strict_schema_is_what_the_host_takes() -> None:

@@ -89,6 +89,15 @@ def describe(tool: str, params: dict[str, Any], named: NamedElement) -> str:
         return f"choose an option in {el()}"
     if tool == "check":
         return f"{'check' if p.get('checked', True) else 'uncheck'} {el()}"
+    if tool == "fill":
+        fields = p.get("fields")
+        ids = [f.get("id") for f in fields if isinstance(f, dict)] if isinstance(fields, list) else []
+        if isinstance(fields, dict):
+            ids = [int(k) for k in fields if str(k).isdigit()]
+        shown = ", ".join(_element(i, named) for i in ids[:3]) + (
+            f" and {len(ids) - 3} more" if len(ids) > 3 else ""
+        )
+        return f"fill {len(ids)} field{'' if len(ids) == 1 else 's'}: {shown}" if ids else "fill a form"
     if tool == "hover":
         return f"hover over {el()}"
     if tool in ("click_at", "hover_at"):

@@ -20,6 +20,7 @@ from browserx._version import __version__
 from browserx.control.action_methods import ACTIONS, bind_actions
 from browserx.control.ask import ask_user, asks_for
 from browserx.control.bindings import BINDINGS, Context, Implementation, implements
+from browserx.control.fill import fill as fill  # (binds the fill tool)
 from browserx.control.person import PersonControls, tab_listing
 from browserx.control.policy import allowed_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.control.schemas import (

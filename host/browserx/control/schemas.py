@@ -178,6 +178,39 @@ class CheckParams(ActionParams):
     checked: bool = Field(default=True, description="Desired state.")
 
 
+class FillField(BaseModel):
+    """One field of a form and what to put in it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: int = Field(
+        description="ID of the field: a text field, textarea, dropdown, checkbox, radio or switch."
+    )
+    value: str | bool = Field(
+        description="Text for a text field (its value is replaced; dates as 2026-11-26), an option's "
+        "label for a dropdown, true or false for a checkbox, radio or switch."
+    )
+
+
+class FillParams(ActionParams):
+    fields: list[FillField] = Field(
+        min_length=1,
+        max_length=100,
+        description="The fields in the order to fill them. Stops at the first that fails.",
+    )
+
+    @field_validator("fields", mode="before")
+    @classmethod
+    def _from_mapping(cls, value: Any) -> Any:
+        """Also ``{"12": "Ann", "13": true}`` (the CLI's and a person's shorthand), in its order."""
+        if isinstance(value, dict):
+            try:
+                return [{"id": int(key), "value": item} for key, item in value.items()]
+            except ValueError:
+                raise ValueError("a field's key is its element ID, a number") from None
+        return value
+
+
 class HoverParams(ActionParams):
     id: int = Field(description="Element ID to move the mouse over.")
     force: bool = Field(default=False, description="Hover even if another element covers the target.")

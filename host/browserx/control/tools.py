@@ -25,6 +25,7 @@ from browserx.control.schemas import (
     ClickParams,
     CloseTabParams,
     DialogParams,
+    FillParams,
     HistoryParams,
     HoverAtParams,
     HoverParams,
@@ -209,6 +210,18 @@ TOOLS: tuple[Tool, ...] = (
         acts=True,
         cli={"checked": "--uncheck"},
         title="Check or uncheck",
+        hints=SETS,
+    ),
+    Tool(
+        "fill",
+        "Fill several fields of a form in one call, in order: text fields are typed into (their value "
+        "replaced), dropdowns choose the option with the label given, checkboxes, radios and switches "
+        "take true or false. One result per field; stops at the first field that fails, saying what "
+        "was done before it. Nothing is submitted: click the submit button after.",
+        FillParams,
+        positional=("fields",),
+        acts=True,
+        title="Fill a form",
         hints=SETS,
     ),
     Tool(

@@ -60,6 +60,16 @@ def _json_object(text: str) -> dict[str, Any]:
     return value
 
 
+def _json_fields(text: str) -> Any:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from exc
+    if not isinstance(value, dict | list):
+        raise argparse.ArgumentTypeError('must be a JSON object ({"12": "Ann"}) or list')
+    return value
+
+
 def _converter(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any, ...] | None]:
     """(type function, choices) for a field's annotation; None: a flag (bool)."""
     args = [a for a in get_args(annotation) if a is not type(None)]
@@ -74,6 +84,8 @@ def _converter(annotation: Any) -> tuple[Callable[[str], Any] | None, tuple[Any,
         return annotation, None
     if get_origin(annotation) is Literal:
         return str, get_args(annotation)
+    if get_origin(annotation) is list and any(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
+        return _json_fields, None  # fill's fields: '{"12": "Ann", "13": true}' or a JSON list
     if get_origin(annotation) is list:
         return _list_of_words, None
     if get_origin(annotation) is dict or (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
@@ -279,6 +291,14 @@ def print_action(_: argparse.Namespace, result: dict[str, Any]) -> None:
     print(describe_action(result))
 
 
+def print_fill(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    """A line for the fill, then one per field (the whole result with --json)."""
+    print(f"filled {result['filled']} field{'' if result['filled'] == 1 else 's'} in "
+          f"{float(result.get('duration_ms') or 0):.0f} ms")  # fmt: skip
+    for field in result["fields"]:
+        print(f"  {describe_action(field)}")
+
+
 def print_answer(_: argparse.Namespace, result: dict[str, Any]) -> None:
     """The person's answer, as they wrote it."""
     print(result["answer"])
@@ -344,6 +364,7 @@ PRINTERS: dict[str, Printer] = {
     "activate_tab": print_activate_tab,
     "release_tab": print_release_tab,
     "dialog": print_dialog,
+    "fill": print_fill,
     "targets": print_targets,
     "cdp": print_cdp,
 }

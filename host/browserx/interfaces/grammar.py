@@ -46,6 +46,7 @@ class Kind(Enum):
     ID = 'an element ID (a number such as 12, or a string of digits such as "12")'
     TEXT = 'a "string"'
     BOOL = "true or false"
+    VALUE = 'a "string", true or false'
     DIRECTION = 'a direction ("down", "up", "left" or "right")'
 
 
@@ -61,6 +62,8 @@ class Arg:
             return f'"{self.param}"'
         if self.kind is Kind.BOOL:
             return "true|false"
+        if self.kind is Kind.VALUE:
+            return '"value"|true|false'
         return self.param
 
 
@@ -70,6 +73,8 @@ class Form:
 
     args: tuple[Arg, ...] = ()
     fixed: tuple[tuple[str, Any], ...] = ()
+    # The args repeat, one or more times; each round is a dict of them in a list under this param.
+    rounds: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,10 @@ class Verb:
     doc: str = ""  # what it does, for the legend (``browserx legend``)
 
     def usage(self) -> str:
-        return " or ".join(f"{self.name}({', '.join(a.usage() for a in f.args)})" for f in self.forms)
+        return " or ".join(
+            f"{self.name}({', '.join(a.usage() for a in f.args)}{', ...' if f.rounds else ''})"
+            for f in self.forms
+        )
 
 
 _ID = Arg("id", Kind.ID)
@@ -98,6 +106,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("select", "select", (Form((_ID, Arg("value", Kind.TEXT))),), "choose the option with this label"),
     Verb("check", "check", (Form((_ID,)), Form((_ID, Arg("checked", Kind.BOOL)))),
          "check (or with false, uncheck) a checkbox, radio or switch"),
+    Verb("fill", "fill", (Form((_ID, Arg("value", Kind.VALUE)), rounds="fields"),),
+         "fill several fields in order: text, an option's label, or true|false for a checkbox"),
     Verb("hover", "hover", (Form((_ID,)),), "move the mouse over the element"),
     Verb("navigate", "navigate", (Form((Arg("url", Kind.TEXT),)),), "open the URL in the tab"),
     Verb("goBack", "back", (Form(),), "go back one page"),
@@ -120,7 +130,8 @@ def _check_verbs() -> None:
             continue
         fields = TOOLS_BY_NAME[verb.tool].params.model_fields
         for form in verb.forms:
-            for name in [a.param for a in form.args] + [k for k, _ in form.fixed]:
+            names = [form.rounds] if form.rounds else [a.param for a in form.args]
+            for name in names + [k for k, _ in form.fixed]:
                 if name not in fields:
                     raise RuntimeError(f"grammar verb {verb.name}: tool {verb.tool} has no param {name}")
 
@@ -232,9 +243,11 @@ def _convert(tok: Token, kind: Kind) -> tuple[bool, Any]:
     elif kind is Kind.TEXT:
         if tok.kind == "string":
             return True, tok.value
-    elif kind is Kind.BOOL:
+    elif kind is Kind.BOOL or kind is Kind.VALUE:
         if tok.kind == "name":
             return True, tok.text == "true"
+        if kind is Kind.VALUE and tok.kind == "string":
+            return True, tok.value
     elif tok.kind == "string" and tok.value in DIRECTIONS:
         return True, tok.value
     return False, None
@@ -242,6 +255,9 @@ def _convert(tok: Token, kind: Kind) -> tuple[bool, Any]:
 
 def _resolve(verb: Verb, args: list[Token], close: Token) -> tuple[dict[str, Any], dict[str, int]]:
     """The params of the form the args fit, and the column each param came from."""
+    for form in verb.forms:
+        if form.rounds:
+            return _resolve_rounds(verb, form, args, close)
     forms = [f for f in verb.forms if len(f.args) == len(args)]
     if not forms:
         arities = sorted({len(f.args) for f in verb.forms})
@@ -278,6 +294,35 @@ def _resolve(verb: Verb, args: list[Token], close: Token) -> tuple[dict[str, Any
     )
 
 
+def _resolve_rounds(
+    verb: Verb, form: Form, args: list[Token], close: Token
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """The params of a form whose args repeat (``Form.rounds``)."""
+    size = len(form.args)
+    if not args or len(args) % size:
+        column = args[-1].column if args else close.column
+        raise grammar_error(
+            f"wrong number of arguments for {verb.name} at column {column}: expected {size}, {2 * size}, "
+            f"{3 * size} ... (a multiple of {size}), found {len(args)}; usage: {verb.usage()}",
+            column,
+        )
+    rounds: list[dict[str, Any]] = []
+    for start in range(0, len(args), size):
+        one: dict[str, Any] = {}
+        for index, (arg, tok) in enumerate(zip(form.args, args[start : start + size], strict=True)):
+            fits, value = _convert(tok, arg.kind)
+            if not fits:
+                raise grammar_error(
+                    f"bad argument {start + index + 1} of {verb.name} at column {tok.column}: expected "
+                    f"{arg.kind.value}, found {tok.describe()}; usage: {verb.usage()}",
+                    tok.column,
+                )
+            one[arg.param] = value
+        rounds.append(one)
+    assert form.rounds is not None
+    return {form.rounds: rounds, **dict(form.fixed)}, {form.rounds: args[0].column}
+
+
 def parse_action(text: str) -> ActionCall:
     """Parse one action such as ``click(12)`` or ``setValue(13, "x")``; raise ``GrammarError``
     (bad_request, ``details["column"]``) saying what was expected where."""
@@ -307,19 +352,29 @@ def _fits(value: Any, kind: Kind) -> bool:
         return isinstance(value, bool)
     if kind is Kind.DIRECTION:
         return value in DIRECTIONS
+    if kind is Kind.VALUE:
+        return isinstance(value, str | bool)
     return isinstance(value, str)
 
 
 def _render(value: Any, kind: Kind) -> str:
     if kind is Kind.ID:
         return str(value)
-    if kind is Kind.BOOL:
+    if isinstance(value, bool):
         return "true" if value else "false"
     return json.dumps(value, ensure_ascii=False)
 
 
 def _form_of(verb: Verb, params: Mapping[str, Any]) -> Form | None:
     for form in verb.forms:
+        if form.rounds:
+            rounds = params.get(form.rounds)
+            if set(params) == {form.rounds} and isinstance(rounds, list) and rounds and all(
+                isinstance(r, Mapping) and set(r) == {a.param for a in form.args}
+                and all(_fits(r[a.param], a.kind) for a in form.args) for r in rounds
+            ):  # fmt: skip
+                return form
+            continue
         names = {a.param for a in form.args} | {k for k, _ in form.fixed}
         if (
             names == set(params)
@@ -337,6 +392,9 @@ def format_action(call: ActionCall) -> str:
     form = _form_of(verb, call.params) if verb is not None and verb.tool == call.tool else None
     if verb is None or form is None:
         raise ValueError(f"{call!r} has no form in the action grammar")
+    if form.rounds:
+        rounds = call.params[form.rounds]
+        return f"{verb.name}({', '.join(_render(r[a.param], a.kind) for r in rounds for a in form.args)})"
     return f"{verb.name}({', '.join(_render(call.params[a.param], a.kind) for a in form.args)})"
 
 
