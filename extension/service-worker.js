@@ -581,6 +581,7 @@ chrome.tabs.onCreated.addListener((tab) => {
     event: "created",
     tabId: tab.id,
     windowId: tab.windowId,
+    openerTabId: tab.openerTabId,
     url: tab.url || tab.pendingUrl || "",
     title: tab.title ?? "",
   });

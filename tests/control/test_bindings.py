@@ -17,6 +17,7 @@ from browserx.control.bindings import BINDINGS, Bindings, Context
 from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TabsParams
 from browserx.control.tools import READS, TOOLS, Tool
 from browserx.settings import HostSettings
+from browserx.tabs.openers import Openers
 
 PEEK = Tool("peek", "Look.", TabsParams, title="Peek", hints=READS)
 POKE = Tool("poke", "Poke.", ClickParams, acts=True, title="Poke", hints=READS)
@@ -108,7 +109,7 @@ def test_an_action_is_called_with_its_params_whole() -> None:
         return tab
 
     ctx = Context(
-        cast(Any, SimpleNamespace(resolve=resolve)),
+        cast(Any, SimpleNamespace(resolve=resolve, openers=Openers())),
         HostSettings(),
         cast(Any, SimpleNamespace(effective=SimpleNamespace(confirm_sensitive=False))),
         "sock",

@@ -4,12 +4,14 @@ and leave the tab usable."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from browserx import Client
 from browserx.errors import BrowserxError
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of, open_page
+from tests.e2e.helpers import id_of, js, open_page
 
 
 def test_open_act_release_reattach_activate_and_close_a_tab(
@@ -75,3 +77,35 @@ def test_a_tab_on_a_browser_page_says_so_and_navigate_leaves_it(
     assert off.value.code == "page_off_limits" and "Navigate" in off.value.message
     assert bx.navigate(servers.url("hello.html"), tab=tab)["success"]
     assert "Hello fixture" in bx.snapshot(tab=tab)["text"]
+
+
+def test_a_tab_or_popup_an_action_opens_is_named_in_its_result_and_its_closing_in_the_next(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    driver = browser.driver
+    tab = open_page(browser, bx, servers.url("popups.html"))
+    main, before = driver.current_window_handle, set(driver.window_handles)
+    try:
+        result = bx.click(id_of(bx, tab, "Open help"), tab=tab)
+        (opened,) = result["opened_tabs"]
+        assert opened["url"] == servers.url("hello.html") and opened.get("usable", True) is True
+        assert len(set(driver.window_handles) - before) == 1  # the browser did open one tab
+        assert "Hello" in bx.snapshot(tab=opened["tab"])["text"]  # acted in by its id, no `tabs` first
+        bx.close_tab(opened["tab"])
+
+        result = bx.click(id_of(bx, tab, "Sign in"), tab=tab)
+        (popup,) = result["opened_tabs"]
+        assert popup["tab"] != opened["tab"] and "closed_tabs" not in result
+        deadline = time.monotonic() + 10
+        while set(driver.window_handles) - before and time.monotonic() < deadline:
+            time.sleep(0.1)  # the popup closes itself
+        assert not set(driver.window_handles) - before
+        after = bx.click(id_of(bx, tab, "Nothing"), tab=tab)
+        assert after["closed_tabs"] == [popup["tab"]] and "opened_tabs" not in after
+        assert js(browser, "window.signedIn") is True
+        assert "closed_tabs" not in bx.click(id_of(bx, tab, "Nothing"), tab=tab)  # said once
+    finally:
+        for handle in set(driver.window_handles) - before:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(main)

@@ -20,6 +20,7 @@ from browserx import actions
 from browserx.actions.result import ActionResult
 from browserx.control.bindings import Bindings, Context
 from browserx.control.policy import allowed_url, refuse_opted_out
+from browserx.control.popups import tab_changes
 from browserx.control.schemas import (
     ActionParams,
     CheckParams,
@@ -84,6 +85,7 @@ class Action:
         result.raise_for_error()
         out = result.model_dump(mode="json")
         out["tab"] = tab.tab_id
+        out.update(await tab_changes(ctx, tab.tab_id))  # the tabs its page opened or closed
         return out
 
 

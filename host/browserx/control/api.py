@@ -13,15 +13,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from msgspec import structs
-
 from browserx import _native, actions
 from browserx._version import __version__
 from browserx.control.action_methods import ACTIONS, bind_actions
 from browserx.control.ask import ask_user, asks_for
 from browserx.control.bindings import BINDINGS, Context, Implementation, implements
 from browserx.control.fill import fill as fill  # (binds the fill tool)
-from browserx.control.person import PersonControls, tab_listing
+from browserx.control.person import PersonControls
 from browserx.control.policy import allowed_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.control.schemas import (
     ActivateTabParams,
@@ -42,9 +40,9 @@ from browserx.control.schemas import (
 from browserx.control.sensitive import confirm_dialog_if_sensitive
 from browserx.control.server import Handler, Method
 from browserx.control.snapshot_tool import observe
-from browserx.control.tab_titles import OPTED_OUT_TITLE, opted_out_tabs
+from browserx.control.tab_titles import agent_tab_entries
 from browserx.control.tools import TOOLS
-from browserx.errors import BadRequest, MethodNotAllowed, TabClosed, clip
+from browserx.errors import BadRequest, MethodNotAllowed, TabClosed
 from browserx.heap import paused_gc
 from browserx.pixels.screenshot import screenshot
 from browserx.relay.cdp_types import GetNavigationHistoryResult
@@ -65,7 +63,6 @@ INTERNAL_CDP = frozenset(
 
 # The parameters that name an execution context (refused: see cdp).
 CONTEXT_PARAMS = frozenset({"contextId", "uniqueContextId", "executionContextId"})
-MAX_TITLE = 400  # a tab's title as listed (a page may set a title of a megabyte); as the collector's
 
 
 def build_methods(
@@ -139,24 +136,7 @@ async def status(ctx: Context, _: StatusParams) -> dict[str, Any]:
 
 @implements("tabs")
 async def tabs(ctx: Context, _: TabsParams) -> dict[str, Any]:
-    listed = await ctx.registry.list_tabs()
-    refused = {t.tabId: why for t in listed if (why := ctx.person.refused(t)) is not None}
-    hidden = await opted_out_tabs(ctx.registry, [t.tabId for t in listed if t.tabId not in refused])
-    return {
-        "tabs": [
-            tab_listing(t, refused[t.tabId])
-            if t.tabId in refused
-            else tab_listing(
-                structs.replace(
-                    t,
-                    url=redact_url(t.url),
-                    title=OPTED_OUT_TITLE if t.tabId in hidden else clip(t.title, MAX_TITLE),
-                ),
-                None,
-            )
-            for t in listed
-        ]
-    }
+    return {"tabs": await agent_tab_entries(ctx.registry, ctx.person, await ctx.registry.list_tabs())}
 
 
 @implements("cdp")
@@ -235,6 +215,7 @@ async def new_tab(ctx: Context, p: NewTabParams) -> dict[str, Any]:
 @implements("close_tab")
 async def close_tab(ctx: Context, p: CloseTabParams) -> dict[str, Any]:
     await ctx.registry.resolve(p.tab)  # unknown_tab, listing the open ones
+    ctx.registry.openers.forget(p.tab)  # the agent closed it: no news for its opener's next call
     # The browser's "removed" notice may come first and fail what waits on the tab: this too.
     with contextlib.suppress(TabClosed):
         await ctx.conn.request("closeTab", tabId=p.tab)

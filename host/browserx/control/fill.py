@@ -34,6 +34,7 @@ CHOOSERS = frozenset({"listbox", "button"})
 # What a field's entry in the result keeps of its action's result (the page-wide parts are the
 # last action's, at the top).
 KEPT = ("action", "id", "success", "changes", "verification")
+TAB_CHANGES = ("opened_tabs", "closed_tabs")
 
 
 def field_action(tab: Tab, field: FillField, expect: Any, tab_id: int) -> ActionParams:
@@ -63,12 +64,15 @@ async def fill(ctx: Context, p: FillParams) -> dict[str, Any]:
     tab = await ctx.registry.resolve(p.tab)
     done: list[dict[str, Any]] = []
     last: dict[str, Any] = {}
+    tabs: dict[str, list[Any]] = {}  # the tabs the page opened or closed meanwhile (control/popups.py)
     for index, field in enumerate(p.fields):
         expect = p.expect if index == len(p.fields) - 1 else None
         try:
             params = field_action(tab, field, expect, tab.tab_id)
             name = type(params).__name__.removesuffix("Params").lower()
             last = await ACTIONS[name](ctx, params)
+            for key in TAB_CHANGES:
+                tabs.setdefault(key, []).extend(last.pop(key, []))
         except BrowserxError as exc:
             # The field's own error, with what was done before it: raised as the single call's
             # would be (its code kept), so clients see a failed call.
@@ -77,9 +81,15 @@ async def fill(ctx: Context, p: FillParams) -> dict[str, Any]:
                 f"Field {index + 1} of {len(p.fields)} ([{field.id}]) failed; the {index} before it were "
                 f"filled, the {left} after it were not: {exc.message}"
             )
-            exc.details = {**exc.details, "field": field.id, "filled": done}
+            exc.details = {
+                **exc.details,
+                "field": field.id,
+                "filled": done,
+                **{k: v for k, v in tabs.items() if v},
+            }
             raise
         done.append(_entry(last))
     out = {key: value for key, value in last.items() if key not in KEPT}  # the page as the last left it
+    out.update({key: value for key, value in tabs.items() if value})
     return {**out, "tab": tab.tab_id, "action": "fill", "success": True, "filled": len(done), "fields": done,
             "duration_ms": round((time.perf_counter() - started) * 1000, 1)}  # fmt: skip

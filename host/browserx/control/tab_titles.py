@@ -7,13 +7,43 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Any
 
+from msgspec import structs
+
+from browserx.control.person import PersonControls, tab_listing
 from browserx.control.policy import refuse_opted_out
-from browserx.errors import BrowserxError, PageOptedOut
+from browserx.errors import BrowserxError, PageOptedOut, clip
+from browserx.relay.protocol import TabInfo
+from browserx.snapshot.redaction import redact_url
 from browserx.tabs.registry import TabRegistry
 
 OPTED_OUT_TITLE = "(a page that opted out of AI agents)"
 CHECK_S = 1.0  # a page that does not answer within this keeps Chrome's title
+MAX_TITLE = 400  # a tab's title as listed (a page may set a title of a megabyte); as the collector's
+
+
+async def agent_tab_entries(
+    registry: TabRegistry, person: PersonControls, listed: Sequence[TabInfo]
+) -> list[dict[str, Any]]:
+    """The tabs as the agent may see them (the ``tabs`` tool's entries): a tab it may not use
+    says why and shows nothing of its page; the others their URL with secrets masked and their
+    title, unless the page opted out."""
+    refused = {t.tabId: why for t in listed if (why := person.refused(t)) is not None}
+    hidden = await opted_out_tabs(registry, [t.tabId for t in listed if t.tabId not in refused])
+    return [
+        tab_listing(t, refused[t.tabId])
+        if t.tabId in refused
+        else tab_listing(
+            structs.replace(
+                t,
+                url=redact_url(t.url),
+                title=OPTED_OUT_TITLE if t.tabId in hidden else clip(t.title, MAX_TITLE),
+            ),
+            None,
+        )
+        for t in listed
+    ]
 
 
 async def opted_out_tabs(registry: TabRegistry, tab_ids: Sequence[int]) -> set[int]:
@@ -36,4 +66,4 @@ async def opted_out_tabs(registry: TabRegistry, tab_ids: Sequence[int]) -> set[i
     return {t.tab_id for t, yes in zip(attached, answers, strict=True) if yes}
 
 
-__all__ = ["OPTED_OUT_TITLE", "opted_out_tabs"]
+__all__ = ["MAX_TITLE", "OPTED_OUT_TITLE", "agent_tab_entries", "opted_out_tabs"]

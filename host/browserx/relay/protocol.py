@@ -147,6 +147,7 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     reason: str | None = None
     event: str | None = None
     removedTabId: int | None = None
+    openerTabId: int | None = None  # a created tab's: the tab whose page opened it
     windowId: int | None = None
     url: str | None = None
     title: str | None = None

@@ -13,6 +13,7 @@ from browserx.errors import TabClosed, TabNotFound, clip
 from browserx.heap import full_collect, return_freed_memory
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound, TabInfo, TabsResult, decode_raw
+from browserx.tabs.openers import Openers
 from browserx.tabs.tab import Tab
 
 log = structlog.get_logger("browserx.registry")
@@ -37,6 +38,7 @@ class TabRegistry:
         # control/person.py, the person's site rules); raises to refuse it.
         self.destinations: Callable[[str, int], Awaitable[bool]] | None = None
         self._disposals: set[asyncio.Task[None]] = set()  # closed tabs' memory being freed
+        self.openers = Openers()  # the tabs pages opened, until a call on their opener reports them
         conn.on_notice(self._on_notice)
 
     def restore_watermarks(self, watermarks: dict[str, object] | None) -> None:
@@ -160,8 +162,12 @@ class TabRegistry:
                 # Kept (dropped when the tab closes): its ID allocator keeps IDs unique in the tab
                 # when the debugger comes back (the user cancelled the banner, DevTools opened).
                 tab.session.handle_detached(msg.reason)
+        elif msg.type == "tab" and msg.event == "created" and msg.tabId is not None:
+            self.openers.created(msg.tabId, msg.openerTabId)
         elif msg.type == "tab" and msg.event in ("removed", "replaced"):
-            self.drop(msg.removedTabId if msg.event == "replaced" and msg.removedTabId else msg.tabId or -1)
+            gone = msg.removedTabId if msg.event == "replaced" and msg.removedTabId else msg.tabId or -1
+            self.openers.removed(gone)
+            self.drop(gone)
 
 
 def default_tab(tabs: list[TabInfo]) -> TabInfo | None:
