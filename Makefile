@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-forms bench-screenshot clean
 
 setup: system venv native
 
@@ -150,6 +150,11 @@ bench-corpus: bench-venv corpus
 # as the oracle; writes the oracle section of docs/CORPUS.md (~2 min).
 bench-oracle: bench-venv corpus
 	$(BENCH_VENV)/bin/python bench/oracle_corpus.py $(ORACLE_ARGS)
+
+# A ten-field form: browserx fill (one call) vs ten single calls vs Playwright's fill/select/check on the
+# same page of one Chromium, at an agent's pace; printed to stdout (~2 min).
+bench-forms: bench-venv
+	$(BENCH_VENV)/bin/python bench/forms.py $(FORMS_ARGS)
 
 # Screenshot latency (viewport and full page, PNG and JPEG, of the 20k generated page) and the size of
 # the hybrid view (semantic JSON + JPEG) on a few fixture pages, printed to stdout (~1 min).
