@@ -6,7 +6,7 @@
 // blocked site or not shared, no attach and no CDP command goes through.
 //
 // chrome.storage.local (set by popup.html and options.html): stopped, siteMode ("all" | "listed" |
-// "ask"), blockedSites, allowedSites, tabSharing, confirmSensitive.
+// "ask"), blockedSites, allowedSites, tabSharing, confirmSensitive, uploadFolders.
 // chrome.storage.session: sharedTabs (tab ids), activity (the last 50 entries), agent (the
 // agent's state), hostStatus (connected or why not, attached tabs).
 /* global post, detachAll, attached, forget, updateBadge, badRequest -- service-worker.js's */
@@ -20,6 +20,7 @@ const CONTROL_DEFAULTS = {
   allowedSites: [],
   tabSharing: false,
   confirmSensitive: false,
+  uploadFolders: [],
 };
 const ACTIVITY_MAX = 50;
 

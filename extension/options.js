@@ -1,5 +1,6 @@
 // @ts-check
-// browserx settings page (options.html): the person's site rules, tab sharing and confirmations,
+// browserx settings page (options.html): the person's site rules, tab sharing, confirmations and
+// upload folders,
 // kept in chrome.storage.local under the names the service worker reads (extension/controls.js).
 "use strict";
 
@@ -12,13 +13,14 @@ function lines(text) {
 
 async function load() {
   /** @type {Record<string, any>} what storage holds: checked below */
-  const v = await chrome.storage.local.get(["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive"]);
+  const v = await chrome.storage.local.get(["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive", "uploadFolders"]);
   const mode = ["all", "listed", "ask"].includes(v.siteMode) ? v.siteMode : "all";
   for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="siteMode"]'))) radio.checked = radio.value === mode;
   $("blockedSites").value = (Array.isArray(v.blockedSites) ? v.blockedSites : []).join("\n");
   $("allowedSites").value = (Array.isArray(v.allowedSites) ? v.allowedSites : []).join("\n");
   $("tabSharing").checked = v.tabSharing === true;
   $("confirmSensitive").checked = v.confirmSensitive === true;
+  $("uploadFolders").value = (Array.isArray(v.uploadFolders) ? v.uploadFolders : []).join("\n");
 }
 
 $("settings").addEventListener("submit", async (event) => {
@@ -30,13 +32,14 @@ $("settings").addEventListener("submit", async (event) => {
     allowedSites: lines($("allowedSites").value),
     tabSharing: $("tabSharing").checked,
     confirmSensitive: $("confirmSensitive").checked,
+    uploadFolders: lines($("uploadFolders").value),
   });
   $("saved").textContent = `Saved at ${new Date().toLocaleTimeString()}`;
 });
 
 // Another page (the popup, the "ask" mode's answers) may change them meanwhile.
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === "local" && ["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive"].some((k) => k in changes)) load();
+  if (area === "local" && ["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive", "uploadFolders"].some((k) => k in changes)) load();
 });
 
 load();

@@ -43,6 +43,7 @@ const ALWAYS_FORWARD = new Set([
   "Target.detachedFromTarget",
   "Inspector.targetCrashed",
   "Inspector.targetReloadedAfterCrash",
+  "Input.dragIntercepted", // (the Input domain has no enable)
 ]);
 
 let port = null;

@@ -33,7 +33,8 @@ written for an LLM: it says what went wrong and what to do next.
     │  ├─ PageNavigated              page_navigated
     │  ├─ DeniedByUser               denied_by_user
     │  ├─ NoDialog                   no_dialog
-    │  └─ NoAnswer                   no_answer
+    │  ├─ NoAnswer                   no_answer
+    │  └─ FilesNotAllowed            files_not_allowed
     └─ ElementError                  element_error
        ├─ UnknownElement             unknown_id
        ├─ StaleElement               stale_id
@@ -246,6 +247,12 @@ class DeniedByUser(ActionError):
 class NoDialog(ActionError):
     code = "no_dialog"
     """``dialog`` found no JavaScript dialog open in the tab: nothing to accept or dismiss."""
+
+
+class FilesNotAllowed(ActionError):
+    code = "files_not_allowed"
+    """Chrome refused to hand local files to the page (``upload``): it lets an extension's debugger
+    set a file input only when the person allowed the extension access to file URLs."""
 
 
 class NoAnswer(ActionError):

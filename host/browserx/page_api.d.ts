@@ -83,6 +83,8 @@ declare var __bxEffects: BxEffects | undefined;
 
 interface Window {
   __bxGuard?: BxGuard | null;
+  /** drag_arm.js: the page's dragstart, once seen, until drag_started.js reads it. */
+  __bxDrag?: {event: Event | null, off: () => void};
 }
 
 interface Document {

@@ -69,6 +69,11 @@ class HostSettings(BaseModel):
         default=False, description="Ask the person before payments, deletions and password forms are sent."
     )
 
+    upload_folders: list[str] = Field(
+        default_factory=list,
+        description="Folders (absolute, or ~/...) whose files `upload` may put into pages without asking.",
+    )
+
     def controls(self) -> Controls:
         """The person's controls this file sets (merged with the options page's: control/person.py)."""
         rules = self.site_rules
@@ -76,6 +81,7 @@ class HostSettings(BaseModel):
             SiteRules(rules.mode, clean_patterns(rules.blocked), clean_patterns(rules.allowed)),
             self.tab_sharing,
             self.confirm_sensitive,
+            tuple(self.upload_folders),
         )
 
 

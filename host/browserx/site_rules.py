@@ -204,19 +204,23 @@ class Controls:
     sites: SiteRules = field(default_factory=SiteRules)
     tab_sharing: bool = False
     confirm_sensitive: bool = False
+    upload_folders: tuple[str, ...] = ()  # files under these go into pages without asking
 
     def to_dict(self) -> dict[str, object]:
         return {
             "site_rules": self.sites.to_dict(),
             "tab_sharing": self.tab_sharing,
             "confirm_sensitive": self.confirm_sensitive,
+            "upload_folders": list(self.upload_folders),
         }
 
 
 def merge_controls(*sources: Controls) -> Controls:
-    """The stricter union: site rules by ``merge``; sharing and confirmation on if any says so."""
+    """The stricter union: site rules by ``merge``; sharing and confirmation on if any says so.
+    Upload folders: every source's (each is the person's own word that those files may go)."""
     return Controls(
         merge(*(s.sites for s in sources)),
         any(s.tab_sharing for s in sources),
         any(s.confirm_sensitive for s in sources),
+        tuple(dict.fromkeys(f for s in sources for f in s.upload_folders)),
     )

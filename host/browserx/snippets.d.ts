@@ -90,6 +90,12 @@ interface BxSnippets {
     {view: number[], optedOut?: true, frameOwner?: number, local?: number[],
      keys?: number[], desc?: string, text?: string, link?: BxLink | null};
   "actions/at_point_key_for.js": (this: Element) => number;
+  "actions/drag_arm.js": (this: Element) => true;
+  "actions/drag_place.js": (this: BxDuck) =>
+    {connected: boolean, parent: number, parentDesc: string, index: number, x: number, y: number};
+  "actions/drag_started.js": (this: Element) => boolean;
+  "actions/upload_files.js": (this: BxDuck) => {name: string, size: number}[];
+  "actions/upload_probe.js": (this: BxDuck) => {file: boolean, multiple: boolean, disabled: boolean};
   "actions/effects.js": (this: unknown, msg: {kind: string, x?: number, y?: number, width?: number,
     height?: number, box?: number[], click?: boolean, durationMs?: number}, el?: Element | null) => void;
   "actions/focus_guard.js": (this: unknown, blur: boolean) =>

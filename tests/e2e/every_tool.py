@@ -21,10 +21,12 @@ from typing import Any
 from browserx import Client
 from browserx.control.tools import AGENT_TOOLS
 from browserx.errors import BrowserxError
+from tests.e2e.harness import UPLOADS
 
 TAB = "<the tab under test>"
 NEW_TAB = "<the tab new_tab opened>"
 # Run last, in this order: they leave the page, open or close tabs, or let the tab go.
+UPLOAD_FILE = UPLOADS / "note.txt"
 LEAVES_PAGE = ("navigate", "back", "forward", "reload", "new_tab", "close_tab", "activate_tab", "release_tab")
 
 Params = dict[str, Any]
@@ -105,6 +107,12 @@ def _screenshot(ids: Sequence[int], point: tuple[float, float], url: str, text: 
     return out + [{"mode": "element", "id": i} for i in ids]
 
 
+def _drag(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
+    """Each element onto the next, and the first onto the point."""
+    pairs = [{"id": a, "to_id": b} for a, b in zip(ids, [*ids[1:], *ids[:1]], strict=True) if a != b]
+    return pairs + [{"id": i, "x": point[0], "y": point[1]} for i in ids[:1]]
+
+
 RECIPES: dict[str, Recipe] = {
     "tabs": lambda ids, point, url, text: [{}],
     "snapshot": _snapshot,
@@ -116,6 +124,10 @@ RECIPES: dict[str, Recipe] = {
     "check": _each(),
     "fill": _fill,
     "hover": _each(force=True),
+    "drag": _drag,
+    # A file of the folder the tests' config allows (harness.py); the first element only: any other
+    # kind is clicked, and waited for to open a file chooser.
+    "upload": lambda ids, point, url, text: [{"id": i, "paths": [str(UPLOAD_FILE)]} for i in ids[:1]],
     "click_at": _point({}),
     "hover_at": _point({}),
     "wait": lambda ids, point, url, text: [{"text": text, "timeout": 0.3}, {"gone": text, "timeout": 0.3}],

@@ -35,6 +35,8 @@ __all__ = [
 # What a run leaves for a look afterwards (the last browser's host and Chromium logs, the corpus
 # reports and views): in the checkout, under pytest's own ignored cache dir, never in /tmp.
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".pytest_cache" / "browserx-e2e"
+# The folder whose files the tests' host uploads without asking (its config's upload_folders).
+UPLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "uploads"
 
 
 def artifact(name: str) -> Path:
@@ -66,7 +68,10 @@ def browser_with_extension(
     # only when its user's config opens it (browserx/settings.py): this host's config does.
     old_config = os.environ.get("BROWSERX_CONFIG")
     config_file = root / "config.json"
-    config_file.write_text(json.dumps({"allow_raw_cdp": True, **(config or {})}), encoding="utf-8")
+    config_file.write_text(
+        json.dumps({"allow_raw_cdp": True, "upload_folders": [str(UPLOADS)], **(config or {})}),
+        encoding="utf-8",
+    )
     os.environ["BROWSERX_CONFIG"] = str(config_file)
     # The test-only CDP methods: the host's switch, and a copy of the extension that carries
     # allowlist-test.js (the shipped extension has no such file).

@@ -41,6 +41,7 @@ VALID: list[tuple[str, str | None, dict[str, Any]]] = [
     ("check(14, false)", "check", {"id": 14, "checked": False}),
     ("check(14, true)", "check", {"id": 14, "checked": True}),
     ("hover(10)", "hover", {"id": 10}),
+    ("drag(3, 9)", "drag", {"id": 3, "to_id": 9}),
     ('navigate("https://example.com")', "navigate", {"url": "https://example.com"}),
     ("goBack()", "back", {}),
     ('wait("Saved")', "wait", {"text": "Saved"}),

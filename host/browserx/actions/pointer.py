@@ -70,7 +70,7 @@ async def _await_frames(tab: Tab, target: Target) -> None:
         await asyncio.gather(*calls)
 
 
-async def _visible_area(tab: Tab, target: Target) -> dict[str, Any] | None:
+async def visible_area(tab: Tab, target: Target) -> dict[str, Any] | None:
     """What of the element shows (None: nothing); a page error is PageScriptError, not "hidden"."""
     value = await page_call(tab.session, VISIBLE_AREA_JS, this=target.object_id, session_id=target.session_id)
     return value if isinstance(value, dict) else None
@@ -117,7 +117,7 @@ async def locate(tab: Tab, target: Target, force: bool = False) -> Point:
     return (await _locate(tab, target, force, force))[1]
 
 
-async def _locate_boxed(
+async def locate_boxed(
     tab: Tab, target: Target, force: bool, skip_hit: bool
 ) -> tuple[Point, Point, Box | None]:
     """``_locate``, with the box a person sees of the element in the top-level viewport."""
@@ -147,14 +147,14 @@ async def _locate_quads(
     """``_locate``, with the element's quads and the visible rect its page measured (both in its
     own frame)."""
     sid = target.session_id
-    area = await _visible_area(tab, target)
+    area = await visible_area(tab, target)
     try:
         if area is None or not area.get("whole"):
             await tab.session.cdp(
                 "DOM.scrollIntoViewIfNeeded", {"objectId": target.object_id}, session_id=sid
             )
             await _await_frames(tab, target)
-            area = await _visible_area(tab, target)
+            area = await visible_area(tab, target)
         quads = (
             await tab.session.cdp(
                 "DOM.getContentQuads",
@@ -247,7 +247,7 @@ async def click_target(
                     continue
                 ctx.result.point = (round(point[0], 1), round(point[1], 1))
                 return point
-        local, point, box = await _locate_boxed(tab, target, force, skip_hit=True)
+        local, point, box = await locate_boxed(tab, target, force, skip_hit=True)
         await refuse_link_at(tab, target, point)  # a link outside the URL allowlist: no click at all
         if attempt == 1 and _shows_on_hover(tab, target):
             # Transparent until its row is hovered (a grid's row actions): a person moves the
@@ -382,7 +382,7 @@ async def hover(
     async def body(ctx: ActionContext) -> None:
         target = await resolve(tab, element_id)
         await ctx.adopt(target)
-        _, point, box = await _locate_boxed(tab, target, force, force)
+        _, point, box = await locate_boxed(tab, target, force, force)
         await at_point(tab, point, box)
         await mouse_move(tab, point)
         ctx.result.point = (round(point[0], 1), round(point[1], 1))
@@ -390,4 +390,14 @@ async def hover(
     return await perform(tab, "hover", element_id, body, expect, resolves_first=True)
 
 
-__all__ = ["click", "click_target", "held_keys", "hover", "locate", "mouse_click", "mouse_move"]
+__all__ = [
+    "click",
+    "click_target",
+    "held_keys",
+    "hover",
+    "locate",
+    "locate_boxed",
+    "mouse_click",
+    "mouse_move",
+    "visible_area",
+]

@@ -14,10 +14,12 @@ function(x, y) {
   if (w.__bxGuard) w.__bxGuard.off();
   const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
   // A label's own control is clicked by the browser as the label's activation (a custom
-  // checkbox's label standing in for its hidden input): that click is the target's.
+  // checkbox's label standing in for its hidden input, a styled "Add photos" span in the label of
+  // a hidden file input): that click is the target's.
+  const label = el.closest ? el.closest('label') : null;
   const ok = (t) => !t || t === el || inside(el, t) || inside(t, el) ||
     (el.labels && Array.prototype.some.call(el.labels, l => inside(l, t))) ||
-    (el.localName === 'label' && t === el.control);
+    (!!label && t === label.control);
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
   const g = {seen: 0, bad: null, pressed: false};
   const on = (e) => {

@@ -114,6 +114,35 @@ class HitElement(BaseModel):
     frame: str = Field(default="m", description="The frame it is in: m = the page itself, f1... = iframes.")
 
 
+class DragOutcome(BaseModel):
+    """What a drag did to the element it dragged (drag), read from the page before and after."""
+
+    to: str = Field(description="What it was dropped on: an element's ID and name, or what is at the point.")
+    html5: bool = Field(
+        description="The page began an HTML5 drag (a draggable element) and got its drop; False: the "
+        "pointer moves alone did it (pointer-based libraries)."
+    )
+    moved: bool = Field(
+        description="The dragged element changed place: its container, its rank or its position."
+    )
+    index: tuple[int, int] | None = Field(
+        default=None, description="Its rank among its container's elements, before and after (from 0)."
+    )
+    container_changed: bool = Field(default=False, description="It is in another container now.")
+    container: str | None = Field(default=None, description="Its container after the drop, when it changed.")
+    shift: tuple[float, float] = Field(
+        default=(0.0, 0.0), description="How far its centre moved on screen (x, y, CSS pixels)."
+    )
+    gone: bool = Field(
+        default=False, description="It left the page (the drop removed it, or the page drew it anew)."
+    )
+
+
+class UploadedFile(BaseModel):
+    name: str = Field(description="The file's name (no folder).")
+    size: int = Field(description="Its size in bytes.")
+
+
 class ActionResult(BaseModel):
     success: bool = Field(description="Whether the action was carried out.")
     error: ActionErrorInfo | None = Field(default=None, description="Why it failed, when it did.")
@@ -132,6 +161,10 @@ class ActionResult(BaseModel):
     point: tuple[float, float] | None = Field(default=None, description="Top-level viewport point used.")
     hit: HitElement | None = Field(
         default=None, description="The element at the point, for click_at/hover_at."
+    )
+    drag: DragOutcome | None = Field(default=None, description="What the drop changed, for drag.")
+    files: list[UploadedFile] | None = Field(
+        default=None, description="The files the page's input holds now, for upload (names and sizes only)."
     )
     network: NetworkFacts | None = Field(
         default=None,

@@ -33,6 +33,7 @@ from browserx.control.schemas import (
 )
 from browserx.control.sensitive import confirm_if_sensitive
 from browserx.control.tools import Tool
+from browserx.control.uploads import permit_upload
 from browserx.errors import PageOffLimits
 from browserx.tabs.registry import TabRegistry
 from browserx.tabs.tab import Tab
@@ -59,6 +60,9 @@ class Action:
     # Asks the person's "Allow" first when it is sensitive and they turned "Confirm before
     # sensitive actions" on (control/sensitive.py).
     confirms: bool = False
+    # Checks (and may change) the params before the tab's lock is taken: what needs the person's
+    # word that is not about the page (the files of an upload, control/uploads.py).
+    prepare: Callable[[Context, Tab, Any], Awaitable[Any]] | None = None
 
     def check(self, tool: Tool) -> None:
         """Raise unless ``run`` takes the tool's params fields, and nothing else, after the tab."""
@@ -76,6 +80,8 @@ class Action:
         tab = await ctx.registry.resolve(p.tab)
         if self.confirms and ctx.person.effective.confirm_sensitive:
             await confirm_if_sensitive(tab, p)
+        if self.prepare is not None:
+            p = await self.prepare(ctx, tab, p)
         if isinstance(p, NavigateParams):
             await leave_off_limits_page(ctx.registry, tab, p.url, p.timeout)
         async with tab.lock:
@@ -115,6 +121,7 @@ ACTIONS: dict[str, Action] = {
     "select": Action(actions.select),
     "check": Action(actions.check, confirms=True),
     "hover": Action(actions.hover),
+    "drag": Action(actions.drag),
     "click_at": Action(actions.click_at, confirms=True),
     "hover_at": Action(actions.hover_at),
     "navigate": Action(actions.navigate, reads_page=False),
@@ -122,6 +129,9 @@ ACTIONS: dict[str, Action] = {
     "forward": Action(actions.forward, reads_page=False),
     "reload": Action(actions.reload, reads_page=False),
     "wait": Action(actions.wait_for),
+    "upload": Action(
+        actions.upload, prepare=lambda ctx, tab, p: permit_upload(tab, p, ctx.person.upload_folders)
+    ),
 }
 
 

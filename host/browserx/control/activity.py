@@ -100,6 +100,13 @@ def describe(tool: str, params: dict[str, Any], named: NamedElement) -> str:
         return f"fill {len(ids)} field{'' if len(ids) == 1 else 's'}: {shown}" if ids else "fill a form"
     if tool == "hover":
         return f"hover over {el()}"
+    if tool == "upload":
+        paths = p.get("paths")
+        count = len(paths) if isinstance(paths, list) else 0
+        return f"upload {count} file{'' if count == 1 else 's'} into {el()}"
+    if tool == "drag":
+        onto = el("to_id") if p.get("to_id") is not None else "a point"
+        return f"drag {el()} onto {onto}"
     if tool in ("click_at", "hover_at"):
         x, y = p.get("x"), p.get("y")
         at = f"({round(x)}, {round(y)})" if isinstance(x, int | float) and isinstance(y, int | float) else ""

@@ -227,6 +227,24 @@ class ToolMethods:
         out: dict[str, Any] = result
         return out
 
+    def upload(
+        self,
+        id: int,
+        paths: list[str],
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Put files from this computer into a file input by ID (listed as `button ... (type=file)`),
+        or through the button or label that opens a file dialog: the page gets them as if
+        the person had chosen them. Absolute paths (or ~/...). Unless they are in a folder
+        the person allowed, the person is asked first in browserx's popup (file names and
+        sizes shown); `denied_by_user` if they refuse. Only names and sizes are reported,
+        never content."""
+        result = self.call("upload", tab=tab, expect=expect, id=id, paths=paths)
+        out: dict[str, Any] = result
+        return out
+
     def hover(
         self,
         id: int,
@@ -237,6 +255,27 @@ class ToolMethods:
     ) -> dict[str, Any]:
         """Move the mouse over an element by ID (menus and tooltips that open on hover)."""
         result = self.call("hover", tab=tab, expect=expect, id=id, force=force)
+        out: dict[str, Any] = result
+        return out
+
+    def drag(
+        self,
+        id: int,
+        to_id: int | None = None,
+        *,
+        tab: int | None = None,
+        expect: dict[str, Any] | None = None,
+        x: float | None = None,
+        y: float | None = None,
+        force: bool = False,
+    ) -> dict[str, Any]:
+        """Drag an element by ID and drop it on another (`to_id`), or on a point of the viewport (`x`,
+        `y`, CSS pixels: a canvas, a slider track): reorder a list, move a card to another
+        column, drop a file row on a folder. A real mouse drag (press, moves, release), so
+        sortable lists and kanban boards react as to a person; `draggable` elements get
+        HTML5 drag events. The result's `drag` says what changed: the element's new rank,
+        container or position."""
+        result = self.call("drag", tab=tab, expect=expect, id=id, to_id=to_id, x=x, y=y, force=force)
         out: dict[str, Any] = result
         return out
 

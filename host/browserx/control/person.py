@@ -117,6 +117,7 @@ class PersonControls:
                 "allowedSites": msg.allowedSites,
                 "tabSharing": msg.tabSharing,
                 "confirmSensitive": msg.confirmSensitive,
+                "uploadFolders": msg.uploadFolders,
                 "sharedTabs": msg.sharedTabs,
             }
         )
@@ -137,6 +138,7 @@ class PersonControls:
             ),
             data.get("tabSharing") is True,
             data.get("confirmSensitive") is True,
+            _folders(data.get("uploadFolders")),
         )
         shared = data.get("sharedTabs")
         self._page = page
@@ -160,6 +162,10 @@ class PersonControls:
     @property
     def effective(self) -> Controls:
         return merge_controls(self.config, self.page)
+
+    @property
+    def upload_folders(self) -> tuple[str, ...]:
+        return self.effective.upload_folders
 
     @property
     def stopped(self) -> bool:
@@ -400,6 +406,13 @@ class PersonControls:
 
 def _patterns(value: Any) -> tuple[str, ...]:
     return clean_patterns(value) if isinstance(value, list) else ()
+
+
+def _folders(value: Any) -> tuple[str, ...]:
+    """The options page's upload folders: strings, trimmed, at most 50 of 4,096 characters."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(f.strip() for f in value if isinstance(f, str) and f.strip() and len(f) <= 4096)[:50]
 
 
 def tab_listing(info: TabInfo, why: str | None) -> dict[str, Any]:

@@ -216,6 +216,30 @@ class HoverParams(ActionParams):
     force: bool = Field(default=False, description="Hover even if another element covers the target.")
 
 
+class DragParams(ActionParams):
+    id: int = Field(description="ID of the element to drag (a card, a list item, a handle).")
+    to_id: int | None = Field(default=None, description="ID of the element to drop it on.")
+    x: float | None = Field(
+        default=None, description="Instead of `to_id`: the drop point's x in the viewport, in CSS pixels."
+    )
+    y: float | None = Field(
+        default=None, description="Instead of `to_id`: the drop point's y in the viewport, in CSS pixels."
+    )
+    force: bool = Field(default=False, description="Drag even if another element covers either end.")
+
+
+class UploadParams(ActionParams):
+    id: int = Field(
+        description="ID of a file input (listed as `button ... (type=file)`) or of the button or label that "
+        "opens a file chooser."
+    )
+    paths: list[str] = Field(
+        min_length=1,
+        max_length=50,
+        description="Absolute paths of the files to upload (or ~/...), on the computer the browser runs on.",
+    )
+
+
 class PointParams(ActionParams):
     x: float = Field(
         ge=0, description="Viewport x in CSS pixels (from the left edge of the page's visible area)."

@@ -25,6 +25,7 @@ from browserx.control.schemas import (
     ClickParams,
     CloseTabParams,
     DialogParams,
+    DragParams,
     FillParams,
     HistoryParams,
     HoverAtParams,
@@ -44,6 +45,7 @@ from browserx.control.schemas import (
     TabsParams,
     TargetsParams,
     TypeParams,
+    UploadParams,
     WaitParams,
 )
 
@@ -225,6 +227,19 @@ TOOLS: tuple[Tool, ...] = (
         hints=SETS,
     ),
     Tool(
+        "upload",
+        "Put files from this computer into a file input by ID (listed as `button ... (type=file)`), or "
+        "through the button or label that opens a file dialog: the page gets them as if the person had "
+        "chosen them. Absolute paths (or ~/...). Unless they are in a folder the person allowed, the "
+        "person is asked first in browserx's popup (file names and sizes shown); `denied_by_user` if "
+        "they refuse. Only names and sizes are reported, never content.",
+        UploadParams,
+        positional=("id", "paths"),
+        acts=True,
+        title="Upload files",
+        hints=Hints(read_only=False, destructive=False, idempotent=True, open_world=True),
+    ),
+    Tool(
         "hover",
         "Move the mouse over an element by ID (menus and tooltips that open on hover).",
         HoverParams,
@@ -232,6 +247,20 @@ TOOLS: tuple[Tool, ...] = (
         acts=True,
         title="Hover over an element",
         hints=SETS,
+    ),
+    Tool(
+        "drag",
+        "Drag an element by ID and drop it on another (`to_id`), or on a point of the viewport (`x`, "
+        "`y`, CSS pixels: a canvas, a slider track): reorder a list, move a card to another column, "
+        "drop a file row on a folder. A real mouse drag (press, moves, release), so sortable lists and "
+        "kanban boards react as to a person; `draggable` elements get HTML5 drag events. The result's "
+        "`drag` says what changed: the element's new rank, container or position.",
+        DragParams,
+        positional=("id", "to_id"),
+        acts=True,
+        cli={"to_id": "--to"},
+        title="Drag and drop",
+        hints=INPUT,
     ),
     Tool(
         "click_at",

@@ -43,6 +43,11 @@ def _list_of_words(text: str) -> list[str]:
     return [m for m in text.replace("+", ",").split(",") if m]
 
 
+def _local_path(text: str) -> str:
+    """A path as the shell gave it, absolute from the CLI's working folder (the host has another)."""
+    return str(Path(text).expanduser().absolute())
+
+
 def _number_or_word(text: str) -> str | float:
     try:
         return float(text)
@@ -127,6 +132,8 @@ def _add_field(p: argparse.ArgumentParser, tool: Tool, name: str, field: FieldIn
         if kind is None:
             raise TypeError(f"{tool.name}.{name}: a flag cannot be positional")
         nargs = None if field.is_required() else "?"
+        if kind is _list_of_words:  # upload's paths: one argument each, made absolute here
+            kind, nargs = _local_path, "+" if field.is_required() else "*"
         p.add_argument(name, type=kind, choices=choices, nargs=nargs, default=None, help=help_text)
         return
     flag = tool.cli.get(name, "--" + name.replace("_", "-"))

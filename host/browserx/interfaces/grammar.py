@@ -109,6 +109,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("fill", "fill", (Form((_ID, Arg("value", Kind.VALUE)), rounds="fields"),),
          "fill several fields in order: text, an option's label, or true|false for a checkbox"),
     Verb("hover", "hover", (Form((_ID,)),), "move the mouse over the element"),
+    Verb("drag", "drag", (Form((_ID, Arg("to_id", Kind.ID))),), "drag the first element and drop it on the second"),
     Verb("navigate", "navigate", (Form((Arg("url", Kind.TEXT),)),), "open the URL in the tab"),
     Verb("goBack", "back", (Form(),), "go back one page"),
     Verb("wait", "wait", (Form((Arg("text", Kind.TEXT),)),), "wait until the text shows on the page"),

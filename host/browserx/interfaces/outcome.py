@@ -46,6 +46,13 @@ def describe_action(result: dict[str, Any]) -> str:
         parts.append("now checked" if changes["checked"] else "now unchecked")
     if changes.get("selected") is not None:
         parts.append(f"selected {json.dumps(changes['selected'], ensure_ascii=False)}")
+    if isinstance(result.get("files"), list):
+        names = ", ".join(
+            f"{f.get('name')} ({f.get('size')} bytes)" for f in result["files"] if isinstance(f, dict)
+        )
+        parts.insert(0, f"the input holds {names}" if names else "the input holds no file")
+    if isinstance(result.get("drag"), dict):
+        parts.insert(0, _dragged(result["drag"]))
     if scroll:
         parts.insert(0, _scrolled(scroll, stuck))  # what a scroll did comes first
     elif changes.get("scroll_changed"):
@@ -94,3 +101,22 @@ def _requests(network: dict[str, Any]) -> str:
     ]
     text = f"{count} request{'' if count == 1 else 's'}"
     return text + (f" ({'; '.join(calls)})" if calls else "")
+
+
+def _dragged(drag: dict[str, Any]) -> str:
+    """ "dropped on element 7 (listitem 'Done'), moved from rank 0 to 2 (HTML5 drag)"."""
+    said = f"dropped on {drag.get('to', '?')}"
+    if drag.get("gone"):
+        said += ", and it left the page"
+    elif not drag.get("moved"):
+        said += ", but it did not move"
+    else:
+        index = drag.get("index")
+        if drag.get("container_changed"):
+            said += f", now in {drag.get('container') or 'another container'}"
+        if isinstance(index, list | tuple) and index[0] != index[1]:
+            said += f", rank {index[0]} → {index[1]}"
+        elif not drag.get("container_changed"):
+            dx, dy = drag.get("shift") or (0, 0)
+            said += f", moved by ({dx:.0f}, {dy:.0f}) px"
+    return said + (" (HTML5 drag)" if drag.get("html5") else "")

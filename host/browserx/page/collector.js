@@ -158,7 +158,7 @@ function collect(root, opts) {
   const ACTIVE_TAGS = new Set(["a", "area", "button", "input", "select", "textarea", "summary", "option", "label",
     "details", "video", "audio"]);
   const ACTIVE_ATTRS = new Set(["role", "tabindex", "contenteditable", "onclick", "onmousedown", "onpointerdown",
-    "ng-click", "x-on:click", "@click", "v-on:click", "jsaction"]);
+    "ng-click", "x-on:click", "@click", "v-on:click", "jsaction", "draggable"]);
   const LIST_TAGS = new Set(["ul", "ol", "menu", "table", "tbody", "thead", "tfoot", "dl"]);
   const SECTIONS = new Set(["tbody", "thead", "tfoot"]);
   const ODD_SPACE = /[^\S ]| {2}/; // whitespace the collapsing below would change

@@ -52,11 +52,14 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "DOM.getFrameOwner",
         "DOM.resolveNode",
         "DOM.scrollIntoViewIfNeeded",
+        "DOM.setFileInputFiles",
         "DOMDebugger.getEventListeners",
         "DOMSnapshot.captureSnapshot",
+        "Input.dispatchDragEvent",
         "Input.dispatchKeyEvent",
         "Input.dispatchMouseEvent",
         "Input.insertText",
+        "Input.setInterceptDrags",
         "Network.disable",
         "Network.enable",
         "Page.addScriptToEvaluateOnNewDocument",
@@ -69,6 +72,7 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Page.navigate",
         "Page.navigateToHistoryEntry",
         "Page.reload",
+        "Page.setInterceptFileChooserDialog",
         "Runtime.callFunctionOn",
         "Runtime.evaluate",
         "Runtime.getProperties",
@@ -166,6 +170,7 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     allowedSites: Any = None
     tabSharing: Any = None
     confirmSensitive: Any = None
+    uploadFolders: Any = None
     sharedTabs: Any = None
     # answer: the person's answer to an ``ask`` (control/ask.py): its id, the text or choice, Allow/Deny
     askId: str | None = None

@@ -45,7 +45,7 @@ GLOBAL_TAGS = frozenset({"html", "body", "#document"})
 LIST_SEARCH_DEPTH = 3
 MAX_LABEL_CHARS = 40
 # Hints strong enough to keep a node that wraps other controls (a focusable composite widget).
-EXPLICIT_HINTS = frozenset({"tabindex", "editable", "grid"})
+EXPLICIT_HINTS = frozenset({"tabindex", "editable", "grid", "draggable"})
 # Parts of a grid or treegrid a person acts on when they are focusable or carry a state: cells
 # with a roving tabindex (-1 included), sortable headers, expandable or selectable rows.
 GRID_PARTS = frozenset({"gridcell", "columnheader", "rowheader", "row"})
@@ -105,6 +105,8 @@ def _hints(node: Node) -> tuple[str, ...]:
         hints.append("grid")
     if node.state.get("editable"):
         hints.append("editable")
+    if attrs and attrs.get("draggable") == "true":
+        hints.append("draggable")  # something to drag (drag): a list item, a card, a file row
     if node.flags & F_CURSOR_POINTER and not node.flags & F_NO_POINTER_EVENTS:
         parent = node.parent
         while parent is not None and not parent.is_element:
