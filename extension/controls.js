@@ -6,7 +6,7 @@
 // blocked site or not shared, no attach and no CDP command goes through.
 //
 // chrome.storage.local (set by popup.html and options.html): stopped, siteMode ("all" | "listed" |
-// "ask"), blockedSites, allowedSites, tabSharing, confirmSensitive, uploadFolders.
+// "ask"), blockedSites, allowedSites, tabSharing, confirmSensitive, uploadFolders, autoDialogs.
 // chrome.storage.session: sharedTabs (tab ids), activity (the last 50 entries), agent (the
 // agent's state), hostStatus (connected or why not, attached tabs).
 /* global post, detachAll, attached, forget, updateBadge, badRequest -- service-worker.js's */
@@ -21,6 +21,7 @@ const CONTROL_DEFAULTS = {
   tabSharing: false,
   confirmSensitive: false,
   uploadFolders: [],
+  autoDialogs: {}, // {alert|confirm|prompt|beforeunload: "accept"|"dismiss"}: answered without the agent
 };
 const ACTIVITY_MAX = 50;
 
@@ -44,8 +45,18 @@ function takeControls(values) {
     const v = values[key];
     personControls[key] = typeof fallback === "boolean" ? v === true
       : Array.isArray(fallback) ? (Array.isArray(v) ? v.filter((p) => typeof p === "string") : [])
+      : typeof fallback === "object" ? dialogAnswers(v)
       : (["all", "listed", "ask"].includes(v) ? v : "all");
   }
+}
+
+function dialogAnswers(v) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const kind of ["alert", "confirm", "prompt", "beforeunload"]) {
+    if (v && typeof v === "object" && ["accept", "dismiss"].includes(v[kind])) out[kind] = v[kind];
+  }
+  return out;
 }
 
 // What the host gets in the hello and in every "controls" notice.

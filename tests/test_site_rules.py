@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from browserx.settings import HostSettings
-from browserx.site_rules import Controls, SiteRules, host_matches, host_of, merge, merge_controls
+from browserx.site_rules import (
+    Controls,
+    SiteRules,
+    dialog_answers,
+    host_matches,
+    host_of,
+    merge,
+    merge_controls,
+)
 
 # (pattern, host, matches)
 MATCHES = [
@@ -117,6 +125,30 @@ def test_the_stricter_of_config_and_options_page_is_in_force() -> None:
     on = merge_controls(Controls(tab_sharing=True), Controls(confirm_sensitive=True))
     assert on.tab_sharing and on.confirm_sensitive
     assert not merge_controls(Controls(), Controls()).tab_sharing
+
+
+def test_upload_folders_add_up_and_dialog_answers_hold_only_where_both_agree() -> None:
+    merged = merge_controls(
+        Controls(upload_folders=("/a", "/b"), auto_dialogs=(("alert", "accept"), ("confirm", "accept"))),
+        Controls(upload_folders=("/b", "/c"), auto_dialogs=(("confirm", "dismiss"), ("prompt", "dismiss"))),
+    )
+    assert merged.upload_folders == ("/a", "/b", "/c")
+    # alert and prompt: one source names each; confirm: the two disagree, so the agent answers it
+    assert dict(merged.auto_dialogs) == {"alert": "accept", "prompt": "dismiss"}
+    assert dialog_answers(
+        {"alert": "accept", "confirm": "yes", "beforeunload": "dismiss", "x": "accept"}
+    ) == (
+        ("alert", "accept"),
+        ("beforeunload", "dismiss"),
+    )
+    assert dialog_answers(["alert"]) == ()
+    settings = HostSettings.model_validate(
+        {"auto_dialogs": {"beforeunload": "dismiss"}, "upload_folders": ["~/Up"]}
+    )
+    assert settings.controls().auto_dialogs == (("beforeunload", "dismiss"),)
+    assert settings.controls().upload_folders == ("~/Up",)
+    with pytest.raises(ValueError):
+        HostSettings.model_validate({"auto_dialogs": {"alert": "maybe"}})
 
 
 def test_the_config_file_says_the_same() -> None:

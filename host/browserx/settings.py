@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Literal
 
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from browserx.environment import environment
-from browserx.site_rules import Controls, Mode, SiteRules, clean_patterns
+from browserx.site_rules import Controls, Mode, SiteRules, clean_patterns, dialog_answers
 
 log = structlog.get_logger("browserx.settings")
 
@@ -74,6 +75,14 @@ class HostSettings(BaseModel):
         description="Folders (absolute, or ~/...) whose files `upload` may put into pages without asking.",
     )
 
+    auto_dialogs: dict[
+        Literal["alert", "confirm", "prompt", "beforeunload"], Literal["accept", "dismiss"]
+    ] = Field(
+        default_factory=dict,
+        description='JavaScript dialogs answered without the agent, by kind ({"alert": "accept", '
+        '"beforeunload": "dismiss"}); the rest wait for the `dialog` tool.',
+    )
+
     def controls(self) -> Controls:
         """The person's controls this file sets (merged with the options page's: control/person.py)."""
         rules = self.site_rules
@@ -82,6 +91,7 @@ class HostSettings(BaseModel):
             self.tab_sharing,
             self.confirm_sensitive,
             tuple(self.upload_folders),
+            dialog_answers(dict(self.auto_dialogs)),
         )
 
 

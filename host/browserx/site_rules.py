@@ -205,6 +205,8 @@ class Controls:
     tab_sharing: bool = False
     confirm_sensitive: bool = False
     upload_folders: tuple[str, ...] = ()  # files under these go into pages without asking
+    # JavaScript dialogs answered without the agent: (type, "accept" | "dismiss") pairs.
+    auto_dialogs: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -212,15 +214,38 @@ class Controls:
             "tab_sharing": self.tab_sharing,
             "confirm_sensitive": self.confirm_sensitive,
             "upload_folders": list(self.upload_folders),
+            "auto_dialogs": dict(self.auto_dialogs),
         }
 
 
 def merge_controls(*sources: Controls) -> Controls:
     """The stricter union: site rules by ``merge``; sharing and confirmation on if any says so.
-    Upload folders: every source's (each is the person's own word that those files may go)."""
+    Upload folders: every source's (each is the person's own word that those files may go).
+    Dialogs: a kind is answered automatically only as every source that names it says; where two
+    disagree, it is left to the agent."""
     return Controls(
         merge(*(s.sites for s in sources)),
         any(s.tab_sharing for s in sources),
         any(s.confirm_sensitive for s in sources),
         tuple(dict.fromkeys(f for s in sources for f in s.upload_folders)),
+        _agreed(s.auto_dialogs for s in sources),
     )
+
+
+DIALOG_KINDS = ("alert", "confirm", "prompt", "beforeunload")
+DIALOG_ANSWERS = ("accept", "dismiss")
+
+
+def dialog_answers(value: object) -> tuple[tuple[str, str], ...]:
+    """{kind: "accept" | "dismiss"} as the options page or the config file writes it, cleaned."""
+    if not isinstance(value, dict):
+        return ()
+    return tuple((k, value[k]) for k in DIALOG_KINDS if value.get(k) in DIALOG_ANSWERS)
+
+
+def _agreed(sources: Iterable[tuple[tuple[str, str], ...]]) -> tuple[tuple[str, str], ...]:
+    said: dict[str, set[str]] = {}
+    for pairs in sources:
+        for kind, answer in pairs:
+            said.setdefault(kind, set()).add(answer)
+    return tuple((k, next(iter(said[k]))) for k in DIALOG_KINDS if len(said.get(k, ())) == 1)

@@ -16,6 +16,7 @@ from browserx.control.action_methods import ACTIONS, Action, arguments, bind_act
 from browserx.control.bindings import BINDINGS, Bindings, Context
 from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TabsParams
 from browserx.control.tools import READS, TOOLS, Tool
+from browserx.relay.dialogs import AutoAnswers
 from browserx.settings import HostSettings
 from browserx.tabs.openers import Openers
 
@@ -98,7 +99,7 @@ def test_an_action_is_called_with_its_params_whole() -> None:
         "key": "Enter", "modifiers": [], "element_id": 4, "repeat": 1, "expect": None,
     }  # fmt: skip
     calls: list[tuple[Any, dict[str, Any]]] = []
-    tab = SimpleNamespace(tab_id=2, lock=asyncio.Lock())
+    tab = SimpleNamespace(tab_id=2, lock=asyncio.Lock(), session=SimpleNamespace(auto_answers=AutoAnswers()))
 
     async def key(tab: Any, **kwargs: Any) -> ActionResult:
         calls.append((tab, kwargs))

@@ -177,3 +177,46 @@ def test_a_dialog_of_a_page_that_opted_out_is_neither_quoted_nor_answered(
     assert "Secret" not in refused.value.message
     browser.driver.switch_to.alert.dismiss()  # the person answers it
     assert js(browser, "window.answered") is False  # Cancel: nothing browserx did
+
+
+def test_dialogs_the_person_chose_to_answer_never_stop_the_agent(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    """The options page's answers (chrome.storage.local ``autoDialogs``): alerts OK, confirms
+    Cancel, prompts OK with their suggested text. A click that opens one succeeds at once, the page
+    got the chosen answer, and the result lists what was answered; a later dialog (a timer's) is
+    reported by the next action. Judged by the page's own log."""
+    from tests.e2e.test_asks import Popup
+
+    popup = Popup(browser)
+    answers = {"alert": "accept", "confirm": "dismiss", "prompt": "accept"}
+    try:
+        popup.chrome("await chrome.storage.local.set({autoDialogs: a[0]});", answers)
+        deadline = time.monotonic() + 5
+        while (bx.status()["person"]["effective"] or {}).get("auto_dialogs") != answers:
+            assert time.monotonic() < deadline, bx.status()["person"]
+            time.sleep(0.05)
+        tab = open_page(browser, bx, servers.url("dialogs.html"))
+        ids = {name: id_of(bx, tab, name) for name in ("Alert", "Confirm", "Prompt", "Twice", "Later")}
+        started = time.monotonic()
+        result = bx.click(ids["Confirm"], tab=tab)
+        assert time.monotonic() - started < AT_ONCE_S
+        assert result["success"] is True
+        assert result["dialogs_answered"] == [
+            {"type": "confirm", "message": "Delete your account?", "accepted": False}
+        ]
+        bx.click(ids["Prompt"], tab=tab)
+        twice = bx.click(ids["Twice"], tab=tab)
+        assert [d["message"] for d in twice["dialogs_answered"]] == ["first", "second"]
+        later = bx.click(ids["Later"], tab=tab)
+        deadline = time.monotonic() + 5
+        while "later done" not in _log(browser):
+            assert time.monotonic() < deadline, _log(browser)
+            time.sleep(0.1)
+        after = bx.scroll(tab=tab)  # the click's result, or the next one, reports the timer's alert
+        reported = [*later.get("dialogs_answered", []), *after.get("dialogs_answered", [])]
+        assert [d["message"] for d in reported] == ["later"]
+        assert _log(browser) == ["confirm false", 'prompt "Ann"', "twice done", "later done"]
+    finally:
+        popup.chrome("await chrome.storage.local.remove('autoDialogs');")
+        popup.close()

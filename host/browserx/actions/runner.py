@@ -87,7 +87,8 @@ async def perform(
     stopped: list[BrowserxError] = []  # why, as said when it happened (a dialog may close meanwhile)
 
     def on_event(msg: Inbound) -> None:
-        if _stops_page(msg) and not crashed.is_set():
+        # (A dialog the person has answered at once holds nothing: the session kept no dialog.)
+        if _stops_page(msg) and not crashed.is_set() and (msg.method != DIALOG_OPENING or tab.session.dialog):
             stopped.append(tab.session.stopped_error())
             crashed.set()
 

@@ -92,6 +92,9 @@ class Action:
         out = result.model_dump(mode="json")
         out["tab"] = tab.tab_id
         out.update(await tab_changes(ctx, tab.tab_id))  # the tabs its page opened or closed
+        answered = tab.session.auto_answers.take()
+        if answered:  # dialogs the person has answered at once, opened since the last result
+            out["dialogs_answered"] = answered
         return out
 
 

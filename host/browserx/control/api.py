@@ -78,6 +78,7 @@ def build_methods(
     if isinstance(registry, TabRegistry):  # (unit tests pass stand-ins)
         registry.gate = person.gate
         registry.destinations = person.check_url
+        registry.dialog_answer = person.dialog_answer
         person.list_tabs = registry.list_tabs
     person.site_asker = lambda host, tab_id: asks_for(registry.conn).allow_site(host, tab_id)
     ctx = Context(registry, settings, person, socket_path)

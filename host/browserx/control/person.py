@@ -40,7 +40,15 @@ from browserx.errors import (
 )
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound, TabInfo
-from browserx.site_rules import MODES, Controls, SiteRules, clean_patterns, host_of, merge_controls
+from browserx.site_rules import (
+    MODES,
+    Controls,
+    SiteRules,
+    clean_patterns,
+    dialog_answers,
+    host_of,
+    merge_controls,
+)
 from browserx.snapshot.redaction import redact_url
 from browserx.url_policy import allowed_url
 
@@ -118,6 +126,7 @@ class PersonControls:
                 "tabSharing": msg.tabSharing,
                 "confirmSensitive": msg.confirmSensitive,
                 "uploadFolders": msg.uploadFolders,
+                "autoDialogs": msg.autoDialogs,
                 "sharedTabs": msg.sharedTabs,
             }
         )
@@ -139,6 +148,7 @@ class PersonControls:
             data.get("tabSharing") is True,
             data.get("confirmSensitive") is True,
             _folders(data.get("uploadFolders")),
+            dialog_answers(data.get("autoDialogs")),
         )
         shared = data.get("sharedTabs")
         self._page = page
@@ -166,6 +176,12 @@ class PersonControls:
     @property
     def upload_folders(self) -> tuple[str, ...]:
         return self.effective.upload_folders
+
+    def dialog_answer(self, kind: str) -> bool | None:
+        """How the person wants a dialog of this kind answered: accepted (True), dismissed
+        (False), or left to the agent (None)."""
+        answer = dict(self.effective.auto_dialogs).get(kind)
+        return None if answer is None else answer == "accept"
 
     @property
     def stopped(self) -> bool:

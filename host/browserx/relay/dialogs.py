@@ -5,14 +5,19 @@ page at once with ``dialog_error``, naming the dialog, instead of letting it tim
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
+import structlog
 
-from browserx.errors import CdpError, DialogOpen, clip
+from browserx.errors import BrowserxError, CdpError, DialogOpen, clip
 from browserx.quoting import quote
 from browserx.relay.cdp_types import JavaScriptDialogOpening
+from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import decode_raw
+
+log = structlog.get_logger("browserx.dialogs")
 
 DIALOG_OPENING = "Page.javascriptDialogOpening"
 DIALOG_CLOSED = "Page.javascriptDialogClosed"
@@ -23,6 +28,7 @@ DIALOG_METHODS = frozenset({"Page.handleJavaScriptDialog", "Page.getNavigationHi
 DIALOG_ENABLE_WAIT_S = 2.0
 DIALOG_ENABLE_TIMEOUT_S = 24 * 3600.0
 MESSAGE_CHARS = 500  # of the page's message, quoted in every answer while the dialog is open
+MAX_ANSWERED = 20  # dialogs answered automatically, kept until a result reports them
 
 
 UNKNOWN_DIALOG = JavaScriptDialogOpening(type="unknown")
@@ -81,3 +87,42 @@ def dialog_error(
         tab=tab_id,
         dialog=facts,
     )
+
+
+class AutoAnswers:
+    """The kinds of dialog the person chose to have answered at once, without the agent (the
+    config file's ``auto_dialogs``, the options page's): ``policy`` says how for a kind (True
+    accept, False dismiss, None: left to the agent), and what was answered so waits here until a
+    result reports it (``take``)."""
+
+    def __init__(self) -> None:
+        self.policy: Callable[[str], bool | None] = lambda kind: None
+        self._answered: list[dict[str, Any]] = []
+
+    def answer_for(self, dialog: JavaScriptDialogOpening, readable: bool | None) -> dict[str, Any] | None:
+        """Page.handleJavaScriptDialog's params for ``dialog`` (a prompt accepted with its default
+        text), recorded as answered; None when the person left it to the agent. ``readable``: the
+        page did not opt out, so its message may be reported."""
+        accept = self.policy(dialog.type)
+        if accept is None:
+            return None
+        params: dict[str, Any] = {"accept": accept}
+        if accept and dialog.type == "prompt":
+            params["promptText"] = dialog.defaultPrompt
+        facts = dialog_facts(dialog) if readable else {"type": dialog.type}
+        self._answered = [*self._answered[-(MAX_ANSWERED - 1) :], {**facts, "accepted": accept}]
+        return params
+
+    def take(self) -> list[dict[str, Any]]:
+        """The dialogs answered since the last call, oldest first."""
+        answered, self._answered = self._answered, []
+        return answered
+
+
+async def answer_quietly(conn: ExtensionConnection, tab_id: int, params: dict[str, Any]) -> None:
+    """Answer the tab's dialog; one closed meanwhile (by the person, the page) is only logged."""
+    try:
+        await conn.cdp(tab_id, "Page.handleJavaScriptDialog", params)
+        log.info("dialog_answered", tab=tab_id, accepted=params["accept"])
+    except BrowserxError as exc:
+        log.info("dialog_answer_failed", tab=tab_id, error=exc.message)

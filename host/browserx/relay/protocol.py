@@ -171,6 +171,7 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     tabSharing: Any = None
     confirmSensitive: Any = None
     uploadFolders: Any = None
+    autoDialogs: Any = None
     sharedTabs: Any = None
     # answer: the person's answer to an ``ask`` (control/ask.py): its id, the text or choice, Allow/Deny
     askId: str | None = None

@@ -27,6 +27,8 @@ from browserx.relay.dialogs import (
     DIALOG_METHODS,
     DIALOG_OPENING,
     UNKNOWN_DIALOG,
+    AutoAnswers,
+    answer_quietly,
     dialog_error,
     opened_dialog,
 )
@@ -108,6 +110,7 @@ class TabSession:
         self.crashed = False  # the renderer died; set until a reload or navigation replaces it
         self.dialog: JavaScriptDialogOpening | None = None
         self.dialog_inherited = False  # open since before this attachment (see _enable_page)
+        self.auto_answers = AutoAnswers()  # the kinds of dialog the person has answered at once
         self.page_readable: bool | None = None  # the page's last opt-out verdict (page/opt_out.py)
         self.frames_changed_at = 0.0  # last navigation or child frame attach/detach
         # Child CDP sessions (out-of-process iframes, workers) by sessionId.
@@ -402,10 +405,19 @@ class TabSession:
         log.warning("renderer_crashed", tab=self.tab_id)
 
     def handle_dialog(self, msg: Inbound) -> None:
-        """A dialog holds the page: what waits fails now, and all but its answer until it closes."""
-        self.dialog, self.dialog_inherited = opened_dialog(msg.params), False
+        """A dialog holds the page: what waits fails now, and all but its answer until it closes;
+        unless the person chose to answer its kind automatically: then it is answered at once,
+        what waits goes on, and the next action's result says so (``take_answered``)."""
+        dialog = opened_dialog(msg.params)
+        answer = self.auto_answers.answer_for(dialog, self.page_readable)
+        if answer is not None:  # not even a moment of "dialog open": it is answered now
+            task = asyncio.ensure_future(answer_quietly(self.conn, self.tab_id, answer))
+            self._background.add(task)
+            task.add_done_callback(self._background_done)
+            return
+        self.dialog, self.dialog_inherited = dialog, False
         self.conn.fail_tab(self.tab_id, self.dialog_error(), spare=DIALOG_METHODS)
-        log.info("dialog_opened", tab=self.tab_id, type=self.dialog.type)
+        log.info("dialog_opened", tab=self.tab_id, type=dialog.type)
 
     async def _enable_page(self) -> None:
         """Page.enable waits as long as a JavaScript dialog is open, also one opened while browserx

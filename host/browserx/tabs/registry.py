@@ -37,6 +37,9 @@ class TabRegistry:
         # Checked before an action opens a page from a tab (a link a click or Enter would follow:
         # control/person.py, the person's site rules); raises to refuse it.
         self.destinations: Callable[[str, int], Awaitable[bool]] | None = None
+        # How the person wants a JavaScript dialog of a kind answered (True accept, False dismiss,
+        # None: left to the agent): PersonControls.dialog_answer.
+        self.dialog_answer: Callable[[str], bool | None] | None = None
         self._disposals: set[asyncio.Task[None]] = set()  # closed tabs' memory being freed
         self.openers = Openers()  # the tabs pages opened, until a call on their opener reports them
         conn.on_notice(self._on_notice)
@@ -122,6 +125,9 @@ class TabRegistry:
             tab = self.tabs[tab_id] = Tab(tab_id, self.conn)
             tab.ids.raise_floor(self.floors.get(tab_id, 0))
             tab.check_destination = lambda url: self.check_destination(url, tab_id)
+            tab.session.auto_answers.policy = lambda kind: (
+                self.dialog_answer(kind) if self.dialog_answer else None
+            )
         return tab
 
     async def check_destination(self, url: str, tab_id: int) -> bool:
