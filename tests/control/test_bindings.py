@@ -18,6 +18,7 @@ from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TabsPa
 from browserx.control.tools import READS, TOOLS, Tool
 from browserx.relay.dialogs import AutoAnswers
 from browserx.settings import HostSettings
+from browserx.tabs.downloads import DownloadLog
 from browserx.tabs.openers import Openers
 
 PEEK = Tool("peek", "Look.", TabsParams, title="Peek", hints=READS)
@@ -99,7 +100,12 @@ def test_an_action_is_called_with_its_params_whole() -> None:
         "key": "Enter", "modifiers": [], "element_id": 4, "repeat": 1, "expect": None,
     }  # fmt: skip
     calls: list[tuple[Any, dict[str, Any]]] = []
-    tab = SimpleNamespace(tab_id=2, lock=asyncio.Lock(), session=SimpleNamespace(auto_answers=AutoAnswers()))
+    tab = SimpleNamespace(
+        tab_id=2,
+        lock=asyncio.Lock(),
+        session=SimpleNamespace(auto_answers=AutoAnswers()),
+        downloads=DownloadLog(),
+    )
 
     async def key(tab: Any, **kwargs: Any) -> ActionResult:
         calls.append((tab, kwargs))

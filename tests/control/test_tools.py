@@ -73,7 +73,8 @@ def test_the_agent_tools_are_the_ones_agents_are_promised() -> None:
         "tabs", "snapshot", "click", "type", "key", "scroll", "select", "check", "fill", "upload", "hover", "drag",
         "click_at",
         "hover_at",
-        "navigate", "back", "forward", "reload", "wait", "dialog", "screenshot", "html", "new_tab", "close_tab",
+        "navigate", "back", "forward", "reload", "wait", "dialog", "downloads", "screenshot", "html", "new_tab",
+        "close_tab",
         "activate_tab", "release_tab", "ask_user",
     ]  # fmt: skip
     for tool in AGENT_TOOLS:

@@ -134,6 +134,7 @@ RECIPES: dict[str, Recipe] = {
     # A page with no dialog open answers no_dialog (test_dialogs.py opens them).
     "dialog": lambda ids, point, url, text: [{"action": "dismiss"}, {"action": "accept", "text": text}],
     "screenshot": _screenshot,
+    "downloads": lambda ids, point, url, text: [{}],
     "html": lambda ids, point, url, text: [
         {"mode": m, "include_values": v} for m in ("skeleton", "full") for v in (False, True)
     ],

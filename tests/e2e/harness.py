@@ -91,6 +91,8 @@ def browser_with_extension(
         options.add_argument(flag)
     # chromedriver would otherwise pass --disable-extensions and block our unpacked extension.
     options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+    # The person's download folder, as Chrome's settings hold it: downloads land there, not in ~.
+    options.add_experimental_option("prefs", {"download.default_directory": str(root / "downloads")})
     if os.environ.get("BROWSERX_E2E_NO_BFCACHE"):
         options.add_argument("--disable-features=BackForwardCache")
     started = time.time()

@@ -87,15 +87,33 @@ class Action:
         async with tab.lock:
             if self.reads_page and not refused_by_lookup(tab, p):
                 await refuse_opted_out(tab)
+            downloads_before = tab.downloads.last_seq
             result = await self.run(tab, **arguments(p))
         result.raise_for_error()
         out = result.model_dump(mode="json")
         out["tab"] = tab.tab_id
         out.update(await tab_changes(ctx, tab.tab_id))  # the tabs its page opened or closed
+        downloads = await downloads_started(tab, downloads_before)
+        if downloads:  # what the action made the page download, finished or not
+            out["downloads"] = downloads
         answered = tab.session.auto_answers.take()
         if answered:  # dialogs the person has answered at once, opened since the last result
             out["dialogs_answered"] = answered
         return out
+
+
+DOWNLOAD_WAIT_S = 2.0  # for a download an action started to finish, before its result is given
+
+
+async def downloads_started(tab: Tab, before: int) -> list[dict[str, Any]]:
+    """The downloads the tab began after ``before``; waits a moment for those still running (a
+    small file is done by then; a big one is reported with what has arrived)."""
+    started = tab.downloads.since(before)
+    deadline = time.monotonic() + DOWNLOAD_WAIT_S
+    while any(d["state"] == "in_progress" for d in started) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+        started = tab.downloads.since(before)
+    return started
 
 
 # The actions that look their element up before anything else of theirs reaches the page (their

@@ -27,6 +27,7 @@ from browserx.control.schemas import (
     CdpParams,
     CloseTabParams,
     DialogParams,
+    DownloadsParams,
     HtmlParams,
     NewTabParams,
     Params,
@@ -187,6 +188,14 @@ async def targets(ctx: Context, p: TargetsParams) -> dict[str, Any]:
                 for sid, t in tab.session.sessions.items()
             ],
         }
+
+
+@implements("downloads")
+async def downloads(ctx: Context, p: DownloadsParams) -> dict[str, Any]:
+    tab = await ctx.registry.resolve(p.tab)
+    async with tab.lock:
+        await refuse_opted_out(tab)  # (the names and addresses are the pages' words)
+        return {"tab": tab.tab_id, "downloads": tab.downloads.recent()}
 
 
 @implements("snapshot")

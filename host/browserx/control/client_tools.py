@@ -402,6 +402,14 @@ class ToolMethods:
         out: dict[str, Any] = result
         return out
 
+    def downloads(self, *, tab: int | None = None) -> list[dict[str, Any]]:
+        """The files the tab's pages downloaded lately, newest first: name, address, size and state
+        (in_progress, completed, canceled). Chrome saves them where the person's settings
+        say. An action that starts a download also lists it in its own result (`downloads`)."""
+        result = self.call("downloads", tab=tab)
+        out: list[dict[str, Any]] = result["downloads"]
+        return out
+
     def screenshot(
         self,
         *,

@@ -338,6 +338,10 @@ class ScreenshotParams(TabParams):
 # -- page source --------------------------------------------------------------------------
 
 
+class DownloadsParams(TabParams):
+    pass
+
+
 class HtmlParams(TabParams):
     mode: Literal["skeleton", "full"] = Field(
         default="skeleton",

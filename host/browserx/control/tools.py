@@ -25,6 +25,7 @@ from browserx.control.schemas import (
     ClickParams,
     CloseTabParams,
     DialogParams,
+    DownloadsParams,
     DragParams,
     FillParams,
     HistoryParams,
@@ -335,6 +336,16 @@ TOOLS: tuple[Tool, ...] = (
         positional=("action",),
         title="Answer a dialog",
         hints=INPUT,
+    ),
+    Tool(
+        "downloads",
+        "The files the tab's pages downloaded lately, newest first: name, address, size and state "
+        "(in_progress, completed, canceled). Chrome saves them where the person's settings say. An "
+        "action that starts a download also lists it in its own result (`downloads`).",
+        DownloadsParams,
+        unwrap="downloads",
+        title="List downloads",
+        hints=READS,
     ),
     Tool(
         "screenshot",

@@ -345,6 +345,15 @@ def print_dialog(_: argparse.Namespace, result: dict[str, Any]) -> None:
         print(f"the page went on to {result.get('url', '')}")
 
 
+def print_downloads(_: argparse.Namespace, downloads: list[dict[str, Any]]) -> None:
+    """One line per download, newest first: its state, name, size and address."""
+    if not downloads:
+        print("no downloads in this tab")
+    for d in downloads:
+        size = f" ({d['size']} bytes)" if d.get("size") else ""
+        print(f"{d['state']:<11} {quote(d['name'])}{size}  {d['url']}")
+
+
 def print_targets(_: argparse.Namespace, sessions: list[dict[str, Any]]) -> None:
     """One line per child session (out-of-process iframe): its id, type and URL."""
     if not sessions:
@@ -371,6 +380,7 @@ PRINTERS: dict[str, Printer] = {
     "activate_tab": print_activate_tab,
     "release_tab": print_release_tab,
     "dialog": print_dialog,
+    "downloads": print_downloads,
     "fill": print_fill,
     "targets": print_targets,
     "cdp": print_cdp,

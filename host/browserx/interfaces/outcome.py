@@ -46,6 +46,9 @@ def describe_action(result: dict[str, Any]) -> str:
         parts.append("now checked" if changes["checked"] else "now unchecked")
     if changes.get("selected") is not None:
         parts.append(f"selected {json.dumps(changes['selected'], ensure_ascii=False)}")
+    for d in result.get("downloads") or ():
+        if isinstance(d, dict):
+            parts.append(f"downloaded {json.dumps(d.get('name'), ensure_ascii=False)} ({d.get('state')})")
     if isinstance(result.get("files"), list):
         names = ", ".join(
             f"{f.get('name')} ({f.get('size')} bytes)" for f in result["files"] if isinstance(f, dict)

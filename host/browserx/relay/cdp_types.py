@@ -117,6 +117,23 @@ class GetNavigationHistoryResult(msgspec.Struct):
     entries: list[NavigationEntry]
 
 
+class DownloadWillBegin(msgspec.Struct):
+    """Page.downloadWillBegin: a download the page started (a link, a form, a script)."""
+
+    guid: str
+    url: str = ""
+    suggestedFilename: str = ""
+
+
+class DownloadProgress(msgspec.Struct):
+    """Page.downloadProgress: how far a download got (state inProgress, completed or canceled)."""
+
+    guid: str
+    totalBytes: float = 0
+    receivedBytes: float = 0
+    state: str = "inProgress"
+
+
 class JavaScriptDialogOpening(msgspec.Struct):
     """Page.javascriptDialogOpening: an alert, confirm, prompt or beforeunload holds the page."""
 

@@ -23,6 +23,7 @@ from browserx.relay.protocol import Inbound
 from browserx.relay.session import ANSWERED, PAGE_CHANGING_EVENTS, TabSession
 from browserx.snapshot.ids import IdAllocator
 from browserx.snapshot.snapshot import DomSnapshot
+from browserx.tabs.downloads import DownloadLog
 from browserx.tabs.memory import ActionMemory, Fingerprint
 
 log = structlog.get_logger("browserx.tab")
@@ -83,6 +84,7 @@ class Tab:
         # where the person's site rules keep browserx off it; True when it asked the person first
         # (what the page shows may have changed meanwhile). Set by the TabRegistry.
         self.check_destination: Callable[[str], Awaitable[bool]] | None = None
+        self.downloads = DownloadLog()  # what its pages downloaded (tabs/downloads.py)
         self.session.add_listener(self._on_event)
         self.session.on_page_gone.append(self.invalidate)
 
@@ -93,6 +95,7 @@ class Tab:
     def _on_event(self, msg: Inbound) -> None:
         if msg.method in PAGE_CHANGING_EVENTS:
             self.invalidate(msg.method or "")
+        self.downloads.on_event(msg)
 
     def invalidate(self, reason: str) -> None:
         if self.snapshot is not None:
