@@ -35,6 +35,8 @@ const CDP_ALLOWLIST = [
   "Page.reload",
   "Page.setInterceptFileChooserDialog",
   "Runtime.callFunctionOn",
+  "Runtime.disable",
+  "Runtime.enable",
   "Runtime.evaluate",
   "Runtime.getProperties",
   "Runtime.releaseObjectGroup",

@@ -71,11 +71,8 @@ def test_descriptions_are_plain_text_for_a_model() -> None:
 def test_the_agent_tools_are_the_ones_agents_are_promised() -> None:
     assert [t.name for t in AGENT_TOOLS] == [
         "tabs", "snapshot", "click", "type", "key", "scroll", "select", "check", "fill", "upload", "hover", "drag",
-        "click_at",
-        "hover_at",
-        "navigate", "back", "forward", "reload", "wait", "dialog", "downloads", "screenshot", "html", "new_tab",
-        "close_tab",
-        "activate_tab", "release_tab", "ask_user",
+        "click_at", "hover_at", "navigate", "back", "forward", "reload", "wait", "dialog", "downloads", "console",
+        "screenshot", "html", "new_tab", "close_tab", "activate_tab", "release_tab", "ask_user",
     ]  # fmt: skip
     for tool in AGENT_TOOLS:
         fields = tool.params.model_fields

@@ -135,6 +135,7 @@ RECIPES: dict[str, Recipe] = {
     "dialog": lambda ids, point, url, text: [{"action": "dismiss"}, {"action": "accept", "text": text}],
     "screenshot": _screenshot,
     "downloads": lambda ids, point, url, text: [{}],
+    "console": lambda ids, point, url, text: [{}, {"level": "error", "limit": 5}],
     "html": lambda ids, point, url, text: [
         {"mode": m, "include_values": v} for m in ("skeleton", "full") for v in (False, True)
     ],

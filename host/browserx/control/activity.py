@@ -120,6 +120,8 @@ def describe(tool: str, params: dict[str, Any], named: NamedElement) -> str:
     if tool == "wait":
         what = [w for w, k in (("text to appear", "text"), ("text to go", "gone")) if p.get(k)]
         return "wait for " + (" and ".join(what) or "the page")
+    if tool == "console":
+        return "read the tab's console"
     if tool == "downloads":
         return "list the tab's downloads"
     if tool == "snapshot":

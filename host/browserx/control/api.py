@@ -18,6 +18,7 @@ from browserx._version import __version__
 from browserx.control.action_methods import ACTIONS, bind_actions
 from browserx.control.ask import ask_user, asks_for
 from browserx.control.bindings import BINDINGS, Context, Implementation, implements
+from browserx.control.console import console_messages
 from browserx.control.fill import fill as fill  # (binds the fill tool)
 from browserx.control.person import PersonControls
 from browserx.control.policy import allowed_url, refuse_opted_out, refuse_opted_out_frames
@@ -26,6 +27,7 @@ from browserx.control.schemas import (
     AskUserParams,
     CdpParams,
     CloseTabParams,
+    ConsoleParams,
     DialogParams,
     DownloadsParams,
     HtmlParams,
@@ -196,6 +198,11 @@ async def downloads(ctx: Context, p: DownloadsParams) -> dict[str, Any]:
     async with tab.lock:
         await refuse_opted_out(tab)  # (the names and addresses are the pages' words)
         return {"tab": tab.tab_id, "downloads": tab.downloads.recent()}
+
+
+@implements("console")
+async def console(ctx: Context, p: ConsoleParams) -> dict[str, Any]:
+    return await console_messages(ctx, p)
 
 
 @implements("snapshot")

@@ -410,6 +410,20 @@ class ToolMethods:
         out: list[dict[str, Any]] = result["downloads"]
         return out
 
+    def console(
+        self,
+        *,
+        tab: int | None = None,
+        level: Literal["all", "warning", "error"] = "all",
+        limit: int = 50,
+    ) -> dict[str, Any]:
+        """The tab's console messages and uncaught errors since its page loaded (level, text as the
+        page wrote it, source file and line): why a button did nothing, what failed behind a
+        spinner. `level` keeps warnings and errors, or errors only."""
+        result = self.call("console", tab=tab, level=level, limit=limit)
+        out: dict[str, Any] = result
+        return out
+
     def screenshot(
         self,
         *,

@@ -342,6 +342,13 @@ class DownloadsParams(TabParams):
     pass
 
 
+class ConsoleParams(TabParams):
+    level: Literal["all", "warning", "error"] = Field(
+        default="all", description="Which messages: all, warnings and errors, or errors only."
+    )
+    limit: int = Field(default=50, ge=1, le=500, description="At most this many, the latest.")
+
+
 class HtmlParams(TabParams):
     mode: Literal["skeleton", "full"] = Field(
         default="skeleton",

@@ -24,6 +24,7 @@ from browserx.control.schemas import (
     ClickAtParams,
     ClickParams,
     CloseTabParams,
+    ConsoleParams,
     DialogParams,
     DownloadsParams,
     DragParams,
@@ -345,6 +346,15 @@ TOOLS: tuple[Tool, ...] = (
         DownloadsParams,
         unwrap="downloads",
         title="List downloads",
+        hints=READS,
+    ),
+    Tool(
+        "console",
+        "The tab's console messages and uncaught errors since its page loaded (level, text as the page "
+        "wrote it, source file and line): why a button did nothing, what failed behind a spinner. "
+        "`level` keeps warnings and errors, or errors only.",
+        ConsoleParams,
+        title="Read the console",
         hints=READS,
     ),
     Tool(

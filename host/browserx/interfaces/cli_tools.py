@@ -354,6 +354,15 @@ def print_downloads(_: argparse.Namespace, downloads: list[dict[str, Any]]) -> N
         print(f"{d['state']:<11} {quote(d['name'])}{size}  {d['url']}")
 
 
+def print_console(_: argparse.Namespace, result: dict[str, Any]) -> None:
+    """One line per message, oldest first: level, text (quoted: the page's words) and source."""
+    if not result["messages"]:
+        print("no console messages")
+    for m in result["messages"]:
+        source = f"  ({m['source']})" if m.get("source") else ""
+        print(f"{m['level']:<7} {quote(m['text'])}{source}")
+
+
 def print_targets(_: argparse.Namespace, sessions: list[dict[str, Any]]) -> None:
     """One line per child session (out-of-process iframe): its id, type and URL."""
     if not sessions:
@@ -381,6 +390,7 @@ PRINTERS: dict[str, Printer] = {
     "release_tab": print_release_tab,
     "dialog": print_dialog,
     "downloads": print_downloads,
+    "console": print_console,
     "fill": print_fill,
     "targets": print_targets,
     "cdp": print_cdp,

@@ -74,6 +74,8 @@ CDP_ALLOWLIST: frozenset[str] = frozenset(
         "Page.reload",
         "Page.setInterceptFileChooserDialog",
         "Runtime.callFunctionOn",
+        "Runtime.disable",
+        "Runtime.enable",
         "Runtime.evaluate",
         "Runtime.getProperties",
         "Runtime.releaseObjectGroup",
