@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-forms bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-screenshot clean
 
 setup: system venv native
 
@@ -155,6 +155,11 @@ bench-oracle: bench-venv corpus
 # same page of one Chromium, at an agent's pace; printed to stdout (~2 min).
 bench-forms: bench-venv
 	$(BENCH_VENV)/bin/python bench/forms.py $(FORMS_ARGS)
+
+# drag, upload, a dialog answered, a download and the console read: browserx vs Playwright on the same
+# page of one Chromium, at an agent's pace; printed to stdout (~4 min).
+bench-tools: bench-venv
+	$(BENCH_VENV)/bin/python bench/tools.py $(TOOLS_ARGS)
 
 # Screenshot latency (viewport and full page, PNG and JPEG, of the 20k generated page) and the size of
 # the hybrid view (semantic JSON + JPEG) on a few fixture pages, printed to stdout (~1 min).

@@ -15,7 +15,7 @@ import pytest
 from browserx import Client
 from browserx.control.tools import TOOLS
 from browserx.errors import Occluded, StaleElement
-from tests.e2e.harness import Browser, Servers
+from tests.e2e.harness import UPLOADS, Browser, Servers
 from tests.e2e.helpers import js, open_page
 
 PAGE = "act-hostile-swap.html"
@@ -27,8 +27,11 @@ ARGS: dict[str, dict[str, Any]] = {
     "select": {"value": "Yes"},
     "key": {"key": "Enter"},
     "scroll": {"direction": "down"},
+    "upload": {"paths": [str(UPLOADS / "note.txt")]},
+    "drag": {"x": 5, "y": 5},
 }
 KIND = {"type": "textbox", "select": "combobox", "check": "checkbox"}
+FILE_TOOLS = {"upload"}  # act on the file input (a button too, of type file)
 
 
 def test_every_id_taking_action_tool_is_covered() -> None:
@@ -56,7 +59,11 @@ def ids_of(bx: Client, tab: int, name: str) -> list[dict[str, Any]]:
 
 def confirm_id(bx: Client, tab: int, tool: str) -> int:
     role = KIND.get(tool, "button")
-    found = [n for n in ids_of(bx, tab, "Confirm") if n.get("role") == role]
+    found = [
+        n
+        for n in ids_of(bx, tab, "Confirm")
+        if n.get("role") == role and (n.get("type") == "file") == (tool in FILE_TOOLS)
+    ]
     assert len(found) == 1, found
     return int(found[0]["id"])
 
