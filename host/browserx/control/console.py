@@ -26,7 +26,7 @@ from browserx.snapshot.redaction import mask_numbers, redact_url
 CONSOLE_CALLED = "Runtime.consoleAPICalled"
 EXCEPTION_THROWN = "Runtime.exceptionThrown"
 TEXT_CHARS = 500
-REPLAY_GRACE_S = 0.1  # for replayed events the browser sent beside the enable's answer
+REPLAY_GRACE_S = 0.02  # margin: Chrome sends the replay before the answer, and the worker keeps the order
 LEVELS = {"warning": "warning", "warn": "warning", "error": "error", "assert": "error", "debug": "debug"}
 URL_IN_TEXT = re.compile(r"\b(?:https?|wss?)://[^\s\"'<>)]+")
 
