@@ -95,7 +95,8 @@ interface BxSnippets {
     {connected: boolean, parent: number, parentDesc: string, index: number, x: number, y: number};
   "actions/drag_started.js": (this: Element) => boolean;
   "actions/upload_files.js": (this: BxDuck) => {name: string, size: number}[];
-  "actions/upload_probe.js": (this: BxDuck) => {file: boolean, multiple: boolean, disabled: boolean};
+  "actions/upload_probe.js": (this: BxDuck) =>
+    {file: boolean, multiple: boolean, disabled: boolean, submits: boolean};
   "actions/effects.js": (this: unknown, msg: {kind: string, x?: number, y?: number, width?: number,
     height?: number, box?: number[], click?: boolean, durationMs?: number}, el?: Element | null) => void;
   "actions/focus_guard.js": (this: unknown, blur: boolean) =>

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from browserx import Client
-from browserx.errors import BadRequest, DeniedByUser
+from browserx.errors import BadRequest, DeniedByUser, NotInteractable
 from tests.e2e.harness import UPLOADS, Browser, Servers
 from tests.e2e.helpers import id_of, js, open_page
 from tests.e2e.test_asks import Popup, in_thread, popup  # noqa: F401  (the popup fixture)
@@ -50,6 +50,25 @@ def test_a_chooser_opened_by_script_is_answered(browser: Browser, bx: Client, se
     changes = [g for g in js(browser, "window.got") if g["kind"] == "change"]
     assert changes == [{"input": "picker", "kind": "change", "files": _sizes(CV)}]
     assert result["files"] == [{"name": "cv.txt", "size": CV.stat().st_size}]
+
+
+def test_fill_puts_a_file_into_a_file_input_beside_the_text(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("upload.html"))
+    result = bx.fill({id_of(bx, tab, "Name"): "Ann", id_of(bx, tab, "Resume"): str(CV)}, tab=tab)
+    assert [f["action"] for f in result["fields"]] == ["type", "upload"]
+    assert js(browser, "document.getElementById('applicant').value") == "Ann"
+    assert [g["files"] for g in js(browser, "window.got") if g["kind"] == "change"] == [_sizes(CV)]
+
+
+def test_a_submit_button_is_never_clicked_for_an_upload(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("upload.html"))
+    with pytest.raises(NotInteractable, match="submits its form"):
+        bx.upload(id_of(bx, tab, "Send"), [str(NOTE)], tab=tab)
+    assert js(browser, "[window.sent, window.got]") == [False, []]
 
 
 def test_bad_paths_fail_before_the_page_is_touched(browser: Browser, bx: Client, servers: Servers) -> None:

@@ -56,6 +56,12 @@ async def upload(
                 raise _one_only(target, len(paths))
             await _set_files(tab, target.session_id, list(paths), objectId=target.object_id)
             held = await call_on(tab, target, FILES_JS)
+        elif isinstance(kind, dict) and kind.get("submits"):
+            raise NotInteractable(
+                f"{target.sentence()} submits its form: clicking it would send the form, not open a file "
+                "dialog. Give the ID of the file input, or of the button that opens the file dialog.",
+                id=element_id,
+            )
         else:
             held = await _through_chooser(ctx, target, list(paths))
         ctx.result.files = [UploadedFile(name=str(f["name"]), size=int(f["size"])) for f in held or ()]

@@ -220,9 +220,9 @@ class ToolMethods:
     ) -> dict[str, Any]:
         """Fill several fields of a form in one call, in order: text fields are typed into (their value
         replaced), dropdowns choose the option with the label given, checkboxes, radios and
-        switches take true or false. One result per field; stops at the first field that
-        fails, saying what was done before it. Nothing is submitted: click the submit button
-        after."""
+        switches take true or false, file inputs a file's path. One result per field; stops
+        at the first field that fails, saying what was done before it. Nothing is submitted:
+        click the submit button after."""
         result = self.call("fill", tab=tab, expect=expect, fields=fields)
         out: dict[str, Any] = result
         return out

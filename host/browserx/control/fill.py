@@ -5,7 +5,8 @@ Each field goes through the action tool a person's hand would use on it, called 
 the person's confirmation of sensitive input and the input gate, exactly as the single calls are,
 and nothing here can go around them. Which tool is read from what the ID named in the snapshot
 (role and tag): a bool checks or unchecks, a ``<select>``, a listbox or a combobox that is not a
-text field chooses an option, everything else is typed into with its value replaced and left
+text field chooses an option, a file input takes the file at the path given (upload: the person's
+word first, as for a single upload), everything else is typed into with its value replaced and left
 (blur: its change event fires, as when a person moves on). The first field that fails stops the
 fill with that field's error, whose details list what was done before it (``filled``). The expectation, if any, is the last field's.
 """
@@ -24,6 +25,7 @@ from browserx.control.schemas import (
     FillParams,
     SelectParams,
     TypeParams,
+    UploadParams,
 )
 from browserx.errors import BadRequest, BrowserxError
 from browserx.tabs.tab import Tab
@@ -49,6 +51,8 @@ def field_action(tab: Tab, field: FillField, expect: Any, tab_id: int) -> Action
             f"Field [{field.id}] is a {role}: give true or false for it, not text.",
             details={"id": field.id},
         )
+    if tag == "input" and role == "button":  # a file input (the other input buttons take no value)
+        return UploadParams(**common, paths=[field.value])
     if tag == "select" or role in CHOOSERS or (role == "combobox" and tag not in ("input", "textarea")):
         return SelectParams(**common, value=field.value)
     return TypeParams(**common, text=field.value, clear=True, blur=True)

@@ -184,11 +184,12 @@ class FillField(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     id: int = Field(
-        description="ID of the field: a text field, textarea, dropdown, checkbox, radio or switch."
+        description="ID of the field: a text field, textarea, dropdown, checkbox, radio, switch or file input."
     )
     value: str | bool = Field(
         description="Text for a text field (its value is replaced; dates as 2026-11-26), an option's "
-        "label for a dropdown, true or false for a checkbox, radio or switch."
+        "label for a dropdown, true or false for a checkbox, radio or switch, a file's absolute path for a "
+        "file input (asked of the person unless in a folder they allowed)."
     )
 
 

@@ -220,8 +220,8 @@ TOOLS: tuple[Tool, ...] = (
         "fill",
         "Fill several fields of a form in one call, in order: text fields are typed into (their value "
         "replaced), dropdowns choose the option with the label given, checkboxes, radios and switches "
-        "take true or false. One result per field; stops at the first field that fails, saying what "
-        "was done before it. Nothing is submitted: click the submit button after.",
+        "take true or false, file inputs a file's path. One result per field; stops at the first field "
+        "that fails, saying what was done before it. Nothing is submitted: click the submit button after.",
         FillParams,
         positional=("fields",),
         acts=True,
