@@ -179,7 +179,7 @@ lint: venv js-tools
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	node tools/js/check.mjs
-	tools/js/node_modules/.bin/eslint --config tools/js/eslint.config.mjs extension host/browserx tools/js
+	tools/js/node_modules/.bin/eslint --config tools/js/eslint.config.mjs host/browserx tools/js
 	node --test --test-reporter=dot tools/js/test/*.test.mjs
 
 clean:

@@ -17,7 +17,7 @@ import pytest
 from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
 from browserx.relay.connection import map_relay_error
 
-CONTROLS_JS = Path(__file__).resolve().parents[1] / "extension" / "controls.js"
+CONTROLS_JS = Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension" / "controls.js"
 
 # A stand-in for what controls.js uses of chrome.* and of service-worker.js's globals.
 PRELUDE = """

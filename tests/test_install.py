@@ -7,6 +7,7 @@ import base64
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import pytest
@@ -19,7 +20,7 @@ from browserx.install import (
     apply,
     current_os,
     default_plan,
-    launcher_path,
+    launcher,
     plan_install,
     remove,
     render_manifest,
@@ -29,6 +30,7 @@ from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 FILENAME = "com.browserx.host.json"
+PY = "/opt/bx/venv/bin/python"
 ORIGIN = "chrome-extension://bdmcchjakioickidfhiggdbapfpibgdc/"
 
 LINUX = {
@@ -70,73 +72,83 @@ def test_constants() -> None:
 # -- plans -------------------------------------------------------------------------------------
 
 
+def _pair(steps: list[install.Step], folder: str) -> None:
+    """A launcher and, beside it, the manifest that names it."""
+    run, manifest = steps
+    assert isinstance(run, WriteFile) and isinstance(manifest, WriteFile)
+    assert run.executable and not manifest.executable
+    assert str(manifest.path.parent) == str(run.path.parent) == folder
+    assert manifest.path.name == FILENAME
+    check_manifest(manifest.content, str(run.path))
+
+
 @pytest.mark.parametrize("browser", BROWSERS)
 def test_linux_plan(browser: str) -> None:
-    home = Path("/home/ada")
-    steps = plan_install(browsers=(browser,), os_name="linux", home=home, host_path="/opt/bx/browserx-host")
-    assert len(steps) == 1
-    step = steps[0]
-    assert isinstance(step, WriteFile)
-    assert str(step.path) == f"/home/ada/{LINUX[browser]}/NativeMessagingHosts/{FILENAME}"
-    check_manifest(step.content, "/opt/bx/browserx-host")
+    steps = plan_install(browsers=(browser,), os_name="linux", home=Path("/home/ada"), python=PY)
+    _pair(steps, f"/home/ada/{LINUX[browser]}/NativeMessagingHosts")
+    assert steps[0].path.name == "browserx-host"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("browser", BROWSERS)
 def test_macos_plan(browser: str) -> None:
-    home = Path("/Users/ada")
-    steps = plan_install(browsers=(browser,), os_name="darwin", home=home, host_path="/opt/bx/browserx-host")
-    assert len(steps) == 1
-    step = steps[0]
-    assert isinstance(step, WriteFile)
-    assert str(step.path) == f"/Users/ada/{MAC[browser]}/NativeMessagingHosts/{FILENAME}"
-    check_manifest(step.content, "/opt/bx/browserx-host")
+    steps = plan_install(browsers=(browser,), os_name="darwin", home=Path("/Users/ada"), python=PY)
+    _pair(steps, f"/Users/ada/{MAC[browser]}/NativeMessagingHosts")
 
 
 @pytest.mark.parametrize("browser", BROWSERS)
 def test_windows_plan(browser: str) -> None:
     home = PureWindowsPath("C:/Users/Ada")
-    host = r"C:\Program Files\browserx\browserx-host.bat"
-    steps = plan_install(browsers=(browser,), os_name="windows", home=home, host_path=host)  # type: ignore[arg-type]
-    assert len(steps) == 2
-    write, registry = steps
-    assert isinstance(write, WriteFile)
+    python = r"C:\Program Files\Python311\python.exe"
+    steps = plan_install(browsers=(browser,), os_name="windows", home=home, python=python)  # type: ignore[arg-type]
+    assert len(steps) == 3
+    *files, registry = steps
+    _pair(files, f"C:\\Users\\Ada\\AppData\\Local\\browserx\\{browser}")
+    assert files[0].path.name == "browserx-host.bat"  # type: ignore[union-attr]
+    assert python in files[0].content  # type: ignore[union-attr]
     assert isinstance(registry, RegistryValue)
-    assert str(write.path) == f"C:\\Users\\Ada\\AppData\\Local\\browserx\\{browser}\\{FILENAME}"
     assert registry.key == WINDOWS_KEYS[browser]
-    assert registry.value == str(write.path)
-    check_manifest(write.content, host)
+    assert registry.value == str(files[1].path)  # type: ignore[union-attr]
     assert f"HKCU\\{WINDOWS_KEYS[browser]}" in registry.describe()
 
 
 def test_windows_manifest_files_are_distinct_per_browser() -> None:
-    steps = plan_install(
-        os_name="windows",
-        home=PureWindowsPath("C:/Users/Ada"),  # type: ignore[arg-type]
-        host_path="C:\\bx\\browserx-host.bat",
-    )
+    steps = plan_install(os_name="windows", home=PureWindowsPath("C:/Users/Ada"), python="py.exe")  # type: ignore[arg-type]
     files = [s.path for s in steps if isinstance(s, WriteFile)]
     keys = [s.key for s in steps if isinstance(s, RegistryValue)]
-    assert len(files) == len(set(files)) == 4
+    assert len(files) == len(set(files)) == 8
     assert sorted(keys) == sorted(WINDOWS_KEYS.values())
 
 
 @pytest.mark.parametrize("os_name", ["linux", "darwin"])
 def test_all_browsers_by_default(os_name: install.OsName) -> None:
-    steps = plan_install(os_name=os_name, home=Path("/h"), host_path="/x")
+    steps = plan_install(os_name=os_name, home=Path("/h"), python=PY)
     dirs = LINUX if os_name == "linux" else MAC
-    assert [str(s.path) for s in steps if isinstance(s, WriteFile)] == [
+    assert [str(s.path) for s in steps if isinstance(s, WriteFile) and not s.executable] == [
         f"/h/{dirs[b]}/NativeMessagingHosts/{FILENAME}" for b in BROWSERS
     ]
 
 
 @pytest.mark.parametrize("os_name", ["linux", "darwin", "windows"])
 def test_user_data_dir_plan_writes_only_that_profile(os_name: install.OsName, tmp_path: Path) -> None:
-    steps = plan_install(os_name=os_name, home=Path("/h"), host_path="/x", user_data_dir=tmp_path / "profile")
-    assert len(steps) == 1
-    step = steps[0]
-    assert isinstance(step, WriteFile)
-    assert step.path == tmp_path / "profile" / "NativeMessagingHosts" / FILENAME
-    check_manifest(step.content, "/x")
+    steps = plan_install(os_name=os_name, home=Path("/h"), python=PY, user_data_dir=tmp_path / "profile")
+    _pair(steps, str(tmp_path / "profile" / "NativeMessagingHosts"))
+
+
+def test_the_launcher_runs_this_installations_host(tmp_path: Path) -> None:
+    odd = "/opt/it's here/bin/python3"
+    script = launcher("linux", odd)
+    assert script.startswith("#!/bin/sh\n") and script.endswith('-m browserx.host "$@"\n')
+    assert "'/opt/it'\\''s here/bin/python3'" in script  # quoted for sh
+    bat = launcher("windows", r"C:\Py\python.exe")
+    assert bat == '@echo off\r\n"C:\\Py\\python.exe" -m browserx.host %*\r\n'
+    # It really starts this interpreter's host module: run with --version-only stand-in (sh -n).
+    path = tmp_path / "browserx-host"
+    path.write_text(launcher("linux", "/bin/echo"), encoding="utf-8")
+    path.chmod(0o755)
+    import subprocess
+
+    out = subprocess.run([str(path), "chrome-extension://x/"], capture_output=True, text=True, check=True)
+    assert out.stdout == "-m browserx.host chrome-extension://x/\n"
 
 
 # -- manifest ----------------------------------------------------------------------------------
@@ -161,39 +173,28 @@ def test_manifest_with_another_extension_id() -> None:
     assert manifest["allowed_origins"] == ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]
 
 
-@pytest.mark.parametrize("os_name", ["linux", "darwin", "windows"])
-def test_launcher_paths_are_absolute_and_exist(os_name: install.OsName) -> None:
-    path = launcher_path(os_name)
-    assert path.is_absolute()
-    assert path.exists(), path
-    assert path.name == ("browserx-host.bat" if os_name == "windows" else "browserx-host")
-
-
-def test_posix_launcher_is_executable() -> None:
-    assert os.access(launcher_path("linux"), os.X_OK)
-
-
-def test_default_plan_uses_this_os_and_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_plan_uses_this_os_home_and_interpreter(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    steps = default_plan("chromium", None)
-    first = steps[0]
-    assert isinstance(first, WriteFile)
-    assert first.path.is_relative_to(tmp_path)
-    manifest = json.loads(first.content)
-    assert Path(manifest["path"]).is_absolute()
-    assert Path(manifest["path"]) == launcher_path(current_os())
+    run, manifest = default_plan("chromium", None)
+    assert isinstance(run, WriteFile) and isinstance(manifest, WriteFile)
+    assert run.path.is_relative_to(tmp_path) and manifest.path.is_relative_to(tmp_path)
+    assert Path(json.loads(manifest.content)["path"]) == run.path
+    assert sys.executable in run.content
 
 
 # -- apply / remove ----------------------------------------------------------------------------
 
 
 def test_apply_and_remove(tmp_path: Path) -> None:
-    steps = plan_install(os_name="linux", home=tmp_path, host_path="/opt/bx/browserx-host")
+    steps = plan_install(os_name="linux", home=tmp_path, python=PY)
     apply(steps)
     paths = [s.path for s in steps if isinstance(s, WriteFile)]
     for step in steps:
         assert isinstance(step, WriteFile)
         assert step.path.read_text(encoding="utf-8") == step.content
+        assert os.access(step.path, os.X_OK) == step.executable
     apply(steps)  # idempotent
     removed = remove(steps)
     assert removed == [str(p) for p in paths]
@@ -202,13 +203,15 @@ def test_apply_and_remove(tmp_path: Path) -> None:
 
 
 def test_apply_and_remove_user_data_dir(tmp_path: Path) -> None:
-    steps = plan_install(os_name="linux", home=Path("/nonexistent"), host_path="/x", user_data_dir=tmp_path)
+    steps = plan_install(os_name="linux", home=Path("/nonexistent"), python=PY, user_data_dir=tmp_path)
     apply(steps)
     assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == [
         "NativeMessagingHosts",
+        "NativeMessagingHosts/browserx-host",
         f"NativeMessagingHosts/{FILENAME}",
     ]
-    assert remove(steps) == [str(tmp_path / "NativeMessagingHosts" / FILENAME)]
+    folder = tmp_path / "NativeMessagingHosts"
+    assert remove(steps) == [str(folder / "browserx-host"), str(folder / FILENAME)]
 
 
 # -- CLI ---------------------------------------------------------------------------------------
@@ -225,9 +228,9 @@ def test_cli_install_host_dry_run(
     monkeypatch.setenv("HOME", str(tmp_path))
     assert cli_main(["install-host", "--dry-run", "--browser", "chromium"]) == 0
     out = capsys.readouterr().out
-    path = _expected_dir(tmp_path, "chromium") / FILENAME
-    assert out.startswith(f"write {path}:\n")
-    check_manifest(out.split(":\n", 1)[1], str(launcher_path(current_os())))
+    folder = _expected_dir(tmp_path, "chromium")
+    assert out.startswith(f"write {folder / 'browserx-host'}:\n#!/bin/sh")
+    check_manifest(out.split(f"write {folder / FILENAME}:\n", 1)[1], str(folder / "browserx-host"))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -250,17 +253,18 @@ def test_cli_install_and_uninstall_user_data_dir(
     monkeypatch.setenv("HOME", str(home))
     profile = tmp_path / "profile"
     target = profile / "NativeMessagingHosts" / FILENAME
+    run = profile / "NativeMessagingHosts" / "browserx-host"
 
     assert cli_main(["uninstall-host", "--dry-run", "--user-data-dir", str(profile)]) == 0
-    assert capsys.readouterr().out == f"would remove: {target}\n"
+    assert capsys.readouterr().out == f"would remove: {run}\nwould remove: {target}\n"
 
     assert cli_main(["install-host", "--user-data-dir", str(profile)]) == 0
-    assert capsys.readouterr().out == f"installed: {target}\n"
-    check_manifest(target.read_text(encoding="utf-8"), str(launcher_path(current_os())))
+    assert capsys.readouterr().out == f"installed: {run}\ninstalled: {target}\n"
+    check_manifest(target.read_text(encoding="utf-8"), str(run))
 
     assert cli_main(["uninstall-host", "--user-data-dir", str(profile)]) == 0
-    assert capsys.readouterr().out == f"removed: {target}\n"
-    assert not target.exists()
+    assert capsys.readouterr().out == f"removed: {run}\nremoved: {target}\n"
+    assert not target.exists() and not run.exists()
     assert list(home.iterdir()) == []
 
 
@@ -280,7 +284,9 @@ def extension_id_from_key(key_b64: str) -> str:
 
 
 def test_extension_key_hashes_to_the_extension_id() -> None:
-    manifest = json.loads((REPO / "extension" / "manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads(
+        (REPO / "host" / "browserx" / "extension" / "manifest.json").read_text(encoding="utf-8")
+    )
     assert extension_id_from_key(manifest["key"]) == EXTENSION_ID
 
 
@@ -291,7 +297,9 @@ def test_extension_id_mapping_is_right() -> None:
 
 
 def test_extension_manifest_permissions() -> None:
-    manifest = json.loads((REPO / "extension" / "manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads(
+        (REPO / "host" / "browserx" / "extension" / "manifest.json").read_text(encoding="utf-8")
+    )
     assert manifest["manifest_version"] == 3
     assert "nativeMessaging" in manifest["permissions"]
     assert "debugger" in manifest["permissions"]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-EXTENSION = Path(__file__).resolve().parents[1] / "extension"
+EXTENSION = Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension"
 
 # Any chrome.* member is a callable stand-in (listeners, ports, badges); the debugger is the page.
 PRELUDE = """

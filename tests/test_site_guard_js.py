@@ -17,7 +17,7 @@ import pytest
 
 from tests.test_site_rules import MATCHES
 
-EXTENSION = Path(__file__).resolve().parents[1] / "extension"
+EXTENSION = Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension"
 
 PRELUDE = """
 const listeners = () => ({ addListener() {} });

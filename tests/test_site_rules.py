@@ -167,7 +167,9 @@ def test_the_service_worker_matches_sites_as_the_host_does() -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    worker = (Path(__file__).resolve().parents[1] / "extension" / "controls.js").read_text("utf-8")
+    worker = (
+        Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension" / "controls.js"
+    ).read_text("utf-8")
     source = worker.split("// site-rules-begin", 1)[1].split("// site-rules-end", 1)[0]
     source = source.split("\n", 2)[2]  # the marker's two comment lines
     urls = [u for u, _ in URL_HOSTS]

@@ -92,7 +92,9 @@ def test_the_extension_refuses_what_the_host_refuses() -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    worker = (Path(__file__).resolve().parents[1] / "extension" / "service-worker.js").read_text("utf-8")
+    worker = (
+        Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension" / "service-worker.js"
+    ).read_text("utf-8")
     source = worker.split("// url-allowed-begin", 1)[1].split("// url-allowed-end", 1)[0]
     source = source.split("\n", 1)[1]  # the marker line's comment
     sent = [

@@ -13,8 +13,7 @@ at its default.
 
 Imports nothing of browserx (browserx/_native.py reads ``pure`` before any other module loads).
 
-Not read by Python, so not here: ``BROWSERX_PYTHON`` (the interpreter scripts/browserx-host starts
-the host with; default: the checkout's .venv, else python3), and the test suite's own
+Not read by browserx, so not here: the test suite's own
 (``BROWSERX_FUZZ``, ``BROWSERX_FUZZ_SCALE``, ``BROWSERX_REQUIRE_NATIVE``,
 ``BROWSERX_E2E_NO_BFCACHE``, ``BROWSERX_SLOW_ROWS``: see the tests that read them).
 """

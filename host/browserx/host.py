@@ -3,7 +3,7 @@ framed JSON on stdin/stdout with the extension and serves agents on a control so
 
 stdout is the browser channel and nothing else may touch it: at start-up the real stdout is set
 aside for frames and file descriptor 1 is pointed at stderr, so a stray print cannot corrupt it.
-Run as ``python -m browserx.host`` (what scripts/browserx-host does).
+Run as ``python -m browserx.host`` (what the launcher `browserx install-host` writes does).
 """
 
 from __future__ import annotations

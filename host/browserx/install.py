@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from browserx.assets import HOST_MANIFEST_TEMPLATE
 from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
 
 BROWSERS = ("chrome", "chromium", "edge", "brave")
 OsName = Literal["linux", "darwin", "windows"]
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TEMPLATE = REPO_ROOT / "manifests" / f"{HOST_NAME}.json.in"
+LAUNCHER = {"windows": "browserx-host.bat"}  # written next to the manifest; elsewhere: browserx-host
 
 # Per-user config dirs, relative to $HOME (Linux: ~/.config, macOS: ~/Library/Application Support).
 _LINUX_DIRS = {
@@ -47,6 +47,7 @@ _WINDOWS_KEYS = {
 class WriteFile:
     path: Path
     content: str
+    executable: bool = False
 
     def describe(self) -> str:
         return f"write {self.path}:\n{self.content}"
@@ -72,12 +73,18 @@ def current_os() -> OsName:
     return "linux"
 
 
-def launcher_path(os_name: OsName) -> Path:
-    return REPO_ROOT / "scripts" / ("browserx-host.bat" if os_name == "windows" else "browserx-host")
+def launcher(os_name: OsName, python: str) -> str:
+    """The small program the browser starts (the manifest's ``path``): this installation's
+    interpreter running the host, so it works wherever browserx was installed (a virtualenv, pipx,
+    uv tool, a checkout's .venv) and keeps working when a checkout moves or goes."""
+    if os_name == "windows":
+        return f'@echo off\r\n"{python}" -m browserx.host %*\r\n'
+    quoted = "'" + python.replace("'", "'\\''") + "'"
+    return f'#!/bin/sh\n# Written by `browserx install-host`: the browser starts the browserx host through it.\nexec {quoted} -m browserx.host "$@"\n'
 
 
 def render_manifest(host_path: Path | str, extension_id: str = EXTENSION_ID) -> str:
-    text = TEMPLATE.read_text(encoding="utf-8")
+    text = HOST_MANIFEST_TEMPLATE.read_text(encoding="utf-8")
     # JSON-escape the path (Windows backslashes) before substituting it.
     text = text.replace('"@HOST_PATH@"', json.dumps(str(host_path)))
     return text.replace("@EXTENSION_ID@", extension_id)
@@ -88,27 +95,34 @@ def plan_install(
     browsers: tuple[str, ...] = BROWSERS,
     os_name: OsName,
     home: Path,
-    host_path: Path | str,
+    python: str,
     user_data_dir: Path | None = None,
     extension_id: str = EXTENSION_ID,
 ) -> list[Step]:
-    manifest = render_manifest(host_path, extension_id)
+    """For each browser: the launcher (running ``python``'s browserx) and, beside it, the manifest
+    that names it."""
     filename = f"{HOST_NAME}.json"
-    if user_data_dir is not None:
-        # One profile's own NativeMessagingHosts/ (what tests and `browserx launch` use).
-        return [WriteFile(user_data_dir / "NativeMessagingHosts" / filename, manifest)]
+    script = launcher(os_name, python)
+    name = LAUNCHER.get(os_name, "browserx-host")
+    if user_data_dir is not None:  # one profile's own NativeMessagingHosts/ (tests, `browserx launch`)
+        folders = [user_data_dir / "NativeMessagingHosts"]
+    elif os_name == "linux":
+        folders = [home / _LINUX_DIRS[b] / "NativeMessagingHosts" for b in browsers]
+    elif os_name == "darwin":
+        folders = [home / _MAC_DIRS[b] / "NativeMessagingHosts" for b in browsers]
+    else:
+        folders = [home / "AppData" / "Local" / "browserx" / b for b in browsers]
     steps: list[Step] = []
-    for browser in browsers:
-        if os_name == "linux":
-            steps.append(WriteFile(home / _LINUX_DIRS[browser] / "NativeMessagingHosts" / filename, manifest))
-        elif os_name == "darwin":
-            steps.append(WriteFile(home / _MAC_DIRS[browser] / "NativeMessagingHosts" / filename, manifest))
-        else:
-            path = home / "AppData" / "Local" / "browserx" / browser / filename
-            steps += [
-                WriteFile(path, manifest),
-                RegistryValue(f"{_WINDOWS_KEYS[browser]}\\{HOST_NAME}", str(path)),
-            ]
+    for folder in folders:
+        steps += [
+            WriteFile(folder / name, script, executable=True),
+            WriteFile(folder / filename, render_manifest(folder / name, extension_id)),
+        ]
+    if os_name == "windows" and user_data_dir is None:
+        steps += [
+            RegistryValue(f"{_WINDOWS_KEYS[b]}\\{HOST_NAME}", str(folder / filename))
+            for b, folder in zip(browsers, folders, strict=True)
+        ]
     return steps
 
 
@@ -116,7 +130,9 @@ def apply(steps: list[Step]) -> None:
     for step in steps:
         if isinstance(step, WriteFile):
             step.path.parent.mkdir(parents=True, exist_ok=True)
-            step.path.write_text(step.content, encoding="utf-8")
+            step.path.write_text(step.content, encoding="utf-8", newline="")
+            if step.executable:
+                step.path.chmod(0o755)
         else:
             _set_registry(step)
 
@@ -157,6 +173,6 @@ def default_plan(browser: str | None, user_data_dir: Path | None) -> list[Step]:
         browsers=(browser,) if browser else BROWSERS,
         os_name=os_name,
         home=Path(os.path.expanduser("~")),
-        host_path=launcher_path(os_name),
+        python=sys.executable,
         user_data_dir=user_data_dir,
     )

@@ -22,15 +22,15 @@ from typing import IO
 
 from pydantic import BaseModel
 
+from browserx.assets import EXTENSION_DIR
 from browserx.errors import NoHost
-from browserx.install import REPO_ROOT, apply, default_plan
+from browserx.install import apply, default_plan
 from browserx.runtime import HostRecord, alive, ensure_runtime_dir, live_hosts, runtime_dir
 
 # Standard logging, not structlog: this runs in the CLI and the MCP server, whose stdout is not
 # for logs (unconfigured structlog prints there).
 log = logging.getLogger("browserx.launch")
 
-EXTENSION_DIR = REPO_ROOT / "extension"
 BROWSER_CANDIDATES = (
     "chromium",
     "chromium-browser",

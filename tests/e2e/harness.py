@@ -16,8 +16,9 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+from browserx.assets import EXTENSION_DIR
 from browserx.install import apply, default_plan
-from browserx.launch import EXTENSION_DIR, browser_flags, find_browser
+from browserx.launch import browser_flags, find_browser
 from browserx.relay.protocol import TEST_ONLY_CDP
 from browserx.runtime import HostRecord, wait_for_new_host
 from tests.e2e.servers import PAGES, Servers, fixture_servers

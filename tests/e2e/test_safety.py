@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browserx import Client
+from browserx.assets import EXTENSION_DIR
 from browserx.errors import BadRequest, MethodNotAllowed, PageOptedOut
 from tests.e2e.harness import Browser, Servers
 from tests.e2e.helpers import controls, id_of, js, open_page
@@ -121,7 +121,7 @@ def test_typed_values_come_back_only_on_request_and_never_reach_the_logs(
 def test_effects_are_drawn_without_a_content_script_on_every_site(
     browser: Browser, bx: Client, servers: Servers
 ) -> None:
-    manifest = json.loads((Path(__file__).resolve().parents[2] / "extension" / "manifest.json").read_text())
+    manifest = json.loads((EXTENSION_DIR / "manifest.json").read_text())
     assert "content_scripts" not in manifest and "scripting" not in manifest["permissions"]
     tab = open_page(browser, bx, servers.url("act-controls.html"))
     assert js(browser, "document.querySelector('browserx-overlay') === null")  # nothing until browserx acts

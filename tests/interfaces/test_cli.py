@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -21,6 +22,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+import browserx
 from browserx.control.server import Method
 from browserx.control.tools import TOOLS, TOOLS_BY_NAME
 from browserx.interfaces import cli, cli_tools
@@ -122,10 +124,12 @@ def test_install_host_and_uninstall_host_print_json_with_json(
 ) -> None:
     code, out, _ = run(["install-host", "--browser", "chromium", "--user-data-dir", str(tmp_path), "--json"],
                        capsys)  # fmt: skip
-    (written,) = json.loads(out)["installed"]
-    assert code == 0 and Path(written).is_file() and Path(written).is_relative_to(tmp_path)
+    launcher, manifest = json.loads(out)["installed"]  # the program the browser starts, its manifest
+    assert code == 0 and all(
+        Path(p).is_file() and Path(p).is_relative_to(tmp_path) for p in (launcher, manifest)
+    )
     code, out, _ = run(["uninstall-host", "--browser", "chromium", "--user-data-dir", str(tmp_path)], capsys)
-    assert code == 0 and out == f"removed: {written}\n"
+    assert code == 0 and out == f"removed: {launcher}\nremoved: {manifest}\n"
 
 
 # -- tab ids: `tab` everywhere ----------------------------------------------------------------
@@ -423,3 +427,20 @@ def test_the_text_view_ends_its_line_before_the_stats(
                                 "stats": {"tokens": 9}}  # fmt: skip
     code, out, err = run(["snapshot", "--json-stats", "--socket", "s"], capsys)
     assert code == 0 and out == "[1] button Save\n-- not shown --\n" and err == '{"tokens": 9}\n'
+
+
+def test_extension_prints_the_folder_to_load_and_zips_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(["extension"], capsys)
+    folder = Path(out.splitlines()[-1])  # the last line is the path, a how-to above it
+    assert code == 0 and "Load unpacked" in out
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["version"] == browserx.__version__ and manifest["manifest_version"] == 3
+    code, out, _ = run(["extension", "--json"], capsys)
+    assert json.loads(out) == {"path": str(folder)}
+    code, out, _ = run(["extension", "--zip", str(tmp_path / "bx.zip")], capsys)
+    with zipfile.ZipFile(tmp_path / "bx.zip") as zf:
+        names = set(zf.namelist())
+    assert {"manifest.json", "service-worker.js", "popup.html", "options.html", "icons/icon128.png"} <= names
+    assert "allowlist-test.js" not in names and all(not n.startswith("/") for n in names)

@@ -29,7 +29,7 @@ def test_test_only_methods_need_the_test_switch(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_the_shipped_extension_has_no_test_allowlist_and_no_content_script() -> None:
-    extension = HOST.parents[1] / "extension"
+    extension = HOST / "extension"
     assert not (extension / "allowlist-test.js").exists()
     worker = (extension / "service-worker.js").read_text(encoding="utf-8")
     assert re.search(r'importScripts\("allowlist-test\.js"\)', worker)  # loaded only where present

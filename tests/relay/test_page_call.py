@@ -33,7 +33,11 @@ from browserx.relay.session import TabSession
 
 T = TypeVar("T")
 PACKAGE = Path(page_js.__file__).resolve().parent
-JS_FILES = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.js"))
+JS_FILES = sorted(
+    str(p.relative_to(PACKAGE))
+    for p in PACKAGE.rglob("*.js")
+    if p.relative_to(PACKAGE).parts[0] != "extension"
+)
 HIT = Snippet("actions/pointer_hit.js", "function(x, y) { return x + y; }")
 
 

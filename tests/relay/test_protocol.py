@@ -21,7 +21,7 @@ from browserx.relay.protocol import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-ALLOWLIST_JS = REPO / "extension" / "allowlist.js"
+ALLOWLIST_JS = REPO / "host" / "browserx" / "extension" / "allowlist.js"
 
 
 def _js_allowlist() -> list[str]:

@@ -14,6 +14,7 @@ import { wrap } from "./snippet.mjs";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..", "..");
 const HOST = join(REPO, "host", "browserx");
+const EXTENSION = join(HOST, "extension"); // the browser extension: scripts, not page snippets
 const GEN = join(HERE, ".gen");
 const TSC = join(HERE, "node_modules", "typescript", "bin", "tsc");
 const MAX_LINE = 160;
@@ -29,7 +30,7 @@ function jsFiles(dir) {
 rmSync(GEN, { recursive: true, force: true });
 /** @type {Map<string, {source: string, line: number, shift: number}>} generated path → where it came from */
 const origin = new Map();
-for (const path of jsFiles(HOST)) {
+for (const path of jsFiles(HOST).filter((p) => !p.startsWith(EXTENSION))) {
   const name = relative(HOST, path).split("\\").join("/");
   const out = wrap(name, readFileSync(path, "utf8"), { module: true });
   const target = join(GEN, name);
@@ -45,7 +46,7 @@ for (const path of jsFiles(HOST)) {
 /** @type {string[]} */ const messages = [];
 
 // Source, not minified: every line of a snippet or an extension script a reader can take in.
-for (const path of [...jsFiles(HOST), ...jsFiles(join(REPO, "extension"))]) {
+for (const path of jsFiles(HOST)) {
   readFileSync(path, "utf8").split("\n").forEach((line, i) => {
     if (line.length > MAX_LINE) {
       messages.push(`${relative(REPO, path)}(${i + 1},${MAX_LINE + 1}): error: a line of ${line.length} characters ` +

@@ -35,17 +35,19 @@ const snippets = {
 export default [
   { ignores: ["tools/js/node_modules/**", "tools/js/.gen/**", "tests/**", "bench/**", "demo/**"] },
   {
-    files: ["extension/**/*.js"],
+    files: ["host/browserx/extension/**/*.js"],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser, ...globals.webextensions } },
     rules: { ...js.configs.recommended.rules, "no-empty": ["error", { allowEmptyCatch: true }] },
   },
   {
-    files: ["extension/service-worker.js", "extension/allowlist.js", "extension/controls.js", "extension/asks.js", "extension/site_guard.js"],
+    files: ["service-worker.js", "allowlist.js", "controls.js", "asks.js", "site_guard.js"]
+      .map((f) => `host/browserx/extension/${f}`),
     languageOptions: { globals: { ...globals.serviceworker, ...globals.webextensions } },
   },
   {
     files: ["host/browserx/**/*.js"],
+    ignores: ["host/browserx/extension/**"], // the extension's scripts are scripts, not page snippets
     processor: snippets,
   },
   {

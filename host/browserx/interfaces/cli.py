@@ -11,6 +11,7 @@ import argparse
 import os
 import shlex
 import sys
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -118,6 +119,31 @@ def cmd_uninstall_host(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_extension(args: argparse.Namespace) -> int:
+    """The folder "Load unpacked" takes (the last line), or with --zip the store upload's zip."""
+    from browserx.assets import EXTENSION_DIR
+
+    if args.zip:
+        target = Path(args.zip).expanduser().absolute()
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in sorted(EXTENSION_DIR.rglob("*")):
+                if path.is_file() and path.name != "allowlist-test.js":
+                    zf.write(path, path.relative_to(EXTENSION_DIR).as_posix())
+        print_json({"zip": str(target)}) if args.json else print(f"wrote {target}")
+        return 0
+    if args.json:
+        print_json({"path": str(EXTENSION_DIR)})
+        return 0
+    print(
+        "Load browserx's extension: open chrome://extensions (edge://extensions, brave://extensions),\n"
+        'switch on "Developer mode", press "Load unpacked" and choose this folder; then run\n'
+        "`browserx install-host` so the browser can start the host. After an upgrade, press the\n"
+        "extension's reload button there. The folder:"
+    )
+    print(EXTENSION_DIR)
+    return 0
+
+
 def cmd_launch(args: argparse.Namespace) -> int:
     from browserx.launch import launch
 
@@ -221,6 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --format openai: the variant OpenAI's strict mode takes (every property required, "
         "optional ones nullable; drop the nulls before calling: browserx.interfaces.schema.from_strict)",
     )  # fmt: skip
+
+    p = command("extension", cmd_extension, "Print the extension's folder (for Load unpacked), or zip it.")
+    p.add_argument("--zip", metavar="FILE", help="write the extension as a zip (a store upload) to FILE")
+    p.add_argument("--json", action="store_true", help="print JSON: the folder's path (or the zip's)")
 
     for name, func, text in (
         ("install-host", cmd_install_host, "Register the native-messaging host with browsers."),

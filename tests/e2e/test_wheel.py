@@ -1,0 +1,97 @@
+"""browserx as it ships: the wheel built from this checkout, installed with pip into a fresh
+virtualenv, used from a folder outside the checkout with a HOME of its own — the extension's folder,
+the host registered for Chromium, a headless browser launched on a served page and a snapshot of
+it, all without the checkout on any path the installation uses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import browserx
+from tests.e2e.servers import PAGES, fixture_servers
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.e2e
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    """This process's environment without browserx's or coverage's settings (the run measures this
+    checkout, not the installation)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BROWSERX_", "COVERAGE", "PYTHON"))}
+    return {**env, **extra}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The venv the wheel went into (its bin/browserx), built and installed once for the module."""
+    root = tmp_path_factory.mktemp("wheel")
+    started = time.monotonic()
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(root / "dist")],
+        check=True,
+        cwd=root,
+        env=_clean_env(),
+    )
+    (wheel,) = (root / "dist").glob("browserx-*.whl")
+    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, env=_clean_env())
+    pip = [str(root / "venv" / "bin" / "pip"), "install", "-q", str(wheel)]
+    subprocess.run(pip, check=True, cwd=root, env=_clean_env())
+    print(f"\nwheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB, built and installed in "
+          f"{time.monotonic() - started:.0f} s")  # fmt: skip
+    yield root / "venv"
+
+
+def _run(venv: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = _clean_env(HOME=str(home), BROWSERX_RUNTIME_DIR=str(home / "run"))
+    env["PATH"] = f"{venv / 'bin'}:{env['PATH']}"
+    return subprocess.run(
+        [str(venv / "bin" / "browserx"), *args],
+        cwd=home,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_installed_wheel_runs_without_the_checkout(installed: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    started = time.monotonic()
+    out = _run(installed, home, "extension")
+    assert out.returncode == 0, out.stderr
+    folder = Path(out.stdout.splitlines()[-1])
+    assert folder.is_relative_to(installed) and not folder.is_relative_to(REPO)
+    assert json.loads((folder / "manifest.json").read_text())["version"] == browserx.__version__
+
+    out = _run(installed, home, "install-host", "--browser", "chromium")
+    assert out.returncode == 0, out.stderr
+    manifest_path = home / ".config" / "chromium" / "NativeMessagingHosts" / "com.browserx.host.json"
+    launcher = Path(json.loads(manifest_path.read_text())["path"])
+    assert os.access(launcher, os.X_OK) and not launcher.is_relative_to(REPO)
+    assert str(installed / "bin" / "python") in launcher.read_text()
+
+    with fixture_servers(PAGES) as servers:
+        out = _run(installed, home, "launch", "--headless", "--url", servers.url("hello.html"), "--json")
+        assert out.returncode == 0, out.stderr
+        try:
+            snap = _run(installed, home, "snapshot")
+            assert snap.returncode == 0, snap.stderr
+            assert "Hello" in snap.stdout, snap.stdout
+            print(f"from the first command to the first snapshot: {time.monotonic() - started:.1f} s")
+            status = json.loads(_run(installed, home, "status", "--json").stdout)
+            cmdline = Path(f"/proc/{status['pid']}/cmdline").read_bytes().split(b"\0")
+            assert Path(cmdline[0].decode()).parent == installed / "bin", cmdline  # this venv's host
+        finally:
+            _run(installed, home, "stop")
+    out = _run(installed, home, "uninstall-host", "--browser", "chromium")
+    assert out.returncode == 0 and not manifest_path.exists() and not launcher.exists()
