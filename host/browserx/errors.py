@@ -13,6 +13,7 @@ written for an LLM: it says what went wrong and what to do next.
     ├─ RelayError                    relay_error
     │  ├─ HostDisconnected           host_disconnected
     │  ├─ ExtensionDisconnected      extension_disconnected
+    │  ├─ VersionMismatch            version_mismatch
     │  ├─ TabNotFound                unknown_tab
     │  ├─ TabClosed                  tab_closed
     │  ├─ DebuggerDetached           debugger_detached
@@ -110,6 +111,12 @@ class HostDisconnected(RelayError):
 
 class ExtensionDisconnected(RelayError):
     code = "extension_disconnected"
+
+
+class VersionMismatch(RelayError):
+    code = "version_mismatch"
+    """The extension in the browser is another version than this host (an old unpacked extension
+    with a newer host, or the reverse): requests are refused until the two agree."""
 
 
 class TabNotFound(RelayError):

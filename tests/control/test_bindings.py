@@ -124,3 +124,19 @@ def test_an_action_is_called_with_its_params_whole() -> None:
     out = asyncio.run(Action(key, reads_page=False)(ctx, KeyParams(key="a", id=7, repeat=3, tab=2)))
     assert calls == [(tab, {"key": "a", "modifiers": [], "element_id": 7, "repeat": 3, "expect": None})]
     assert out["tab"] == 2 and out["id"] == 7 and out["success"] is True
+
+
+def test_an_extension_of_another_version_is_refused_naming_both_and_the_fix() -> None:
+    from browserx import __version__
+    from browserx.control.api import check_versions
+    from browserx.errors import VersionMismatch
+
+    check_versions(__version__)
+    check_versions(None)  # no hello yet
+    with pytest.raises(VersionMismatch) as info:
+        check_versions("0.0.9")
+    assert "0.0.9" in info.value.message and __version__ in info.value.message
+    assert "browserx extension" in info.value.message and info.value.details == {
+        "extension": "0.0.9",
+        "host": __version__,
+    }

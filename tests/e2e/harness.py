@@ -56,7 +56,10 @@ class Browser:
 
 @contextlib.contextmanager
 def browser_with_extension(
-    headless: bool = True, timeout: float = 30.0, config: dict[str, object] | None = None
+    headless: bool = True,
+    timeout: float = 30.0,
+    config: dict[str, object] | None = None,
+    extension_version: str | None = None,
 ) -> Iterator[Browser]:
     """Chromium via the system chromedriver, with our extension and host; BROWSERX_RUNTIME_DIR is
     set in this process's environment so the host (a grandchild) and our clients agree."""
@@ -80,6 +83,9 @@ def browser_with_extension(
     os.environ["BROWSERX_TEST_CDP"] = "1"
     extension = root / "extension"
     shutil.copytree(EXTENSION_DIR, extension)
+    if extension_version is not None:  # an extension of another version than the host
+        manifest = json.loads((extension / "manifest.json").read_text(encoding="utf-8"))
+        (extension / "manifest.json").write_text(json.dumps({**manifest, "version": extension_version}))
     (extension / "allowlist-test.js").write_text(
         "// written by tests/e2e/harness.py for the test suite's copy of the extension only\n"
         f"const CDP_TEST_ALLOWLIST = {json.dumps(sorted(TEST_ONLY_CDP))};\n",

@@ -45,7 +45,7 @@ from browserx.control.server import Handler, Method
 from browserx.control.snapshot_tool import observe
 from browserx.control.tab_titles import agent_tab_entries
 from browserx.control.tools import TOOLS
-from browserx.errors import BadRequest, MethodNotAllowed, TabClosed
+from browserx.errors import BadRequest, MethodNotAllowed, TabClosed, VersionMismatch
 from browserx.heap import paused_gc
 from browserx.pixels.screenshot import screenshot
 from browserx.relay.cdp_types import GetNavigationHistoryResult
@@ -99,11 +99,27 @@ def guarded(ctx: Context, name: str, implementation: Implementation) -> Handler:
     """The server's handler of the tool ``name``: its implementation under the person's controls."""
 
     async def run(p: Params) -> Any:
+        if name != "status":  # (status shows both versions: how to find out)
+            hello = ctx.conn.hello if ctx.conn is not None else None
+            check_versions(hello.version if hello is not None else None)
         return await ctx.person.guard(
             name, p, partial(implementation, ctx), partial(element_names, ctx.registry)
         )
 
     return run
+
+
+def check_versions(extension: str | None) -> None:
+    """Refuse to work with an extension of another version: the two speak one protocol, and a
+    half-upgraded pair fails in ways no error would name. (No hello yet: nothing to compare.)"""
+    if extension is not None and extension != __version__:
+        raise VersionMismatch(
+            f"The browserx extension in the browser is version {extension}, this host is {__version__}: "
+            "they must be the same. Run `browserx extension` for the folder of this version's extension, "
+            "then press its reload button in chrome://extensions (or load that folder unpacked).",
+            extension=extension,
+            host=__version__,
+        )
 
 
 def element_names(registry: TabRegistry, tab_id: int) -> Callable[[int], tuple[str | None, str] | None]:
