@@ -5,15 +5,20 @@ it, all without the checkout on any path the installation uses."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import anyio
 import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 import browserx
 from tests.e2e.servers import PAGES, fixture_servers
@@ -95,3 +100,72 @@ def test_the_installed_wheel_runs_without_the_checkout(installed: Path, tmp_path
             _run(installed, home, "stop")
     out = _run(installed, home, "uninstall-host", "--browser", "chromium")
     assert out.returncode == 0 and not manifest_path.exists() and not launcher.exists()
+
+
+PAGE = b"""<!doctype html><title>Shop</title><button onclick="fetch('/other')">Cancel</button>
+<button onclick="fetch('/pressed')">Buy</button>"""
+
+
+@pytest.fixture
+def logged_server() -> Iterator[tuple[str, list[str]]]:
+    """A page with two buttons, each fetching its own path: the server's log says which was pressed."""
+    seen: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(PAGE if self.path == "/" else b"ok")
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_mcp_client_drives_the_installed_package(
+    installed: Path, tmp_path: Path, logged_server: tuple[str, list[str]]
+) -> None:
+    """`browserx mcp --launch --headless` of the installation, through the official MCP SDK client:
+    the tools listed, the page read, the right button clicked (the server's log says which)."""
+    url, seen = logged_server
+    home = tmp_path / "home"
+    home.mkdir()
+    env = _clean_env(HOME=str(home), BROWSERX_RUNTIME_DIR=str(home / "run"))
+    env.pop("DISPLAY", None)
+    server = StdioServerParameters(
+        command=str(installed / "bin" / "browserx"), args=["mcp", "--launch", "--headless", "--url", url],
+        env=env, cwd=str(home),
+    )  # fmt: skip
+
+    async def scenario() -> None:
+        with (home / "mcp.log").open("w") as errlog:
+            async with (
+                stdio_client(server, errlog=errlog) as (read, write),
+                ClientSession(read, write) as mcp,
+            ):
+                with anyio.fail_after(60):
+                    await mcp.initialize()
+                    names = [t.name for t in (await mcp.list_tools()).tools]
+                    assert {"snapshot", "click", "upload", "drag", "console"} <= set(names)
+                    view = (await mcp.call_tool("snapshot", {})).content[0].text  # type: ignore[union-attr]
+                    buy = next(
+                        int(line.split("]")[0].split("[")[1]) for line in view.splitlines() if "Buy" in line
+                    )
+                    clicked = await mcp.call_tool("click", {"id": buy})
+                    assert not clicked.is_error, clicked
+
+    try:
+        anyio.run(scenario)
+    finally:
+        _run(installed, home, "stop", "--all")
+    assert "/pressed" in seen and "/other" not in seen, seen
