@@ -36,7 +36,9 @@ CHOOSERS = frozenset({"listbox", "button"})
 # What a field's entry in the result keeps of its action's result (the page-wide parts are the
 # last action's, at the top).
 KEPT = ("action", "id", "success", "changes", "verification")
-TAB_CHANGES = ("opened_tabs", "closed_tabs")
+# What any field's action may report of the page at large, gathered over the whole fill: the tabs
+# its page opened or closed (control/popups.py), downloads, dialogs the person had answered.
+GATHERED = ("opened_tabs", "closed_tabs", "downloads", "dialogs_answered")
 
 
 def field_action(tab: Tab, field: FillField, expect: Any, tab_id: int) -> ActionParams:
@@ -68,14 +70,14 @@ async def fill(ctx: Context, p: FillParams) -> dict[str, Any]:
     tab = await ctx.registry.resolve(p.tab)
     done: list[dict[str, Any]] = []
     last: dict[str, Any] = {}
-    tabs: dict[str, list[Any]] = {}  # the tabs the page opened or closed meanwhile (control/popups.py)
+    tabs: dict[str, list[Any]] = {}  # GATHERED, over the fields so far
     for index, field in enumerate(p.fields):
         expect = p.expect if index == len(p.fields) - 1 else None
         try:
             params = field_action(tab, field, expect, tab.tab_id)
             name = type(params).__name__.removesuffix("Params").lower()
             last = await ACTIONS[name](ctx, params)
-            for key in TAB_CHANGES:
+            for key in GATHERED:
                 tabs.setdefault(key, []).extend(last.pop(key, []))
         except BrowserxError as exc:
             # The field's own error, with what was done before it: raised as the single call's
