@@ -10,11 +10,10 @@ agent's pace); each round checks the page's own state afterwards (every value is
 
 from __future__ import annotations
 
-import statistics
 import time
 from typing import Any
 
-from harness import arg_parser, machine_info, running_browser, serve_pages, workdir
+from harness import arg_parser, machine_info, running_browser, serve_pages, spread, workdir
 
 from browserx import Client
 
@@ -123,9 +122,7 @@ def main() -> None:
     print(f"# A ten-field form, client wall time per form (ms), {args.runs} forms, {args.pause} s apart")
     print(", ".join(f"{k}: {v}" for k, v in machine_info().items()))
     for kind, ms in times.items():
-        ordered = sorted(ms)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        print(f"{kind:24} median {statistics.median(ms):7.1f}  p90 {p90:7.1f}  min {ordered[0]:7.1f}")
+        print(f"{kind:24} {spread(ms)}")
 
 
 if __name__ == "__main__":

@@ -64,6 +64,13 @@ def comma_ints(text: str) -> tuple[int, ...]:
 # -- timing ----------------------------------------------------------------------------------------
 
 
+def spread(ms: list[float]) -> str:
+    """ "median   42.0  p90   51.3  min   38.9": a timing's summary, one line of a report."""
+    ordered = sorted(ms)
+    p90 = ordered[int(0.9 * (len(ordered) - 1))]
+    return f"median {statistics.median(ordered):7.1f}  p90 {p90:7.1f}  min {ordered[0]:7.1f}"
+
+
 def median_or_none(values: Iterable[float | None]) -> float | None:
     """The median of the values that are there, None when none is."""
     have = [v for v in values if v is not None]

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
-from harness import arg_parser, machine_info, running_browser, serve_pages, workdir
+from harness import arg_parser, machine_info, running_browser, serve_pages, spread, workdir
 
 from browserx import Client
 from browserx.errors import DialogOpen
@@ -200,11 +199,7 @@ def main() -> None:
     print(", ".join(f"{k}: {v}" for k, v in machine_info().items()))
     for kind, ways in results.items():
         for way, ms in ways.items():
-            ordered = sorted(ms)
-            p90 = ordered[int(0.9 * (len(ordered) - 1))]
-            print(
-                f"{kind:13} {way:10} median {statistics.median(ms):7.1f}  p90 {p90:7.1f}  min {ordered[0]:7.1f}"
-            )
+            print(f"{kind:13} {way:10} {spread(ms)}")
 
 
 if __name__ == "__main__":

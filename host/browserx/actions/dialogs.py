@@ -8,8 +8,9 @@ import asyncio
 import contextlib
 from typing import Any
 
-from browserx.errors import PAGE_CALL_ERRORS, BadRequest, CdpError, DialogOpen, NoDialog, PageOptedOut
-from browserx.relay.cdp_types import GetNavigationHistoryResult, JavaScriptDialogOpening
+from browserx.actions.navigation import current_url
+from browserx.errors import BadRequest, CdpError, DialogOpen, NoDialog, PageOptedOut
+from browserx.relay.cdp_types import JavaScriptDialogOpening
 from browserx.relay.dialogs import DIALOG_CLOSED, DIALOG_OPENING, dialog_facts
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.redaction import redact_url
@@ -56,7 +57,7 @@ async def answer_dialog(
         raise session.dialog_error()  # Chrome lets only the person answer it now
     if text is not None and dialog.type != "prompt":
         raise BadRequest(f"`text` answers a prompt; the open dialog is {dialog.type!r}. Leave it out.")
-    before = await _current_url(tab)
+    before = await current_url(tab)
     closed, moved = asyncio.Event(), asyncio.Event()
 
     def on_event(msg: Inbound) -> None:
@@ -93,7 +94,7 @@ async def answer_dialog(
     if session.dialog is not None:
         out["next_dialog"] = dialog_facts(session.dialog)
         return out
-    after = await _current_url(tab)
+    after = await current_url(tab)
     if after:
         out["url"] = redact_url(after)
     out["navigated"] = after != before or moved.is_set()
@@ -104,14 +105,3 @@ async def answer_dialog(
 async def _wait(event: asyncio.Event, seconds: float) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(event.wait(), seconds)
-
-
-async def _current_url(tab: Tab) -> str:
-    """The tab's address, read where a dialog does not block (the navigation history); "" while a
-    navigation leaves no page to ask."""
-    try:
-        history = await tab.session.cdp("Page.getNavigationHistory", result_type=GetNavigationHistoryResult)
-    except PAGE_CALL_ERRORS:
-        return ""
-    entries = history.entries
-    return entries[history.currentIndex].url if 0 <= history.currentIndex < len(entries) else ""

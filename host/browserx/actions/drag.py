@@ -27,13 +27,15 @@ from browserx import page_js
 from browserx.actions.at_point import element_at
 from browserx.actions.effects import at_point
 from browserx.actions.geometry import Point
-from browserx.actions.pointer import locate, locate_boxed, visible_area
+from browserx.actions.pointer import locate, locate_boxed, mouse_move, visible_area
 from browserx.actions.resolve import Target, call_on, resolve
 from browserx.actions.result import ActionResult, DragOutcome
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, NotInteractable
 from browserx.expectations import Expect
-from browserx.relay.protocol import Inbound
+from browserx.relay.awaited import first_event
+from browserx.relay.cdp_types import DragIntercepted
+from browserx.relay.protocol import decode_raw
 from browserx.snapshot.model import NodeRef
 from browserx.tabs.tab import Tab
 
@@ -120,14 +122,10 @@ def _path(start: Point, end: Point) -> list[Point]:
     ``STEPS`` moves to the drop point, the last one on it."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = math.hypot(dx, dy)
-    nudge = (
-        (start[0] + dx / length * NUDGE_PX, start[1] + dy / length * NUDGE_PX)
-        if length > NUDGE_PX * 2
-        else (
-            start[0],
-            start[1] + NUDGE_PX,
-        )
-    )
+    if length > NUDGE_PX * 2:
+        nudge = (start[0] + dx / length * NUDGE_PX, start[1] + dy / length * NUDGE_PX)
+    else:
+        nudge = (start[0], start[1] + NUDGE_PX)
     return [nudge] + [
         (nudge[0] + (end[0] - nudge[0]) * i / STEPS, nudge[1] + (end[1] - nudge[1]) * i / STEPS)
         for i in range(1, STEPS + 1)
@@ -151,62 +149,48 @@ async def _press_move_release(tab: Tab, source: Target, start: Point, end: Point
     """The drag itself; whether it was an HTML5 one. Whatever fails midway, the button is let go
     (an HTML5 drag cancelled) and interception switched off: no drag stays half done."""
     session = tab.session
-    intercepted: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-    def on_event(msg: Inbound) -> None:
-        if msg.method == INTERCEPTED and not msg.sessionId and not intercepted.done():
-            intercepted.set_result(msg.params)
-
-    stop_listening = session.add_listener(on_event)
     path = _path(start, end)
-    data: Any = None
+    data: msgspec.Raw | None = None
     pressed = intercepting = False
     last = start
-    try:
-        await call_on(tab, source, ARM_JS)
-        await session.cdp("Input.setInterceptDrags", {"enabled": True})
-        intercepting = True
-        await session.cdp(
-            "Input.dispatchMouseEvent", {"type": "mouseMoved", "x": start[0], "y": start[1], "button": "none"}
-        )
-        await _mouse(tab, "mousePressed", start, 1)
-        pressed = True
-        await _mouse(tab, "mouseMoved", last := path[0], 1)
-        if await call_on(tab, source, STARTED_JS):
-            data = _drag_data(await asyncio.wait_for(intercepted, INTERCEPT_WAIT_S))
-        await session.cdp("Input.setInterceptDrags", {"enabled": False})
-        intercepting = False
-        for i, point in enumerate(path[1:]):
+    with first_event(session, INTERCEPTED) as intercepted:
+        try:
+            await call_on(tab, source, ARM_JS)
+            await session.cdp("Input.setInterceptDrags", {"enabled": True})
+            intercepting = True
+            await mouse_move(tab, start)
+            await _mouse(tab, "mousePressed", start, 1)
+            pressed = True
+            await _mouse(tab, "mouseMoved", last := path[0], 1)
+            if await call_on(tab, source, STARTED_JS):
+                raw = await asyncio.wait_for(intercepted, INTERCEPT_WAIT_S)
+                data = decode_raw(raw, DragIntercepted).data
+            await session.cdp("Input.setInterceptDrags", {"enabled": False})
+            intercepting = False
+            for i, point in enumerate(path[1:]):
+                if data is not None:
+                    await _drag_event(tab, "dragEnter" if i == 0 else "dragOver", point, data)
+                else:
+                    await _mouse(tab, "mouseMoved", point, 1)
+                last = point
+            await at_point(tab, end)
+            await asyncio.sleep(HOLD_S)
             if data is not None:
-                await _drag_event(tab, "dragEnter" if i == 0 else "dragOver", point, data)
+                await _drag_event(tab, "dragOver", end, data)
+                await _drag_event(tab, "drop", end, data)  # ends the drag: the browser lets the button go
             else:
-                await _mouse(tab, "mouseMoved", point, 1)
-            last = point
-        await at_point(tab, end)
-        await asyncio.sleep(HOLD_S)
-        if data is not None:
-            await _drag_event(tab, "dragOver", end, data)
-            await _drag_event(tab, "drop", end, data)  # ends the drag: the browser lets the button go
-        else:
-            await _mouse(tab, "mouseMoved", end, 1)
-            await _mouse(tab, "mouseReleased", end, 0)
-        pressed = False
-        return data is not None
-    finally:
-        stop_listening()
-        with contextlib.suppress(BrowserxError):
-            if pressed and data is not None:
-                await _drag_event(tab, "dragCancel", last, {"items": [], "dragOperationsMask": 0xFFFF})
-            elif pressed:
-                await _mouse(tab, "mouseReleased", last, 0)
-            if intercepting:
-                await session.cdp("Input.setInterceptDrags", {"enabled": False})
-
-
-def _drag_data(params: Any) -> Any:
-    """The browser's drag data from Input.dragIntercepted (handed back to it, never shown)."""
-    decoded = msgspec.json.decode(params) if isinstance(params, msgspec.Raw) else params
-    return decoded.get("data") if isinstance(decoded, dict) else None
+                await _mouse(tab, "mouseMoved", end, 1)
+                await _mouse(tab, "mouseReleased", end, 0)
+            pressed = False
+            return data is not None
+        finally:
+            with contextlib.suppress(BrowserxError):
+                if pressed and data is not None:
+                    await _drag_event(tab, "dragCancel", last, {"items": [], "dragOperationsMask": 0xFFFF})
+                elif pressed:
+                    await _mouse(tab, "mouseReleased", last, 0)
+                if intercepting:
+                    await session.cdp("Input.setInterceptDrags", {"enabled": False})
 
 
 async def _outcome(tab: Tab, source: Target, before: Any, to: str, html5: bool) -> DragOutcome:

@@ -82,6 +82,17 @@ async def navigate(
     return await perform(tab, "navigate", None, body, expect)
 
 
+async def current_url(tab: Tab) -> str:
+    """The tab's address, read where a dialog does not block (the navigation history); "" while a
+    navigation leaves no page to ask."""
+    try:
+        history = await tab.session.cdp("Page.getNavigationHistory", result_type=GetNavigationHistoryResult)
+    except PAGE_CALL_ERRORS:
+        return ""
+    entries = history.entries
+    return entries[history.currentIndex].url if 0 <= history.currentIndex < len(entries) else ""
+
+
 async def _history(tab: Tab, step: int, timeout: float, expect: Expect | None) -> ActionResult:
     name = "back" if step < 0 else "forward"
 

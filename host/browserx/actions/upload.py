@@ -20,8 +20,6 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
 from browserx import page_js
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import OBJECT_GROUP, Target, call_on, resolve
@@ -29,9 +27,10 @@ from browserx.actions.result import ActionResult, UploadedFile
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, CdpError, FilesNotAllowed, NotInteractable
 from browserx.expectations import Expect
-from browserx.relay.cdp_types import ResolveNodeResult
+from browserx.relay.awaited import first_event
+from browserx.relay.cdp_types import FileChooserOpened, ResolveNodeResult
 from browserx.relay.page_call import page_call
-from browserx.relay.protocol import Inbound
+from browserx.relay.protocol import decode_raw
 from browserx.tabs.tab import Tab
 
 PROBE_JS = page_js.load("browserx.actions", "upload_probe.js")
@@ -93,42 +92,39 @@ async def _through_chooser(ctx: ActionContext, target: Target, paths: list[str])
     """Click the target with the chooser intercepted; answer the chooser it opens with ``paths``;
     the names and sizes its input holds then."""
     tab, sid = ctx.tab, target.session_id
-    opened: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-    def on_event(msg: Inbound) -> None:
-        if msg.method == CHOOSER_OPENED and msg.sessionId == sid and not opened.done():
-            opened.set_result(msg.params)
-
-    stop_listening = tab.session.add_listener(on_event)
-    try:
-        await tab.session.cdp("Page.setInterceptFileChooserDialog", {"enabled": True}, session_id=sid)
-        await click_target(ctx, target)
+    with first_event(tab.session, CHOOSER_OPENED, sid) as opened:
         try:
-            raw = await asyncio.wait_for(opened, CHOOSER_WAIT_S)
-        except TimeoutError:
-            raise NotInteractable(
-                f"{target.sentence()} is no file input, and clicking it opened no file chooser. Give the ID "
-                "of the file input or of the button that opens the file dialog.",
-                id=target.element_id,
-            ) from None
-        chooser = msgspec.json.decode(raw) if isinstance(raw, msgspec.Raw) else raw
-        node = int(chooser.get("backendNodeId") or 0)
-        if not node:
-            raise NotInteractable(f"The file chooser {target.describe()} opened has no input to fill.")
-        if len(paths) > 1 and chooser.get("mode") != "selectMultiple":
-            raise _one_only(target, len(paths))
-        await _set_files(tab, sid, paths, backendNodeId=node)
-        resolved = await tab.session.cdp(
-            "DOM.resolveNode",
-            {"backendNodeId": node, "executionContextId": target.context_id, "objectGroup": OBJECT_GROUP},
-            session_id=sid,
-            result_type=ResolveNodeResult,
-        )
-        return await page_call(tab.session, FILES_JS, this=resolved.object.objectId, session_id=sid)
-    finally:
-        stop_listening()
-        with contextlib.suppress(BrowserxError):
-            await tab.session.cdp("Page.setInterceptFileChooserDialog", {"enabled": False}, session_id=sid)
+            await tab.session.cdp("Page.setInterceptFileChooserDialog", {"enabled": True}, session_id=sid)
+            await click_target(ctx, target)
+            try:
+                chooser = decode_raw(await asyncio.wait_for(opened, CHOOSER_WAIT_S), FileChooserOpened)
+            except TimeoutError:
+                raise NotInteractable(
+                    f"{target.sentence()} is no file input, and clicking it opened no file chooser. Give "
+                    "the ID of the file input or of the button that opens the file dialog.",
+                    id=target.element_id,
+                ) from None
+            if not chooser.backendNodeId:
+                raise NotInteractable(f"The file chooser {target.describe()} opened has no input to fill.")
+            if len(paths) > 1 and chooser.mode != "selectMultiple":
+                raise _one_only(target, len(paths))
+            await _set_files(tab, sid, paths, backendNodeId=chooser.backendNodeId)
+            resolved = await tab.session.cdp(
+                "DOM.resolveNode",
+                {
+                    "backendNodeId": chooser.backendNodeId,
+                    "executionContextId": target.context_id,
+                    "objectGroup": OBJECT_GROUP,
+                },
+                session_id=sid,
+                result_type=ResolveNodeResult,
+            )
+            return await page_call(tab.session, FILES_JS, this=resolved.object.objectId, session_id=sid)
+        finally:
+            with contextlib.suppress(BrowserxError):
+                await tab.session.cdp(
+                    "Page.setInterceptFileChooserDialog", {"enabled": False}, session_id=sid
+                )
 
 
 __all__ = ["upload"]

@@ -14,13 +14,11 @@ import contextlib
 import re
 from typing import Any
 
-import msgspec
-
 from browserx.control.bindings import Context
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import ConsoleParams
-from browserx.errors import BrowserxError, clip
-from browserx.relay.protocol import Inbound
+from browserx.errors import BrowserxError, CdpError, clip
+from browserx.relay.protocol import Inbound, decode_raw
 from browserx.snapshot.redaction import mask_numbers, redact_url
 
 CONSOLE_CALLED = "Runtime.consoleAPICalled"
@@ -60,10 +58,8 @@ async def console_messages(ctx: Context, p: ConsoleParams) -> dict[str, Any]:
 def message_of(msg: Inbound) -> dict[str, Any] | None:
     """One message as the tool gives it: level, text, where from; None for a shape Chrome never sends."""
     try:
-        params = msgspec.json.decode(msg.params) if isinstance(msg.params, msgspec.Raw) else {}
-    except msgspec.DecodeError:
-        return None
-    if not isinstance(params, dict):
+        params: dict[str, Any] = decode_raw(msg.params)
+    except CdpError:  # a shape Chrome never sends
         return None
     if msg.method == EXCEPTION_THROWN:
         details = params.get("exceptionDetails")

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from browserx.actions.navigation import current_url
 from browserx.control.ask import asks_for
 from browserx.control.schemas import UploadParams
-from browserx.errors import PAGE_CALL_ERRORS, BadRequest, DeniedByUser, NoAnswer
-from browserx.relay.cdp_types import GetNavigationHistoryResult
+from browserx.errors import BadRequest, DeniedByUser, NoAnswer
 from browserx.tabs.tab import Tab
 
 MAX_UPLOAD_BYTES = 512 * 1024 * 1024  # all files of one upload together
@@ -103,9 +103,10 @@ async def permit_upload(tab: Tab, p: UploadParams, folders: Iterable[str]) -> Up
         raise BadRequest("Give at least one file path to upload.")
     files = local_files(p.paths)
     resolved = p.model_copy(update={"paths": [str(f.path) for f in files]})
-    if all(under(f, allowed_folders(folders)) for f in files):
+    allowed = allowed_folders(folders)
+    if all(under(f, allowed) for f in files):
         return resolved
-    site = await _site(tab)
+    site = urlsplit(await current_url(tab)).hostname or "this page"
     listed = ", ".join(f"{f.name} ({size_text(f.size)})" for f in files)
     question = (
         f"Upload {len(files)} file{'' if len(files) == 1 else 's'} from this computer to {site}? {listed}"
@@ -127,17 +128,6 @@ async def permit_upload(tab: Tab, p: UploadParams, folders: Iterable[str]) -> Up
             id=p.id,
         )
     return resolved
-
-
-async def _site(tab: Tab) -> str:
-    """The host name of the tab's page, for the question ("this page" when it cannot be read)."""
-    try:
-        history = await tab.session.cdp("Page.getNavigationHistory", result_type=GetNavigationHistoryResult)
-    except PAGE_CALL_ERRORS:
-        return "this page"
-    entries = history.entries
-    url = entries[history.currentIndex].url if 0 <= history.currentIndex < len(entries) else ""
-    return urlsplit(url).hostname or "this page"
 
 
 __all__ = ["MAX_UPLOAD_BYTES", "LocalFile", "local_files", "permit_upload", "size_text"]

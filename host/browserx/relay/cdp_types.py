@@ -117,6 +117,20 @@ class GetNavigationHistoryResult(msgspec.Struct):
     entries: list[NavigationEntry]
 
 
+class DragIntercepted(msgspec.Struct):
+    """Input.dragIntercepted: the browser's data of an HTML5 drag it held back (handed back to it
+    with Input.dispatchDragEvent, never read)."""
+
+    data: msgspec.Raw
+
+
+class FileChooserOpened(msgspec.Struct):
+    """Page.fileChooserOpened: a file chooser the page opened, held back (interception on)."""
+
+    mode: str = "selectSingle"
+    backendNodeId: int = 0  # the input it would fill (0: none named)
+
+
 class DownloadWillBegin(msgspec.Struct):
     """Page.downloadWillBegin: a download the page started (a link, a form, a script)."""
 
