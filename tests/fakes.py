@@ -41,9 +41,6 @@ class FakeConnection:
 
     def __init__(self, answer: Answer | None = None) -> None:
         self.answer: Answer = answer or (lambda method, params, session_id: {})
-        self.can_gate = True  # as the worker of this checkout says in its hello
-        self.can_pass_args = True
-        self.can_set_params = True
         self.calls: list[tuple[str, str | None]] = []
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.failed: list[BrowserxError] = []

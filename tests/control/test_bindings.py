@@ -132,7 +132,8 @@ def test_an_extension_of_another_version_is_refused_naming_both_and_the_fix() ->
     from browserx.errors import VersionMismatch
 
     check_versions(__version__)
-    check_versions(None)  # no hello yet
+    with pytest.raises(VersionMismatch):  # a hello without a version: older than versions in hellos
+        check_versions("unknown")
     with pytest.raises(VersionMismatch) as info:
         check_versions("0.0.9")
     assert "0.0.9" in info.value.message and __version__ in info.value.message

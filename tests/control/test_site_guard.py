@@ -21,16 +21,15 @@ from browserx.site_rules import Controls, SiteRules
 
 
 class GuardingExtension(Extension):
-    """Says hello with ``features`` and answers each ``siteGuard`` (or fails it: ``refuse``)."""
+    """Says hello (unless not ``greets``) and answers each ``siteGuard`` (or fails it: ``refuse``)."""
 
-    def __init__(self, features: tuple[str, ...] = ("site-guard",), refuse: str = "", held: int = 1) -> None:
+    def __init__(self, greets: bool = True, refuse: str = "", held: int = 1) -> None:
         super().__init__()
         self.refuse = refuse
         self.held = held
         self.log: list[str] = []  # "guard 3" / "lift 3" / what the call did, in order
-        self.say(
-            type="hello", version="1", features=list(features), controls={"blockedSites": ["bank.example"]}
-        )
+        if greets:
+            self.say(type="hello", version="1", controls={"blockedSites": ["bank.example"]})
 
     async def send(self, msg: dict[str, Any]) -> None:
         await super().send(msg)
@@ -115,18 +114,16 @@ def test_the_config_files_rules_are_held_too_and_a_guard_that_holds_none_stops_t
 
 
 @pytest.mark.parametrize(
-    ("features", "refuse", "says"),
+    ("greets", "refuse", "says"),
     [
-        ((), "", "cannot hold them"),
-        (("site-guard",), "Rule with id 1 specifies an invalid regexFilter", "regexFilter"),
+        (False, "", "not said hello"),
+        (True, "Rule with id 1 specifies an invalid regexFilter", "regexFilter"),
     ],
 )
-def test_a_call_the_extension_cannot_guard_never_runs(
-    features: tuple[str, ...], refuse: str, says: str
-) -> None:
+def test_a_call_the_extension_cannot_guard_never_runs(greets: bool, refuse: str, says: str) -> None:
     async def main() -> None:
-        ext = GuardingExtension(features, refuse)
-        person = _person(ext)
+        ext = GuardingExtension(greets, refuse)
+        person = _person(ext, config=Controls(SiteRules("listed", allowed=("shop.example",))))
 
         async def click(p: Any) -> Any:
             await person.gate(3)

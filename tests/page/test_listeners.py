@@ -54,10 +54,13 @@ def _lookup(conn: FakeConnection, types: dict[int, set[str]], state: CaptureStat
 
 
 @pytest.mark.parametrize("passes_args", [True, False], ids=["one-trip", "two-trips"])
-def test_new_listening_nodes_are_mapped_to_their_keys_and_a_gone_one_is_left_out(passes_args: bool) -> None:
+def test_new_listening_nodes_are_mapped_to_their_keys_and_a_gone_one_is_left_out(
+    passes_args: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = ListeningPage()
     conn = FakeConnection(page)
-    conn.can_pass_args = passes_args
+    if not passes_args:  # more new nodes than one batch command takes arguments from
+        monkeypatch.setattr("browserx.page.listeners.MAX_ARGS_FROM", 2)
     types = {101: {"click"}, GONE: {"mousedown"}, 102: {"click", "mouseup"}}
     keys, _ = _lookup(conn, types)
     assert keys == {1010: frozenset({"click"}), 1020: frozenset({"click", "mouseup"})}
@@ -196,10 +199,8 @@ def test_how_a_document_is_listed_follows_how_soon_snapshots_come_and_whether_an
     every = FULL_LISTING_EVERY_S
     soon = 100.0 + every / 2
 
-    def mode(
-        listing: BigListing | None, now: float = soon, chain: bool = True, acting: bool = False
-    ) -> Listing:
-        return listing_for(listing, now, chain, acting)
+    def mode(listing: BigListing | None, now: float = soon, acting: bool = False) -> Listing:
+        return listing_for(listing, now, acting)
 
     assert mode(None) is Listing.BESIDE  # not a big listing
     # A whole listing beside the walk covers no walk: soon after, the next lists after its walk.
@@ -213,7 +214,6 @@ def test_how_a_document_is_listed_follows_how_soon_snapshots_come_and_whether_an
         is Listing.AFTER
     )
     assert mode(listed, acting=True) is Listing.BESIDE  # an action's own snapshots
-    assert mode(listed, chain=False) is Listing.BESIDE  # an extension that cannot chain the lookups
     listed.overflowed = 100.2  # a walk met too many fresh elements
     assert mode(listed, now=100.3) is Listing.BESIDE
     state = CaptureState(TabSession(1, FakeConnection()))  # type: ignore[arg-type]

@@ -648,8 +648,6 @@ def test_a_gated_command_carries_its_condition_and_the_skip_is_that_commands_err
     async def main() -> None:
         fake = FakeExtension()
         conn = ExtensionConnection(fake.send)
-        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch"]}))
-        assert conn.can_gate
         commands = [("Runtime.callFunctionOn", {}), ("Input.insertText", {"text": "hi"})]
         gates = {1: Gate(0, ("result", "value", "go"))}
         task = await start(conn, fake, conn.cdp_batch(7, commands, gates=gates))
@@ -664,18 +662,11 @@ def test_a_gated_command_carries_its_condition_and_the_skip_is_that_commands_err
     run(main)
 
 
-def test_gates_are_refused_unless_the_worker_said_it_holds_them() -> None:
-    """An older worker would issue a gated command at once (text typed into whatever has focus)."""
-
+def test_a_gate_may_wait_only_for_an_earlier_command() -> None:
     async def main() -> None:
         fake = FakeExtension()
         conn = ExtensionConnection(fake.send)
-        conn.feed(enc({"type": "hello", "version": "0.0.9"}))
-        assert not conn.can_gate
         commands = [("Runtime.callFunctionOn", {}), ("Input.insertText", {"text": "hi"})]
-        with pytest.raises(CdpError, match="too old"):
-            await conn.cdp_batch(7, commands, gates={1: Gate(0, ("go",))})
-        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch"]}))
         with pytest.raises(ValueError, match="cannot wait"):
             await conn.cdp_batch(7, commands, gates={0: Gate(1, ("go",))})  # only on an earlier one
         assert fake.sent == []
@@ -687,14 +678,9 @@ def test_a_command_taking_earlier_answers_as_arguments_says_which_and_where() ->
     async def main() -> None:
         fake = FakeExtension()
         conn = ExtensionConnection(fake.send)
-        conn.feed(enc({"type": "hello", "version": "0.0.9", "features": ["gated-batch"]}))
         commands = [("DOM.resolveNode", {"backendNodeId": 1}), ("DOM.resolveNode", {"backendNodeId": 2}),
                     ("Runtime.callFunctionOn", {"executionContextId": 5})]  # fmt: skip
         taking = {2: ArgsFrom((0, 1), ("object", "objectId"))}
-        with pytest.raises(CdpError, match="too old"):  # an older worker would call it without them
-            await conn.cdp_batch(7, commands, args=taking)
-        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch", "batch-args"]}))
-        assert conn.can_pass_args
         with pytest.raises(ValueError, match="cannot take"):
             await conn.cdp_batch(7, commands, args={1: ArgsFrom((1,), ("object",))})  # only earlier ones
         assert fake.sent == []
@@ -716,15 +702,8 @@ def test_a_command_taking_a_parameter_from_an_earlier_answer_says_which_and_wher
     async def main() -> None:
         fake = FakeExtension()
         conn = ExtensionConnection(fake.send)
-        conn.feed(enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch", "batch-args"]}))
         commands = [("DOM.describeNode", {"objectId": "a"}), ("DOM.resolveNode", {})]
         taking = {1: ParamFrom("backendNodeId", 0, ("node", "backendNodeId"))}
-        with pytest.raises(CdpError, match="too old"):  # an older worker would send it without
-            await conn.cdp_batch(7, commands, sets=taking)
-        conn.feed(
-            enc({"type": "hello", "version": "0.1.0", "features": ["gated-batch", "batch-args", "batch-set"]})
-        )
-        assert conn.can_set_params
         with pytest.raises(ValueError, match="cannot take"):
             await conn.cdp_batch(7, commands, sets={0: ParamFrom("objectId", 1, ("object",))})
         assert fake.sent == []

@@ -165,7 +165,7 @@ async def _lookup_in(
     then: Sequence[Then],
 ) -> Target | None:
     session_id, ctx = where
-    steps = list(then) if early is not None and tab.session.can_gate else []  # sent behind the early one
+    steps = list(then) if early is not None else []  # sent behind the early one
     # By name only when the world holds every function of the burst, else all whole: a world that
     # turns out to hold none then fails the whole burst before anything in it acts (an early
     # function may act: select's sets the value), and it is sent again whole.

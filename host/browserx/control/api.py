@@ -101,7 +101,8 @@ def guarded(ctx: Context, name: str, implementation: Implementation) -> Handler:
     async def run(p: Params) -> Any:
         if name != "status":  # (status shows both versions: how to find out)
             hello = ctx.conn.hello if ctx.conn is not None else None
-            check_versions(hello.version if hello is not None else None)
+            if hello is not None:  # (none yet: nothing to compare; one without a version is older)
+                check_versions(hello.version or "unknown")
         return await ctx.person.guard(
             name, p, partial(implementation, ctx), partial(element_names, ctx.registry)
         )
@@ -109,10 +110,10 @@ def guarded(ctx: Context, name: str, implementation: Implementation) -> Handler:
     return run
 
 
-def check_versions(extension: str | None) -> None:
+def check_versions(extension: str) -> None:
     """Refuse to work with an extension of another version: the two speak one protocol, and a
-    half-upgraded pair fails in ways no error would name. (No hello yet: nothing to compare.)"""
-    if extension is not None and extension != __version__:
+    half-upgraded pair fails in ways no error would name."""
+    if extension != __version__:
         raise VersionMismatch(
             f"The browserx extension in the browser is version {extension}, this host is {__version__}: "
             "they must be the same. Run `browserx extension` for the folder of this version's extension, "

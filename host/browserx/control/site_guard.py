@@ -28,13 +28,11 @@ from browserx.site_rules import SiteRules
 
 log = structlog.get_logger("browserx.site_guard")
 
-FEATURE = "site-guard"  # in the worker's hello: it can hold the rules
 ARM_TIMEOUT_S = 5.0
 
-OUTDATED = (
-    "The person's site rules are on, and this browserx extension cannot hold them in the browser "
-    "(it is older than the host). Nothing was done. Ask the person to reload the extension "
-    "(chrome://extensions), then try again."
+UNGREETED = (
+    "The person's site rules are on, and the browserx extension has not said hello yet, so it "
+    "cannot hold them in the browser. Nothing was done; try again in a moment."
 )
 
 
@@ -59,9 +57,8 @@ class SiteGuard:
         conn = self.conn
         if conn is None:
             return
-        hello = conn.hello
-        if hello is None or FEATURE not in (hello.features or ()):
-            raise SiteBlocked(OUTDATED, tab=tab_id)
+        if conn.hello is None:  # (a worker of another version is refused before: api.check_versions)
+            raise SiteBlocked(UNGREETED, tab=tab_id)
         reply = await conn.request(
             "siteGuard", timeout=ARM_TIMEOUT_S, tabId=tab_id, on=True, rules=rules.to_dict()
         )

@@ -17,9 +17,6 @@ try {
 
 const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
-// What this worker can do beyond the first protocol, told in the hello: a host newer than the
-// extension must not rely on what an older worker would ignore (a gated command sent at once).
-const FEATURES = ["gated-batch", "batch-args", "batch-set", "site-guard"];
 // The parameters a batch command may take from an earlier answer (`set`): references to nodes and
 // objects, never code or a URL.
 const SETTABLE = new Set(["objectId", "backendNodeId", "nodeId"]);
@@ -82,7 +79,6 @@ function connect() {
     post({
       type: "hello",
       version: VERSION,
-      features: FEATURES,
       userAgent: navigator.userAgent,
       extensionId: chrome.runtime.id,
       watermarks,

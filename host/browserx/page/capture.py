@@ -87,12 +87,7 @@ async def _capture_frame(
     if big is not None and big.world != world:
         del state.big_listings[session_id]  # another document now
         big = None
-    # (An older extension cannot chain the fresh elements' lookups: whole, beside the walk.)
-    mode = (
-        Listing.BESIDE
-        if big is None
-        else listing_for(big, t0, state.session.can_set_params, state.acting > 0)
-    )
+    mode = Listing.BESIDE if big is None else listing_for(big, t0, state.acting > 0)
     stamp = 0
     walk_opts = opts  # closed roots are walked unstamped: met inline next time, they are fresh then
     if big is not None:

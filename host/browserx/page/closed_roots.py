@@ -92,9 +92,7 @@ async def collect_closed_roots(
         ]
         hosts_of = [Handle(host) for host, _ in closed]
         # A page error fails the closed roots (capture.py's extras: the snapshot says so).
-        if (
-            state.session.can_pass_args and len(resolving) <= MAX_ARGS_FROM
-        ):  # one round trip: a root gone is null
+        if len(resolving) <= MAX_ARGS_FROM:  # one round trip: a root gone is null
             n = len(resolving)
             replies = await state.session.cdp_batch(
                 [*resolving, call_request(CLOSED_ROOTS_JS, opts, *hosts_of, this=closed[0][0])],

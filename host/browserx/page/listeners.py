@@ -162,7 +162,7 @@ async def listener_keys(
             ("DOM.resolveNode", {"backendNodeId": b, "executionContextId": ctx, "objectGroup": "browserx-l"})
             for b in new
         ]
-        if state.session.can_pass_args and len(resolving) <= MAX_ARGS_FROM:
+        if len(resolving) <= MAX_ARGS_FROM:
             keys = await _keys_in_one_trip(state, session_id, ctx, resolving)
         else:
             keys = await _keys_in_two_trips(state, session_id, resolving)
@@ -272,14 +272,14 @@ class Listing(enum.Enum):
     FRESH = "fresh"  # only the elements the walk meets fresh since the last listed walk
 
 
-def listing_for(listing: BigListing | None, now: float, can_chain: bool, acting: bool) -> Listing:
+def listing_for(listing: BigListing | None, now: float, acting: bool) -> Listing:
     """How a snapshot beginning at ``now`` lists a document's listeners. Only a listing taken after
     a stamped walk covers it (one sent beside it, before, would miss what the page added between,
     the settling wait included), so that costs one trip more and is done only when snapshots
     follow one another (within FULL_LISTING_EVERY_S), for the fresh-only ones that follow it:
     within FULL_LISTING_EVERY_S of that listing, with no action since (acted_on) nor running (its
     own snapshots), and not soon after a walk met too many fresh elements."""
-    if listing is None or not can_chain or acting or now - listing.overflowed < FULL_LISTING_EVERY_S:
+    if listing is None or acting or now - listing.overflowed < FULL_LISTING_EVERY_S:
         return Listing.BESIDE
     if listing.listed_gen >= 0 and now - listing.taken < FULL_LISTING_EVERY_S:
         return Listing.FRESH

@@ -29,9 +29,6 @@ from browserx.errors import (
 )
 from browserx.framing import decode_body
 from browserx.relay.protocol import (
-    BATCH_ARGS,
-    BATCH_SET,
-    GATED_BATCH,
     MAX_ARGS_FROM,
     ArgsFrom,
     Gate,
@@ -227,23 +224,19 @@ class ExtensionConnection:
     ) -> list[Any]:
         """Run many commands in one round trip (the worker issues them in order, without waiting
         between them: input events are handled in that order), those in ``gates`` (by index) only
-        once the command they wait for said go (``can_gate``), those in ``args`` once the commands
-        they take arguments from answered (``can_pass_args``), those in ``sets`` once the command
-        they take a parameter from answered (``can_set_params``).
+        once the command they wait for said go, those in ``args`` once the commands they take
+        arguments from answered, those in ``sets`` once the command they take a parameter from
+        answered.
         Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):
                 raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)
-        if gates and not self.can_gate:
-            raise CdpError("the extension is too old to hold a command until another says go; reload it")
         sent: list[dict[str, Any]] = [{"method": m, "params": p} for m, p in commands]
         for index, gate in (gates or {}).items():
             if not 0 <= gate.after < index < len(sent):
                 raise ValueError(f"batch command {index} cannot wait for command {gate.after}")
             sent[index]["after"] = gate.after
             sent[index]["when"] = list(gate.when)
-        if args and not self.can_pass_args:
-            raise CdpError("the extension is too old to pass one command's answer to another; reload it")
         for index, taken in (args or {}).items():
             if (
                 not all(0 <= j < index < len(sent) for j in taken.of)
@@ -252,8 +245,6 @@ class ExtensionConnection:
             ):
                 raise ValueError(f"batch command {index} cannot take arguments from {taken.of}")
             sent[index]["args"] = {"from": list(taken.of), "path": list(taken.path)}
-        if sets and not self.can_set_params:
-            raise CdpError("the extension is too old to pass one command's answer to another; reload it")
         for index, param in (sets or {}).items():
             if not 0 <= param.of < index < len(sent) or "after" in sent[index] or "args" in sent[index]:
                 raise ValueError(f"batch command {index} cannot take a parameter from {param.of}")
@@ -288,22 +279,6 @@ class ExtensionConnection:
         return out
 
     # -- inbound --------------------------------------------------------------------------
-
-    @property
-    def can_gate(self) -> bool:
-        """Whether the worker holds gated batch commands (its hello says so): an older one would
-        issue them at once."""
-        return self.hello is not None and GATED_BATCH in (self.hello.features or ())
-
-    @property
-    def can_pass_args(self) -> bool:
-        """Whether the worker passes earlier answers' objects as a batch command's arguments."""
-        return self.hello is not None and BATCH_ARGS in (self.hello.features or ())
-
-    @property
-    def can_set_params(self) -> bool:
-        """Whether the worker sets a batch command's parameter from an earlier answer."""
-        return self.hello is not None and BATCH_SET in (self.hello.features or ())
 
     def feed(self, body: bytes | str) -> None:
         """Handle one inbound frame body. Bad input is logged and dropped, never raised."""

@@ -98,11 +98,6 @@ def allowed(method: str) -> bool:
 EMPTY = msgspec.Raw(b"")
 
 
-GATED_BATCH = "gated-batch"  # the worker holds a batch command until an earlier one says go
-BATCH_ARGS = "batch-args"  # the worker passes earlier answers' objects as a command's arguments
-BATCH_SET = "batch-set"  # the worker sets a command's parameter from an earlier answer
-
-
 class Gate(NamedTuple):
     """A batch command's condition: issued once command ``after`` answered with ``true`` at the
     path ``when`` in its result (text typed only into the field its focus call says took focus)."""
@@ -161,7 +156,6 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     version: str | None = None
     userAgent: str | None = None
     extensionId: str | None = None
-    features: list[str] | None = None  # hello: what the worker can do beyond the first protocol
     watermarks: dict[str, Any] | None = None  # hello: each tab's highest element ID so far
     # The person's controls (issue 22): the hello's ``controls`` field, and a ``controls`` notice's
     # own fields; checked by control/person.py (any shape here: a bad one must not drop the frame).

@@ -259,9 +259,8 @@ class TabSession:
         """Many commands in one round trip; per-command results (as ``result_type``) or errors.
         The extension issues them in order without waiting between them (input events are handled
         in that order: actions/keyboard.py's dispatch_in_order relies on it), except those in
-        ``gates``, each held until the command it names said go (``can_gate``), and those in
-        ``args``, held until the commands they take objects from answered (``can_pass_args``), and
-        those in ``sets``, held until the command they take a parameter from answered."""
+        ``gates``, each held until the command it names said go, and those in ``args``, held until
+        the commands they take objects from answered, and those in ``sets``, held until the command they take a parameter from answered."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
@@ -292,21 +291,6 @@ class TabSession:
             return await send()
         finally:
             self._waiting -= waits
-
-    @property
-    def can_gate(self) -> bool:
-        """Whether batches may hold a command until another said go (the extension supports it)."""
-        return self.conn.can_gate
-
-    @property
-    def can_pass_args(self) -> bool:
-        """Whether a batch command may take earlier answers' objects as arguments."""
-        return self.conn.can_pass_args
-
-    @property
-    def can_set_params(self) -> bool:
-        """Whether a batch command may take a parameter from an earlier answer."""
-        return self.conn.can_set_params
 
     def fire_and_forget(self, work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         """Run ``work`` without waiting for it (releasing handles, disabling a domain): the session
