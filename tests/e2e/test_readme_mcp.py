@@ -32,9 +32,22 @@ def mcp_section() -> str:
     return text[start : text.index("\n## ", start + 1)]
 
 
+RUNNERS = (["uvx"], ["pipx", "run"])  # fetch browserx from PyPI and run it: here, the checkout's
+
+
+def _as_run_here(command: list[str]) -> list[str]:
+    """``uvx browserx mcp …`` runs what ``browserx mcp …`` runs here (browserx is not on PyPI yet:
+    tests/e2e/test_wheel.py runs uvx on the built wheel)."""
+    for runner in RUNNERS:
+        if command[: len(runner)] == runner:
+            return command[len(runner) :]
+    return command
+
+
 def snippet_commands() -> dict[str, list[str]]:
     """Each server command the section's snippets configure, keyed by the client the paragraph
-    before the snippet names ("Cursor: ...") and the snippet's line or entry."""
+    before the snippet names ("Cursor: ...") and the snippet's line or entry; a runner's form
+    (``uvx``, ``pipx run``) as the command it runs."""
     found: dict[str, list[str]] = {}
     section = mcp_section()
     for block in re.finditer(r"```(json|sh)\n(.*?)```", section, re.S):
@@ -55,7 +68,7 @@ def snippet_commands() -> dict[str, list[str]]:
                 found[f"MCP Inspector: {line}"] = words[words.index("--") + 1 :]
             elif words[:3] == ["claude", "mcp", "add"]:
                 found[f"{client}: {line}"] = words[words.index("--") + 1 :]
-    return found
+    return {key: _as_run_here(command) for key, command in found.items()}
 
 
 def test_the_readme_configures_every_client_it_names() -> None:
@@ -63,6 +76,8 @@ def test_the_readme_configures_every_client_it_names() -> None:
     clients = {key.split(":", 1)[0] for key in commands}
     assert {"Claude Desktop", "Claude Code", "Cursor", "VS Code", "MCP Inspector"} <= clients, commands
     assert all(command[:2] == ["browserx", "mcp"] for command in commands.values()), commands
+    for runner in RUNNERS:  # the forms that need nothing installed
+        assert f"-- {' '.join(runner)} browserx mcp --launch" in mcp_section(), runner
 
 
 @pytest.mark.parametrize("command", sorted({tuple(c) for c in snippet_commands().values()}), ids=" ".join)

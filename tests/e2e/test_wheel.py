@@ -1,7 +1,8 @@
-"""browserx as it ships: the wheel built from this checkout, installed with pip into a fresh
-virtualenv, used from a folder outside the checkout with a HOME of its own — the extension's folder,
-the host registered for Chromium, a headless browser launched on a served page and a snapshot of
-it, all without the checkout on any path the installation uses."""
+"""browserx as it ships: the sdist and the wheel built from this checkout (twine-checked), the
+wheel installed with pip into a fresh virtualenv and used from a folder outside the checkout with a
+HOME of its own — the extension's folder, the host registered for Chromium, a headless browser
+launched on a served page and a snapshot of it, all without the checkout on any path the
+installation uses — and run by `uvx` as an MCP server."""
 
 from __future__ import annotations
 
@@ -36,16 +37,20 @@ def _clean_env(**extra: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The venv the wheel went into (its bin/browserx), built and installed once for the module."""
+    """The venv the wheel went into (its bin/browserx), built and installed once for the module.
+    The wheel is built from the sdist (as `python -m build` does, with the locked setuptools: no
+    build isolation), so a file the sdist leaves out fails here; twine checks both for PyPI."""
     root = tmp_path_factory.mktemp("wheel")
     started = time.monotonic()
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(root / "dist")],
-        check=True,
-        cwd=root,
-        env=_clean_env(),
-    )
+    build = [sys.executable, "-m", "build", "--no-isolation", "-o", str(root / "dist"), str(REPO)]
+    subprocess.run(build, check=True, cwd=root, env=_clean_env(), capture_output=True)
     (wheel,) = (root / "dist").glob("browserx-*.whl")
+    (sdist,) = (root / "dist").glob("browserx-*.tar.gz")
+    checked = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)],
+        cwd=root, env=_clean_env(), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout + checked.stderr
     subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, env=_clean_env())
     pip = [str(root / "venv" / "bin" / "pip"), "install", "-q", str(wheel)]
     subprocess.run(pip, check=True, cwd=root, env=_clean_env())
@@ -68,9 +73,15 @@ def _run(venv: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]
     )
 
 
+def _files(venv: Path) -> set[Path]:
+    """The installation's files (byte-code caches aside: Python writes those where it may)."""
+    return {p for p in (venv / "lib").rglob("*") if "__pycache__" not in p.parts}
+
+
 def test_the_installed_wheel_runs_without_the_checkout(installed: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
+    before = _files(installed)
     started = time.monotonic()
     out = _run(installed, home, "extension")
     assert out.returncode == 0, out.stderr
@@ -100,6 +111,7 @@ def test_the_installed_wheel_runs_without_the_checkout(installed: Path, tmp_path
             _run(installed, home, "stop")
     out = _run(installed, home, "uninstall-host", "--browser", "chromium")
     assert out.returncode == 0 and not manifest_path.exists() and not launcher.exists()
+    assert _files(installed) == before  # profiles, sockets and logs went under HOME, not site-packages
 
 
 PAGE = b"""<!doctype html><title>Shop</title><button onclick="fetch('/other')">Cancel</button>
@@ -132,20 +144,30 @@ def logged_server() -> Iterator[tuple[str, list[str]]]:
         server.server_close()
 
 
-def test_an_mcp_client_drives_the_installed_package(
+def test_an_mcp_client_drives_the_package_run_by_uvx(
     installed: Path, tmp_path: Path, logged_server: tuple[str, list[str]]
 ) -> None:
-    """`browserx mcp --launch --headless` of the installation, through the official MCP SDK client:
-    the tools listed, the page read, the right button clicked (the server's log says which)."""
+    """The README's one-line config, `uvx browserx mcp --launch`, with the wheel in PyPI's place
+    (`--from`; its dependencies from the index, held to the lock) and no display, through the
+    official MCP SDK client: the tools listed, the page read, the right button clicked (the
+    server's log says which)."""
     url, seen = logged_server
     home = tmp_path / "home"
     home.mkdir()
     env = _clean_env(HOME=str(home), BROWSERX_RUNTIME_DIR=str(home / "run"))
-    env.pop("DISPLAY", None)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
+    (wheel,) = (installed.parent / "dist").glob("browserx-*.whl")
+    uvx = [
+        str(Path(sys.executable).parent / "uvx"),
+        "--from",
+        str(wheel),
+        "-c",
+        str(REPO / "requirements" / "dev.txt"),
+    ]
     server = StdioServerParameters(
-        command=str(installed / "bin" / "browserx"), args=["mcp", "--launch", "--headless", "--url", url],
-        env=env, cwd=str(home),
-    )  # fmt: skip
+        command=uvx[0], args=[*uvx[1:], "browserx", "mcp", "--launch", "--url", url], env=env, cwd=str(home)
+    )
 
     async def scenario() -> None:
         with (home / "mcp.log").open("w") as errlog:
@@ -169,3 +191,4 @@ def test_an_mcp_client_drives_the_installed_package(
     finally:
         _run(installed, home, "stop", "--all")
     assert "/pressed" in seen and "/other" not in seen, seen
+    assert "runs headless" in (home / "mcp.log").read_text()  # no display: headless by itself
