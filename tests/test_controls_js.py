@@ -19,7 +19,7 @@ from browserx.relay.connection import map_relay_error
 
 CONTROLS_JS = Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension" / "controls.js"
 
-# A stand-in for what controls.js uses of chrome.* and of service-worker.js's globals.
+# A stand-in for what controls.js uses of chrome.* and of the worker's other scripts' globals.
 PRELUDE = """
 const store = { local: %(local)s, session: %(session)s };
 const area = (name) => ({
@@ -34,7 +34,7 @@ globalThis.chrome = {
   debugger: { detach: async () => {} },
 };
 const attached = new Set(); const posted = [];
-function post(m) { posted.push(m); } function forget() {} async function detachAll() {} function updateBadge() {}
+function post(m) { posted.push(m); } function forget() {} async function detachAll() {}
 function badRequest(why) { return new Error(`bad request: ${why}`); }
 """
 

@@ -1,4 +1,4 @@
-"""The service worker's batches (extension/service-worker.js), run under node with a stand-in
+"""The service worker's batches (extension/cdp.js), run under node with a stand-in
 ``chrome`` whose debugger answers as a page would: commands issued in order, a gated one only when
 the answer it waits for says go, one taking earlier answers' objects as arguments (null for a
 failed one), one taking a parameter from an earlier answer (node and object references only,
@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 EXTENSION = Path(__file__).resolve().parents[1] / "host" / "browserx" / "extension"
+# The worker's own scripts, in its load order (service-worker.js's importScripts, stubbed here).
+WORKER = ("allowlist.js", "relay.js", "cdp.js", "tabs.js", "service-worker.js")
 
 # Any chrome.* member is a callable stand-in (listeners, ports, badges); the debugger is the page.
 PRELUDE = """
@@ -24,6 +26,7 @@ globalThis.chrome = stub();
 chrome.runtime.getManifest = () => ({ version: "0.0.0" });
 globalThis.importScripts = () => {};
 // What controls.js, asks.js and site_guard.js give the worker (tests/test_controls_js.py runs those).
+globalThis.updateBadge = globalThis.quietly = () => {};
 globalThis.controlHandlers = {};
 globalThis.askHandlers = {};
 globalThis.guardHandlers = {}; // (site_guard.js: tests/test_site_guard_js.py runs it)
@@ -65,8 +68,7 @@ def _batches(*cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
         pytest.skip("node is not installed")
     script = (
         PRELUDE
-        + (EXTENSION / "allowlist.js").read_text("utf-8")
-        + (EXTENSION / "service-worker.js").read_text("utf-8")
+        + "".join((EXTENSION / name).read_text("utf-8") for name in WORKER)
         + CASES % {"cases": json.dumps(list(cases))}
     )
     out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30, check=True)

@@ -38,7 +38,7 @@ globalThis.chrome = {
   },
 };
 const attached = new Set(); const posted = [];
-function post(m) { posted.push(m); } function forget() {} async function detachAll() {} function updateBadge() {}
+function post(m) { posted.push(m); } function forget() {} async function detachAll() {}
 function badRequest(why) { return new Error(`bad request: ${why}`); }
 """
 

@@ -1,12 +1,12 @@
 // @ts-check
-// The questions the agent waits on (issue 22, items 5-6), the service worker's side: the host's
-// `ask` (ask_user's question, a confirmation before a sensitive action, "Allow browserx on this
-// site?") is kept in chrome.storage.session under "ask:<askId>" — where the popup
-// (popup-ask.js), opened at any time, shows it — and the toolbar badge shows "?" while one waits.
-// The popup's answer comes back as a runtime message and goes to the host as the notice
-// {type: "answer", askId, answer, allowed}; the host's `askDone` takes back one nobody answered.
-// A site the person allowed joins allowedSites in chrome.storage.local, one they blocked
-// blockedSites. Loaded by service-worker.js (importScripts); host side: host/browserx/control/ask.py.
+// The questions the agent waits on, the service worker's side: the host's `ask` (ask_user's
+// question, a confirmation before a sensitive action, "Allow browserx on this site?") is kept in
+// chrome.storage.session under "ask:<askId>" — where the popup (popup-ask.js), opened at any time,
+// shows it — and the toolbar badge shows "?" while one waits. The popup's answer comes back as a
+// runtime message and goes to the host as the notice {type: "answer", askId, answer, allowed}; the
+// host's `askDone` takes back one nobody answered. A site the person allowed joins allowedSites in
+// chrome.storage.local, one they blocked blockedSites. Loaded by service-worker.js (importScripts);
+// host side: host/browserx/control/ask.py.
 /* exported askHandlers, askBadge */
 /* global port, post, badRequest, updateBadge, quietly, takeControls, guardRefresh */
 

@@ -1,6 +1,6 @@
 // @ts-check
-// The person's controls over the agent (issue 22), the service worker's side: "Stop agent" /
-// "Resume", site rules, tab sharing; the Activity list and the agent's state for the popup.
+// The person's controls over the agent, the service worker's side: "Stop agent" / "Resume", site
+// rules, tab sharing; the Activity list and the agent's state for the popup; the toolbar badge.
 // Loaded by service-worker.js (importScripts). The host enforces the same rules
 // (host/browserx/control/person.py); this is defence in depth: while stopped, or for a tab on a
 // blocked site or not shared, no attach and no CDP command goes through.
@@ -9,9 +9,12 @@
 // "ask"), blockedSites, allowedSites, tabSharing, confirmSensitive, uploadFolders, autoDialogs.
 // chrome.storage.session: sharedTabs (tab ids), activity (the last 50 entries), agent (the
 // agent's state), hostStatus (connected or why not, attached tabs).
-/* global post, detachAll, attached, forget, updateBadge, badRequest -- service-worker.js's */
+/* global port, post, badRequest -- relay.js's */
+/* global detachAll, attached, forget -- cdp.js's */
 /* global guardRefresh -- site_guard.js's */
+/* global askBadge -- asks.js's */
 /* exported CONTROL_DEFAULTS, controlsSnapshot, controlsGate, controlHandlers, controlsHostStatus, controlsTabOpened */
+/* exported updateBadge, quietly */
 
 const CONTROL_DEFAULTS = {
   stopped: false,
@@ -296,4 +299,26 @@ function controlsHostStatus(connected, error) {
   const hostStatus = { connected, error: connected ? "" : lastHostError, attached: [...attached], stopped: personControls.stopped };
   chrome.storage.session.set({ hostStatus }).catch(() => {});
   if (!connected) chrome.storage.session.set({ agent: { working: false, tabId: null, since: Date.now() } }).catch(() => {});
+}
+
+// The toolbar badge: whether the host is connected and how many tabs are attached.
+function updateBadge() {
+  const on = port !== null;
+  const n = attached.size;
+  quietly(() => controlsHostStatus(on));
+  quietly(() => chrome.action.setBadgeText({ text: on ? "on" : "off" }));
+  quietly(() => chrome.action.setBadgeBackgroundColor({ color: on ? "#1a7f37" : "#6e7781" }));
+  quietly(() =>
+    chrome.action.setTitle({
+      title: `browserx: ${on ? "connected" : "disconnected"}, ${n} tab${n === 1 ? "" : "s"} attached`,
+    }),
+  );
+  quietly(() => askBadge()); // "?" while the agent waits for an answer (asks.js)
+}
+
+// The badge is cosmetic; never let it break the relay.
+function quietly(fn) {
+  try {
+    fn()?.catch?.(() => {});
+  } catch {}
 }

@@ -1,9 +1,9 @@
 // @ts-check
-// The popup's "#ask" section (issue 22, items 5-6): the questions the agent waits on, kept by the
-// service worker (asks.js) in chrome.storage.session under "ask:<askId>". A question shows its
-// text, its choices as buttons, a textbox "Answer" and a "Send" button; a confirmation before a
-// sensitive action "Allow" and "Deny"; a site the agent wants to use for the first time "Allow"
-// and "Block". The answer goes to the service worker, which tells the host.
+// The popup's "#ask" section: the questions the agent waits on, kept by the service worker
+// (asks.js) in chrome.storage.session under "ask:<askId>". A question shows its text, its choices
+// as buttons, a textbox "Answer" and a "Send" button; a confirmation before a sensitive action
+// "Allow" and "Deny"; a site the agent wants to use for the first time "Allow" and "Block". The
+// answer goes to the service worker, which tells the host.
 
 (() => {
   const section = document.getElementById("ask");

@@ -1,5 +1,5 @@
 // @ts-check
-// The toolbar popup (issue 22): the host's connection, the agent's state, the person's controls
+// The toolbar popup: the host's connection, the agent's state, the person's controls
 // (Stop agent / Resume, Share this tab), the attached tabs and the Activity list. Everything it
 // shows comes from chrome.storage (written by the service worker, extension/controls.js); what
 // the person decides goes back there and the worker and the host act on it. The #ask section is

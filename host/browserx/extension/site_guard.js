@@ -1,5 +1,5 @@
 // @ts-check
-// Site rules in the browser's network layer (issue 34). While an agent call runs in a tab, and for
+// Site rules in the browser's network layer. While an agent call runs in a tab, and for
 // a moment after while its effects settle, declarativeNetRequest session rules refuse every request
 // to a site the person's rules keep browserx off. The browser checks each one, whatever sent it:
 // a redirect hop, a form post, a script's navigation, a popup, a prefetch. The host's own checks
