@@ -1,7 +1,8 @@
 """Transparent is not always hidden (issue 21): native toggles transparent on top of their drawn
 box, select fields promoted by their transparent focus input, hover-revealed content, and
-containers whose handlers do nothing for a person (snapshot/classify.py, visibility.py). Trees
-built by hand (tests/builders.py); the derived visibility is given or computed."""
+containers whose handlers do nothing for a person (snapshot/stand_ins.py, classify.py,
+visibility.py). Trees built by hand (tests/builders.py); the derived visibility is given or
+computed."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def _name_nodes(tree: Tree, names_for: list[Node]) -> set[int]:
     for node in names_for:
         proxy = node.state.get("proxyOf")
         if proxy is not None and node.state.get("proxyField"):
-            # A field standing in for its select's transparent focus input (classify.py): named
+            # A field standing in for its select's transparent focus input (stand_ins.py): named
             # as the input is (its label), the text the field shows is its value.
             name = accessible_name(proxy, ctx)
             if not name:

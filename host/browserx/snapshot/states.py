@@ -128,7 +128,7 @@ def states_of(node: Node) -> dict[str, object]:
     if not node.is_element:
         return {}
     proxy = node.state.get("proxyOf")
-    if proxy is not None:  # a label standing in for a hidden native toggle (classify.py)
+    if proxy is not None:  # a label standing in for a hidden native toggle (stand_ins.py)
         states = states_of(proxy)
         if node.state.get("proxyField"):
             # A select's field: its focus input is read-only to typing, not to choosing.

@@ -316,7 +316,7 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
     input_type = node.state.get("inputType")
     if input_type and input_type not in ("text", "submit", "button", "checkbox", "radio"):
         facts["type"] = input_type
-    # A select's field shows its value as page text (classify.py's proxyField): it is shown
+    # A select's field shows its value as page text (stand_ins.py's proxyField): it is shown
     # whether values were asked for or not, as the text it was.
     if snap.include_values or node.state.get("proxyField"):
         value = value_of(node.attrs, node.state, node.name or "")
