@@ -39,6 +39,7 @@ MODULES = [
     "snapshot/roles.py",
     "snapshot/states.py",
     "snapshot/name_context.py",
+    "snapshot/flat_tree.py",
     "snapshot/accname.py",
     "snapshot/label_hunt.py",
     "snapshot/stand_ins.py",

@@ -7,14 +7,15 @@ cases.
 
 Fields left unnamed here get a name from label_hunt.py, which reads the page as a person would.
 
-One module over 400 lines because it is one algorithm, read in the spec's order: the text
-alternative of a node (step 2: labelledby, aria-label, native labels, content, title) and the
-name from content (children, slots, embedded controls' values) call each other recursively, so
-splitting them would make an import cycle.
+One algorithm, read in the spec's order: the text alternative of a node (step 2: labelledby,
+aria-label, native labels, content, title) and the name from content (children, slots, embedded
+controls' values) call each other recursively, so both are here. What they read is not: the
+role and tag tables in role_tables.py, an element's children in the flat tree (shadow trees,
+slots, CSS generated text) in flat_tree.py.
 
-Pure functions of the captured tree: no I/O, no CDP. CSS generated content is not captured and
-so never contributes. The steps are plain calls in spec order rather than a table of lambdas:
-compiled with mypyc (scripts/build_native.py), each lambda is an object made per named node.
+Pure functions of the captured tree: no I/O, no CDP. The steps are plain calls in spec order
+rather than a table of lambdas: compiled with mypyc (scripts/build_native.py), each lambda is an
+object made per named node.
 """
 
 from __future__ import annotations
@@ -22,52 +23,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .elements import input_type
+from .flat_tree import content_children, slot_content
 from .model import F_ATOMIC_INLINE, F_INLINE, F_SPACE_AFTER, F_SPACE_BEFORE, Node
 from .name_context import NameContext
-from .role_tables import INTERACTIVE_ROLES, word_set
-
-# Roles named from their content when they are the node being named (Chrome's
-# SupportsNameFromContents, non-recursive case). "row" only inside a grid (see _content_named).
-NAME_FROM_CONTENT_ROLES: frozenset[str] = word_set(
-    """
-    button cell checkbox columnheader DisclosureTriangle gridcell heading LineBreak link math
-    menuitem menuitemcheckbox menuitemradio option radio rowheader StaticText switch tab tooltip
-    treeitem doc-backlink doc-biblioref doc-glossref doc-noteref
-    """
+from .role_tables import (
+    CONTRIBUTES_CONTENT_ROLES,
+    DEFAULT_BUTTON_LABELS,
+    EMBEDDED_CONTROL_ROLES,
+    NAME_CHILD_BY_TAG,
+    NAME_FROM_CONTENT_ROLES,
+    SPACED_CONTROL_ROLES,
+    TEXT_FIELD_INPUT_TYPES,
+    TEXTBOX_ROLES,
+    UNNAMEABLE_ROLES,
 )
-
-# Roles whose content contributes to an ancestor's name but that are not named from it
-# themselves. None (presentational) counts as such a role.
-CONTRIBUTES_CONTENT_ROLES: frozenset[str] = word_set(
-    """
-    generic Abbr Canvas caption code definition deletion DescriptionList emphasis Figcaption
-    insertion LabelText legend list listitem mark paragraph region strong subscript superscript
-    time
-    """
-)
-
-# Roles that cannot be named: their title attribute is no name when they are inside another's.
-UNNAMEABLE_ROLES: frozenset[str | None] = frozenset({None, "generic", "none", "presentation"})
-
-# Controls that contribute their value, not their name, when embedded in another's label.
-TEXTBOX_ROLES: frozenset[str] = frozenset({"textbox", "searchbox"})
-RANGE_ROLES: frozenset[str] = frozenset({"slider", "spinbutton", "progressbar", "scrollbar", "meter"})
-EMBEDDED_CONTROL_ROLES: frozenset[str] = TEXTBOX_ROLES | RANGE_ROLES | {"combobox", "listbox"}
-# Controls set apart from neighbouring text by a space in names from content.
-SPACED_CONTROL_ROLES: frozenset[str] = INTERACTIVE_ROLES - {"link", "option"}
-
-# Input types that are text fields (placeholder applies).
-TEXT_FIELD_INPUT_TYPES: frozenset[str] = frozenset(
-    {"text", "search", "email", "tel", "url", "password", "number"}
-)
-DEFAULT_BUTTON_LABELS: dict[str, str] = {"submit": "Submit", "reset": "Reset"}
-# Elements named by their first child of a given tag (HTML-AAM).
-NAME_CHILD_BY_TAG: dict[str, str] = {
-    "fieldset": "legend",
-    "figure": "figcaption",
-    "table": "caption",
-    "svg": "title",
-}
 
 MAX_DEPTH = 200  # recursion guard for pathological nesting inside a named element
 MAX_DESCENDANTS = 100  # Chrome's kMaxDescendantsForTextAlternativeComputation
@@ -346,32 +315,10 @@ def _placeholder(node: Node, role: str | None) -> str:
 
 def _content(node: Node, ctx: NameContext, walk: _Walk) -> str:
     """Name from content: the children's text alternatives in flat-tree order, with the text
-    CSS generates before and after them (``::before`` / ``::after``); children in boxes of
-    their own (block-level, inline-block, flex items) are set apart by spaces, as Chrome does
-    between pieces whose layout boxes differ."""
-    children = _flat_children(node)
-    state = node.state
-    if "before" in state or "after" in state:
-        children = _with_generated(node, children)
-    return _children_text(children, ctx, walk)
-
-
-def _with_generated(node: Node, children: list[Node]) -> list[Node]:
-    """The children with the pseudo-elements' text as text nodes in the element's own box (an
-    ``::after`` of a chip is glued to its text: "Electronics,")."""
-    out = list(children)
-    for key, at_end in (("before", False), ("after", True)):
-        raw = str(node.state.get(key) or "")
-        text = collapse(raw)
-        if not text:
-            continue
-        flags = (F_SPACE_BEFORE if raw[:1].isspace() else 0) | (F_SPACE_AFTER if raw[-1:].isspace() else 0)
-        piece = Node(node.ref, "#text", parent=node, text=text, flags=flags, index=node.index)
-        if at_end:
-            out.append(piece)
-        else:
-            out.insert(0, piece)
-    return out
+    CSS generates before and after them (``::before`` / ``::after``: flat_tree.py); children in
+    boxes of their own (block-level, inline-block, flex items) are set apart by spaces, as Chrome
+    does between pieces whose layout boxes differ."""
+    return _children_text(content_children(node), ctx, walk)
 
 
 def _children_text(children: list[Node], ctx: NameContext, walk: _Walk) -> str:
@@ -384,7 +331,7 @@ def _children_text(children: list[Node], ctx: NameContext, walk: _Walk) -> str:
         if child.tag == "br":
             text, from_content = " ", True
         elif child.tag == "slot":
-            text, from_content = _children_text(_slot_content(child), ctx, walk), True
+            text, from_content = _children_text(slot_content(child), ctx, walk), True
         else:
             text, from_content = _alternative(child, ctx, walk)
         if text and previous is not None and out and not out[-1].isspace() and not text[0].isspace():
@@ -406,30 +353,6 @@ def _set_apart(node: Node, ctx: NameContext) -> bool:
         return False
     flags = node.flags
     return not flags & F_INLINE or bool(flags & F_ATOMIC_INLINE) or ctx.role(node) in SPACED_CONTROL_ROLES
-
-
-def _flat_children(node: Node) -> list[Node]:
-    """A shadow host's content is its shadow tree; frame documents are skipped."""
-    shadow = next((c for c in node.children if c.tag == "#shadow-root"), None)
-    if shadow is not None:
-        return shadow.children
-    return [c for c in node.children if c.tag != "#document"]
-
-
-def _slot_content(slot: Node) -> list[Node]:
-    """The light children assigned to a <slot> (matched on the slot / name attributes when
-    captured; unnamed light children go to the default slot), else its fallback content."""
-    shadow = slot.scope
-    host = shadow.parent if shadow is not None and shadow.tag == "#shadow-root" else None
-    if host is None:
-        return slot.children
-    light = [c for c in host.children if c.tag not in ("#shadow-root", "#document")]
-    name = slot.attrs.get("name", "")
-    if name:
-        assigned = [c for c in light if c.attrs.get("slot", "") == name]
-    else:
-        assigned = [c for c in light if not c.is_element or not c.attrs.get("slot")]
-    return assigned or slot.children
 
 
 def _control_value(node: Node, ctx: NameContext, walk: _Walk, role: str | None) -> str:

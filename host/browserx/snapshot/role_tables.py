@@ -1,7 +1,7 @@
 """The tables role and name computation read: which role tokens ARIA and Chrome know, which
-tags are never exposed, which input types map to which role, which ancestors scope a landmark.
-Data only; the rules that use it are in roles.py (roles), states.py (states) and accname.py
-(names).
+tags are never exposed, which input types map to which role, which ancestors scope a landmark,
+which roles and tags a name comes from. Data only; the rules that use it are in roles.py
+(roles), states.py (states) and accname.py (names).
 """
 
 from __future__ import annotations
@@ -118,3 +118,49 @@ TABLE_PART_ROLES: dict[str, str] = {
     "caption": "caption",
 }
 LIST_TAGS: frozenset[str] = frozenset({"ul", "ol", "menu"})
+
+
+# ---------------------------------------------------------------------------- names (accname.py)
+
+# Roles named from their content when they are the node being named (Chrome's
+# SupportsNameFromContents, non-recursive case). "row" only inside a grid (accname.py's _content_named).
+NAME_FROM_CONTENT_ROLES: frozenset[str] = word_set(
+    """
+    button cell checkbox columnheader DisclosureTriangle gridcell heading LineBreak link math
+    menuitem menuitemcheckbox menuitemradio option radio rowheader StaticText switch tab tooltip
+    treeitem doc-backlink doc-biblioref doc-glossref doc-noteref
+    """
+)
+
+# Roles whose content contributes to an ancestor's name but that are not named from it
+# themselves. None (presentational) counts as such a role.
+CONTRIBUTES_CONTENT_ROLES: frozenset[str] = word_set(
+    """
+    generic Abbr Canvas caption code definition deletion DescriptionList emphasis Figcaption
+    insertion LabelText legend list listitem mark paragraph region strong subscript superscript
+    time
+    """
+)
+
+# Roles that cannot be named: their title attribute is no name when they are inside another's.
+UNNAMEABLE_ROLES: frozenset[str | None] = frozenset({None, "generic", "none", "presentation"})
+
+# Controls that contribute their value, not their name, when embedded in another's label.
+TEXTBOX_ROLES: frozenset[str] = frozenset({"textbox", "searchbox"})
+RANGE_ROLES: frozenset[str] = frozenset({"slider", "spinbutton", "progressbar", "scrollbar", "meter"})
+EMBEDDED_CONTROL_ROLES: frozenset[str] = TEXTBOX_ROLES | RANGE_ROLES | {"combobox", "listbox"}
+# Controls set apart from neighbouring text by a space in names from content.
+SPACED_CONTROL_ROLES: frozenset[str] = INTERACTIVE_ROLES - {"link", "option"}
+
+# Input types that are text fields (placeholder applies).
+TEXT_FIELD_INPUT_TYPES: frozenset[str] = frozenset(
+    {"text", "search", "email", "tel", "url", "password", "number"}
+)
+DEFAULT_BUTTON_LABELS: dict[str, str] = {"submit": "Submit", "reset": "Reset"}
+# Elements named by their first child of a given tag (HTML-AAM).
+NAME_CHILD_BY_TAG: dict[str, str] = {
+    "fieldset": "legend",
+    "figure": "figcaption",
+    "table": "caption",
+    "svg": "title",
+}
