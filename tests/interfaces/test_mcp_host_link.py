@@ -1,4 +1,4 @@
-"""The MCP server's binding to one browser (interfaces/mcp_server.py: HostLink): resolved once at
+"""The MCP server's binding to one browser (interfaces/mcp_host_link.py: HostLink): resolved once at
 the start, several hosts and none named is ambiguous_host, and a host that dies is followed only to
 the host the extension restarted for the same browser — never to another browser's. Fake host
 records over real sockets that answer like a host."""
@@ -17,8 +17,9 @@ import anyio
 import pytest
 
 from browserx.errors import AmbiguousHost, NoHost
-from browserx.interfaces import mcp_server
-from browserx.interfaces.mcp_server import HostLink, serve
+from browserx.interfaces import mcp_host_link
+from browserx.interfaces.mcp_host_link import HostLink
+from browserx.interfaces.mcp_server import serve
 from browserx.runtime import HostRecord, ensure_runtime_dir
 
 
@@ -73,7 +74,7 @@ class FakeHost:
 def rundir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.delenv("BROWSERX_SOCKET", raising=False)
-    monkeypatch.setattr(mcp_server, "RESTART_WAIT_S", 0.5)
+    monkeypatch.setattr(mcp_host_link, "RESTART_WAIT_S", 0.5)
     return ensure_runtime_dir()
 
 

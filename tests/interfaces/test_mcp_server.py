@@ -17,7 +17,8 @@ from mcp_types import CallToolResult, TextContent
 from browserx.control.tools import AGENT_TOOLS
 from browserx.errors import PageOptedOut, UnknownElement
 from browserx.interfaces import mcp_server
-from browserx.interfaces.mcp_server import HostLink, build_server
+from browserx.interfaces.mcp_host_link import HostLink
+from browserx.interfaces.mcp_server import build_server
 from browserx.interfaces.outcome import describe_action
 from browserx.launch import Launched
 from browserx.runtime import HostRecord
