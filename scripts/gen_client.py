@@ -20,7 +20,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from browserx.control.tools import TOOLS, Tool
+from browserx.control.tool_declaration import Tool
+from browserx.control.tools import TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "host" / "browserx" / "control" / "client_tools.py"

@@ -15,7 +15,8 @@ from browserx.control import api
 from browserx.control.action_methods import ACTIONS, Action, arguments, bind_actions
 from browserx.control.bindings import BINDINGS, Bindings, Context
 from browserx.control.schemas import ClickParams, HoverParams, KeyParams, TabsParams
-from browserx.control.tools import READS, TOOLS, Tool
+from browserx.control.tool_declaration import READS, Tool
+from browserx.control.tools import TOOLS
 from browserx.relay.dialogs import AutoAnswers
 from browserx.settings import HostSettings
 from browserx.tabs.downloads import DownloadLog

@@ -17,7 +17,8 @@ from pydantic import ValidationError
 from browserx.control.api import build_methods
 from browserx.control.client import Client
 from browserx.control.schemas import TabsParams
-from browserx.control.tools import AGENT_TOOLS, TOOLS, TOOLS_BY_NAME, Hints, Tool
+from browserx.control.tool_declaration import Hints, Tool
+from browserx.control.tools import AGENT_TOOLS, TOOLS, TOOLS_BY_NAME
 from browserx.settings import HostSettings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -32,7 +32,7 @@ from browserx.control.schemas import (
     TypeParams,
 )
 from browserx.control.sensitive import confirm_if_sensitive
-from browserx.control.tools import Tool
+from browserx.control.tool_declaration import Tool
 from browserx.control.uploads import permit_upload
 from browserx.errors import PageOffLimits
 from browserx.tabs.registry import TabRegistry

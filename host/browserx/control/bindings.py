@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from browserx.control.person import PersonControls
-from browserx.control.tools import TOOLS, Tool
+from browserx.control.tool_declaration import Tool
+from browserx.control.tools import TOOLS
 from browserx.relay.connection import ExtensionConnection
 from browserx.settings import HostSettings
 from browserx.tabs.registry import TabRegistry

@@ -19,7 +19,8 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from browserx.control.client import Client
-from browserx.control.tools import TOOLS, Tool
+from browserx.control.tool_declaration import Tool
+from browserx.control.tools import TOOLS
 from browserx.interfaces.outcome import describe_action
 from browserx.quoting import quote
 from browserx.views import grammar

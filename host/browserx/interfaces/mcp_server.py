@@ -39,7 +39,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from browserx._version import __version__
-from browserx.control.tools import AGENT_TOOLS, Tool
+from browserx.control.tool_declaration import Tool
+from browserx.control.tools import AGENT_TOOLS
 from browserx.errors import BadRequest, BrowserxError, UnknownMethod
 from browserx.interfaces.mcp_host_link import HostLink
 from browserx.interfaces.mcp_input import guarded_input

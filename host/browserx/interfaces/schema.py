@@ -20,7 +20,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from browserx.control.tools import AGENT_TOOLS, TOOLS_BY_NAME, Tool
+from browserx.control.tool_declaration import Tool
+from browserx.control.tools import AGENT_TOOLS, TOOLS_BY_NAME
 from browserx.errors import BadRequest
 
 Format = Literal["json-schema", "openai", "anthropic"]
