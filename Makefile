@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-pacing bench-screenshot clean
 
 setup: system venv native
 
@@ -160,6 +160,12 @@ bench-forms: bench-venv
 # page of one Chromium, at an agent's pace; printed to stdout (~4 min).
 bench-tools: bench-venv
 	$(BENCH_VENV)/bin/python bench/tools.py $(TOOLS_ARGS)
+
+# A snapshot, then click, type, select and check, cold and warm, browserx vs Playwright on the same page
+# of one Chromium, a random 1-3 s of thinking between calls (an agent's pace); printed to stdout (~20 min
+# for 30 rounds; PACING_ARGS="--runs 5 --think 1-1" for a look).
+bench-pacing: bench-venv
+	$(BENCH_VENV)/bin/python bench/pacing.py $(PACING_ARGS)
 
 # Screenshot latency (viewport and full page, PNG and JPEG, of the 20k generated page) and the size of
 # the hybrid view (semantic JSON + JPEG) on a few fixture pages, printed to stdout (~1 min).

@@ -64,12 +64,13 @@ def test_stop_means_stop_and_resume_lets_it_go_on(
     pages.click("#stop")
     stopped_at = time.monotonic()
     out, err = waiting.communicate(timeout=10)
-    assert time.monotonic() - stopped_at < 1.0, "the running wait did not end within a second"
+    # At once, not at the wait's 30 s timeout (the margin is for a loaded machine).
+    assert time.monotonic() - stopped_at < 3.0, "the running wait did not end at once"
     assert "stopped_by_user" in out + err
     with pytest.raises(StoppedByUser) as info:
         bx.click(button, tab=tab)
     assert "Resume" in info.value.message
-    assert time.monotonic() - stopped_at < 1.5
+    assert time.monotonic() - stopped_at < 4.0
     assert pages.wait_for(lambda: not pages.debugger_on(tab), 1.0), "the tab is still being debugged"
     assert "stopped" in pages.text("#agent-state")
     assert pages.text("#resume") == "Resume" and not pages.texts("#stop")

@@ -67,8 +67,9 @@ def test_the_watcher_runs_from_a_documents_first_moment(
     first = bx.snapshot(tab=tab, format="semantic", stats=True)
     events = " | ".join(first["semantic"]["recent_events"])
     assert 'success appeared: "Saved successfully"' in events, events
-    # The DOM has been quiet for ~0.8 s, and the watcher knows it: no 300 ms of watching first.
-    assert first["stats"]["stability"]["waited_ms"] < 150, first["stats"]["stability"]
+    # The DOM has been quiet for ~0.8 s, and the watcher knows it: no 300 ms of watching first
+    # (quiet_ms; the margin below it is for a loaded machine).
+    assert first["stats"]["stability"]["waited_ms"] < 250, first["stats"]["stability"]
 
 
 def test_delta_after_typing_shows_the_changed_value_and_new_elements(
@@ -149,7 +150,7 @@ def test_stability_wait_reports_the_time_waited(browser: Browser, bx: Client, se
     assert waited["stable"] and waited["waited_ms"] >= 400, waited
     assert "Item 12" in first["text"], first["text"]  # the wait outlasted every mutation
     again = bx.snapshot(tab=tab, stats=True)["stats"]["stability"]
-    assert again["waited_ms"] < 100, again
+    assert again["waited_ms"] < 250, again  # quiet since: not the 300 ms (quiet_ms) of watching
     off = bx.snapshot(tab=tab, stats=True, wait_stable=False)["stats"]["stability"]
     assert off == {"waited_ms": 0.0, "stable": True, "ticking": False, "enabled": False}
 
