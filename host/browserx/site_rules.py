@@ -1,6 +1,7 @@
 """The person's site rules, as one pure function per question (no browser, no I/O): does a host
-pattern match a site, which sites may the agent use, and what are the rules in force when the
-config file and the extension's options page both say something.
+pattern match a site, which sites may the agent use, what the extension's popup and options page
+set (``page_controls``), and what are the rules in force when the config file and the options
+page both say something.
 
 Patterns are host names, one a line: ``mail.example.com`` matches that host only;
 ``*.bank.example`` matches ``bank.example`` and every host under it. A pattern written as a URL
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import unquote
@@ -216,6 +217,35 @@ class Controls:
             "upload_folders": list(self.upload_folders),
             "auto_dialogs": dict(self.auto_dialogs),
         }
+
+
+def page_controls(data: Mapping[str, object]) -> Controls:
+    """The controls the extension's popup and options page set, as chrome.storage holds them (the
+    hello's ``controls``, a ``controls`` notice's fields), cleaned: a value of the wrong shape
+    counts as unset."""
+    mode = data.get("siteMode")
+    return Controls(
+        SiteRules(
+            mode if mode in MODES else "all",
+            _patterns(data.get("blockedSites")),
+            _patterns(data.get("allowedSites")),
+        ),
+        data.get("tabSharing") is True,
+        data.get("confirmSensitive") is True,
+        _folders(data.get("uploadFolders")),
+        dialog_answers(data.get("autoDialogs")),
+    )
+
+
+def _patterns(value: object) -> tuple[str, ...]:
+    return clean_patterns(value) if isinstance(value, list) else ()
+
+
+def _folders(value: object) -> tuple[str, ...]:
+    """The options page's upload folders: strings, trimmed, at most 50 of 4,096 characters."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(f.strip() for f in value if isinstance(f, str) and f.strip() and len(f) <= 4096)[:50]
 
 
 def merge_controls(*sources: Controls) -> Controls:

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from browserx.control.activity import describe
-from browserx.control.person import PersonControls, tab_listing
+from browserx.control.person import PersonControls
 from browserx.control.popup_notices import MAX_DELAY_S, QUIET_S
 from browserx.control.schemas import ClickParams, NavigateParams, NewTabParams, TypeParams, WaitParams
 from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
@@ -198,20 +198,6 @@ def test_the_activity_sent_to_the_extension_has_no_typed_text() -> None:
         assert SECRET not in json.dumps(ext.sent)
 
     asyncio.run(main())
-
-
-def test_a_tabs_entry_names_its_id_tab_as_every_other_result_does() -> None:
-    info = TabInfo(tabId=7, windowId=3, url="https://a.example/?token=abc", title="A", active=True)
-    assert tab_listing(info, None) == {
-        "tab": 7, "windowId": 3, "url": "https://a.example/?token=abc", "title": "A", "active": True
-    }  # fmt: skip
-    refused = tab_listing(info, "blocked")
-    assert refused["tab"] == 7 and "tabId" not in refused
-    assert refused["why"] == "site_blocked" and refused["url"] == "https://a.example/"
-    unshared = tab_listing(info, "not_shared")
-    assert unshared["why"] == "tab_not_shared" and unshared["url"] == "" and "A" not in unshared["title"]
-    # a new tab has no title yet: the key is there all the same (scripts/demo.py reads it)
-    assert tab_listing(TabInfo(tabId=8), None) == {"tab": 8, "url": "", "title": ""}
 
 
 def test_the_popup_hears_of_quick_calls_after_them_not_beside_them() -> None:

@@ -24,7 +24,6 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import msgspec
 import structlog
 
 from browserx.control.activity import describe
@@ -40,16 +39,7 @@ from browserx.errors import (
 )
 from browserx.relay.connection import ExtensionConnection
 from browserx.relay.protocol import Inbound, TabInfo
-from browserx.site_rules import (
-    MODES,
-    Controls,
-    SiteRules,
-    clean_patterns,
-    dialog_answers,
-    host_of,
-    merge_controls,
-)
-from browserx.snapshot.redaction import redact_url
+from browserx.site_rules import Controls, host_of, merge_controls, page_controls
 from browserx.url_policy import allowed_url
 
 log = structlog.get_logger("browserx.person")
@@ -138,20 +128,8 @@ class PersonControls:
             self._take(hello.controls)
 
     def _take(self, data: Mapping[str, Any]) -> None:
-        mode = data.get("siteMode")
-        page = Controls(
-            SiteRules(
-                mode if mode in MODES else "all",
-                _patterns(data.get("blockedSites")),
-                _patterns(data.get("allowedSites")),
-            ),
-            data.get("tabSharing") is True,
-            data.get("confirmSensitive") is True,
-            _folders(data.get("uploadFolders")),
-            dialog_answers(data.get("autoDialogs")),
-        )
         shared = data.get("sharedTabs")
-        self._page = page
+        self._page = page_controls(data)
         self._shared = frozenset(t for t in (shared if isinstance(shared, list) else []) if type(t) is int)
         was = self._stopped
         self._stopped = data.get("stopped") is True
@@ -418,39 +396,3 @@ class PersonControls:
             "outcome": outcome,
         }
         self._notices.line(entry)
-
-
-def _patterns(value: Any) -> tuple[str, ...]:
-    return clean_patterns(value) if isinstance(value, list) else ()
-
-
-def _folders(value: Any) -> tuple[str, ...]:
-    """The options page's upload folders: strings, trimmed, at most 50 of 4,096 characters."""
-    if not isinstance(value, list):
-        return ()
-    return tuple(f.strip() for f in value if isinstance(f, str) and f.strip() and len(f) <= 4096)[:50]
-
-
-def tab_listing(info: TabInfo, why: str | None) -> dict[str, Any]:
-    """A ``tabs`` entry as the agent sees it: the tab's id as ``tab`` (the name every other tool
-    and result uses; the extension says ``tabId``), and a tab it may not use says why, and a
-    blocked site's title and path are not shown, nor anything of the page of a tab not shared."""
-    if why is None:
-        listed: dict[str, Any] = msgspec.to_builtins(info)  # (without the fields at their defaults)
-        # A tab's address and title are always there, empty or not (a new tab has no title yet).
-        return {"tab": listed.pop("tabId"), "url": info.url, "title": info.title, **listed}
-    host = host_of(info.url)
-    # A blocked site shows only its origin; a tab the person has not shared, nothing of its page.
-    url = redact_url(f"{info.url.split(':', 1)[0]}://{host}/") if why == "blocked" and host else ""
-    out: dict[str, Any] = {
-        "tab": info.tabId,
-        "windowId": info.windowId,
-        "url": url,
-        "title": "(a site the person blocked)" if why == "blocked" else "(a tab the person has not shared)",
-        "active": info.active,
-        "attached": info.attached,
-        "focused": info.focused,
-        "usable": False,
-        "why": "site_blocked" if why == "blocked" else "tab_not_shared",
-    }
-    return out
