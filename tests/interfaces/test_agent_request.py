@@ -228,11 +228,10 @@ def test_frame_labels_become_numbers() -> None:
     assert [frame_number(label) for label in ("m:odd", "", "x", True, None)] == [None] * 5
 
 
-def test_the_readme_example_request_is_one_the_loop_sends() -> None:
-    """README.md's request after a stale click: valid against the contract, with every page field
+def test_the_docs_example_request_is_one_the_loop_sends() -> None:
+    """docs/AGENT.md's request after a stale click: valid against the contract, with every page field
     and every after-action field the loop sends there, and each field it names in its list."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Backend loop (`browserx agent`)")[1].split("\n## ")[0]
+    section = (Path(__file__).resolve().parents[2] / "docs" / "AGENT.md").read_text(encoding="utf-8")
     example = json.loads(section.split("```json\n")[1].split("```")[0])
     check_request(example)
     after = {"taskId", "sessionId", "lastActionStatus", "lastActionResult", "previousUrl",

@@ -7,7 +7,7 @@ implementation is bound to it by name, control/bindings.py: a tool without one, 
 fails the import of control/api.py), the ``Client`` methods (generated into
 control/client_tools.py by ``scripts/gen_client.py``, checked fresh by a test), the MCP server's
 tools (interfaces/mcp_server.py), the function-calling schemas (interfaces/schema.py) and the
-README's tool reference. Light on purpose: pydantic only, so clients and the CLI import it
+tool reference in docs/TOOLS.md. Light on purpose: pydantic only, so clients and the CLI import it
 without the host stack.
 """
 
