@@ -1,4 +1,4 @@
-"""The person's controls over the agent (issue 22), the host's one copy of them: "Stop agent" /
+"""The person's controls over the agent, the host's one copy of them: "Stop agent" /
 "Resume", site rules, tab sharing and "Confirm before sensitive actions", as the extension's
 popup and options page set them (chrome.storage, handed over in the hello's ``controls`` and in a
 ``controls`` notice on every change) merged with the config file's (settings.py) — the stricter

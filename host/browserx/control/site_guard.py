@@ -1,4 +1,4 @@
-"""Site rules in the browser's network layer (issue 34), the host's side.
+"""The person's site rules in the browser's network layer, the host's side.
 
 A prediction is not a guard: a link's ``href`` can change as it is pressed, a same-site URL can
 answer 302 to another site, a handler can set ``location``. So a call that may change a tab is

@@ -11,10 +11,10 @@ once that one answered with ``true`` at the path ``when`` in its result, else an
 {tabId: high}``, so IDs stay unique across host restarts for the browser's life).
 Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into
 ``{id, chunk, chunks, data}`` pieces whose ``data`` concatenate to the reply's JSON text), and
-notices ``{type: "hello"|"event"|"detached"|"tab"|"controls", ...}``. The person's controls (issue 22,
-control/person.py): the hello carries ``controls`` and a ``controls`` notice comes on every change;
-the host sends ``activity`` (``entry``: one line of the popup's Activity list) and ``agentState``
-(``working``, ``tabId``).
+notices ``{type: "hello"|"event"|"detached"|"tab"|"controls", ...}``. The person's controls (Stop
+agent, site rules, tab sharing: control/person.py): the hello carries ``controls`` and a
+``controls`` notice comes on every change; the host sends ``activity`` (``entry``: one line of the
+popup's Activity list) and ``agentState`` (``working``, ``tabId``).
 ``siteGuard`` (``tabId``, ``on``) holds the person's site rules in the browser's network layer for
 a call that may change the tab (answered once they are in force) and lifts them after it; the
 notice ``{type: "siteBlocked", tabId, url}`` says a tab went to a site the rules refuse and was let
@@ -157,8 +157,9 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     userAgent: str | None = None
     extensionId: str | None = None
     watermarks: dict[str, Any] | None = None  # hello: each tab's highest element ID so far
-    # The person's controls (issue 22): the hello's ``controls`` field, and a ``controls`` notice's
-    # own fields; checked by control/person.py (any shape here: a bad one must not drop the frame).
+    # The person's controls (popup, options page): the hello's ``controls`` field, and a
+    # ``controls`` notice's own fields; checked by control/person.py (any shape here: a bad one
+    # must not drop the frame).
     controls: Any = None
     stopped: Any = None
     siteMode: Any = None
