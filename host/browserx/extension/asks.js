@@ -16,9 +16,24 @@ const ASK_MAX_TEXT = 1000;
 const ASK_MAX_ANSWER = 4000;
 const ASK_MAX_CHOICES = 10;
 
-const waitingAsks = new Set(); // askIds shown in the popup, waiting for the person
+/**
+ * A question for the person (host/browserx/control/ask.py): `site` names the site a "site" question is about.
+ * @typedef {HostRequest & {askId: string, kind: string, question: string, choices: string[] | null, timeoutS: number,
+ *   tabId: number | null, site: string | null}} AskRequest
+ */
+/** @typedef {HostRequest & {askId: string}} AskDoneRequest */
+/**
+ * A question as the popup finds it in chrome.storage.session, under "ask:<askId>".
+ * @typedef {{askId: string, kind: string, question: string, choices: string[], timeoutS: number, tabId: number | null,
+ *   site: string | null, since: number}} AskEntry
+ */
+/** @typedef {{type: "askAnswer", askId: string, answer?: unknown, allowed?: unknown}} AskAnswer the popup's answer */
+
+/** @type {Set<string>} askIds shown in the popup, waiting for the person */
+const waitingAsks = new Set();
 
 const askHandlers = {
+  /** @param {AskRequest} msg */
   async ask({ askId, kind, question, choices, timeoutS, tabId, site }) {
     if (typeof askId !== "string" || !/^[0-9a-f]{1,64}$/.test(askId)) throw badRequest("askId must be hex");
     if (!ASK_KINDS.has(kind)) throw badRequest("kind must be question, confirm or site");
@@ -27,6 +42,7 @@ const askHandlers = {
       throw badRequest("choices must be a list of strings");
     }
     if (kind === "site" && (typeof site !== "string" || !site)) throw badRequest("a site question names its site");
+    /** @type {AskEntry} */
     const entry = {
       askId,
       kind,
@@ -34,7 +50,7 @@ const askHandlers = {
       choices: (choices || []).slice(0, ASK_MAX_CHOICES).map((c) => c.slice(0, 100)),
       timeoutS: Number.isFinite(timeoutS) && timeoutS > 0 ? timeoutS : 300,
       tabId: Number.isInteger(tabId) ? tabId : null,
-      site: kind === "site" ? site.slice(0, 253) : null,
+      site: kind === "site" ? /** @type {string} */ (site).slice(0, 253) : null, // (checked above)
       since: Date.now(),
     };
     waitingAsks.add(askId);
@@ -43,6 +59,7 @@ const askHandlers = {
     return { queued: true };
   },
 
+  /** @param {AskDoneRequest} msg */
   async askDone({ askId }) {
     if (typeof askId !== "string") throw badRequest("askId must be a string");
     await dropAsk(askId);
@@ -50,21 +67,26 @@ const askHandlers = {
   },
 };
 
+/** @param {string} askId */
 async function dropAsk(askId) {
   waitingAsks.delete(askId);
   await chrome.storage.session.remove(ASK_PREFIX + askId).catch(() => {});
   if (waitingAsks.size === 0) updateBadge();
 }
 
-// The person answered in the popup: record a site decision, then tell the host.
+/**
+ * The person answered in the popup: record a site decision, then tell the host.
+ * @param {AskAnswer} msg
+ */
 async function answerAsk({ askId, answer, allowed }) {
   const key = ASK_PREFIX + askId;
-  /** @type {any} what the session kept of the question: checked below */
-  const entry = (await chrome.storage.session.get(key))[key];
+  // What ask kept of the question (none: it is gone).
+  const entry = /** @type {AskEntry | undefined} */ ((await chrome.storage.session.get(key))[key]);
   if (!entry || !waitingAsks.has(askId)) return { error: "This question is no longer waiting for an answer." };
   const decision = typeof allowed === "boolean" ? allowed : null;
   if (entry.kind !== "question" && decision === null) return { error: "Allow or deny." };
-  if (entry.kind === "site") await recordSite(entry.site, decision);
+  // (A site question has its site: ask checked it.)
+  if (entry.kind === "site" && decision !== null) await recordSite(/** @type {string} */ (entry.site), decision);
   post({
     type: "answer",
     askId,
@@ -78,6 +100,7 @@ async function answerAsk({ askId, answer, allowed }) {
 // "Allow" adds the site to allowedSites, "Block" to blockedSites (chrome.storage.local, the
 // options page's lists), before the host hears the answer: the worker's own gate (controls.js)
 // lets the host's next command through at once.
+/** @param {string} site @param {boolean} allowed */
 async function recordSite(site, allowed) {
   const key = allowed ? "allowedSites" : "blockedSites";
   const stored = (await chrome.storage.local.get(key))[key];

@@ -6,6 +6,23 @@
 /* global CDP_ALLOWLIST, CDP_TEST_ALLOWLIST, post, badRequest, errorText, requireTabId, updateBadge, urlAllowed */
 /* exported cdpHandlers, detachAll, forget */
 
+/** @typedef {Record<string, unknown>} CdpParams a CDP command's parameters, or its result */
+/**
+ * What the host keeps of a large result (project): the dotted `paths`; or of the list at `list`
+ * each entry's `fields`, of the entries whose `where.field` has one of `where.values`.
+ * @typedef {{paths?: string[], list?: string, fields?: string[], where?: {field: string, values: unknown[]}}} Keep
+ */
+/** @typedef {HostRequest & {tabId: number, sessionId?: string, method: string, params?: CdpParams, keep?: Keep}} CdpRequest */
+/**
+ * One command of a batch (see batch): issued after an earlier one said go (`after`, `when`), with
+ * earlier answers' objects appended to its arguments (`args`), or with a parameter one gave (`set`).
+ * @typedef {{method: string, params?: CdpParams, after?: number, when?: string[],
+ *   args?: {from: number[], path: string[]}, set?: {param: string, from: number, path: string[]}}} BatchCommand
+ */
+/** @typedef {HostRequest & {tabId: number, sessionId?: string, commands: BatchCommand[]}} BatchRequest */
+/** @typedef {HostRequest & {tabId: number}} TabRequest a request about one tab: attach, detach, ... */
+/** @typedef {{result?: unknown, error?: string}} Answer a batch command's answer */
+
 // The parameters a batch command may take from an earlier answer (`set`): references to nodes and
 // objects, never code or a URL.
 const SETTABLE = new Set(["objectId", "backendNodeId", "nodeId"]);
@@ -24,10 +41,12 @@ const ALWAYS_FORWARD = new Set([
   "Input.dragIntercepted", // (the Input domain has no enable)
 ]);
 
-const attached = new Set(); // tabIds this extension holds a debugger session on
+/** @type {Set<number>} tabIds this extension holds a debugger session on */
+const attached = new Set();
 // tabId -> Map of the CDP domains the host enabled -> the number of the last enable or disable sent
 // for it: a disable answered after a later enable was sent (an action's Network.disable, unwaited,
 // then the next action's Network.enable) must not turn that enable's events off.
+/** @type {Map<number, Map<string, number>>} */
 const enabledDomains = new Map();
 let toggleCount = 0;
 
@@ -49,7 +68,7 @@ async function detachAll() {
 /**
  * A batch command's call arguments taken from earlier answers (`args`: {from: indices, path}): the
  * string at `path` in each answer's result as an objectId, else null (that command failed).
- * @param {{result?: any, error?: string}[]} earlier
+ * @param {Answer[]} earlier
  * @param {string[]} path
  */
 function argumentsFrom(earlier, path) {
@@ -61,18 +80,20 @@ function argumentsFrom(earlier, path) {
 
 /**
  * The value at `path` in an earlier batch answer's result (undefined: none, or it failed).
- * @param {{result?: any, error?: string}} answer
+ * @param {Answer} answer
  * @param {string[]} path
  */
 function valueAt(answer, path) {
   let value = answer && "result" in answer ? answer.result : undefined;
-  for (const key of path) value = value != null && typeof value === "object" ? value[key] : undefined;
+  for (const key of path) {
+    value = value != null && typeof value === "object" ? /** @type {CdpParams} */ (value)[key] : undefined;
+  }
   return value;
 }
 
 /**
  * Whether a batch answer lets a command gated on it go: a result whose value at `when` is true.
- * @param {{result?: any, error?: string}} answer
+ * @param {Answer} answer
  * @param {string[] | null | undefined} when
  */
 function passes(answer, when) {
@@ -89,6 +110,7 @@ function isPath(path) {
 }
 
 const cdpHandlers = {
+  /** @param {CdpRequest} msg */
   async cdp({ tabId, sessionId, method, params, keep }) {
     requireTabId(tabId);
     if (typeof method !== "string") throw badRequest("method must be a string");
@@ -129,14 +151,15 @@ const cdpHandlers = {
   // from: an earlier index, path}) waits for that answer and is issued with the string or number
   // at its path as that parameter (else answered "skipped"): a node's object → its backendNodeId →
   // its main-world object → its listeners, one trip to the host for the whole chain.
+  /** @param {BatchRequest} msg */
   async batch({ tabId, sessionId, commands }) {
     requireTabId(tabId);
     if (!Array.isArray(commands) || commands.length > 5000) throw badRequest("commands must be a list (≤ 5000)");
     const target = sessionId ? { tabId, sessionId } : { tabId };
-    /** @type {Promise<{result?: any, error?: string}>[]} */
+    /** @type {Promise<Answer>[]} */
     const answers = [];
     commands.forEach((c, i) => {
-      /** @param {any} params */
+      /** @param {CdpParams | undefined} params @returns {Promise<Answer>} */
       const send = async (params = c?.params) => {
         const method = c && c.method;
         if (typeof method !== "string" || !ALLOWED.has(method)) return { error: `method not allowed: ${method}` };
@@ -190,6 +213,7 @@ const cdpHandlers = {
     return { results: await Promise.all(answers) };
   },
 
+  /** @param {TabRequest} msg */
   async attach({ tabId }) {
     requireTabId(tabId);
     let already = attached.has(tabId);
@@ -210,6 +234,7 @@ const cdpHandlers = {
     return { attached: true, already };
   },
 
+  /** @param {TabRequest} msg */
   async detach({ tabId }) {
     requireTabId(tabId);
     forget(tabId);
@@ -223,41 +248,54 @@ const cdpHandlers = {
 // only the entries whose `keep.where` field has one of the listed values, each as an array of its
 // `keep.fields`. (A document-wide listener listing is 1.6 MB on JupyterLab; its click-like part
 // in this shape, 30 kB.) No page logic: the host says what to keep.
+/**
+ * @param {CdpParams} result
+ * @param {Keep} keep
+ */
 function project(result, keep) {
   if (Array.isArray(keep.paths)) return pickPaths(result, keep.paths);
-  const list = result[keep.list];
+  const name = /** @type {string} */ (keep.list); // (a keep without one finds no list: refused below)
+  const list = result[name];
   if (!Array.isArray(list) || !Array.isArray(keep.fields)) throw badRequest("keep needs list and fields");
-  const [field, values] = keep.where ? [keep.where.field, new Set(keep.where.values)] : [null, null];
+  const [field, values] = keep.where ? [keep.where.field, new Set(keep.where.values)] : [null, new Set()];
   const out = [];
   for (const item of list) {
     if (field !== null && !values.has(item[field])) continue;
     out.push(keep.fields.map((f) => item[f] ?? null));
   }
-  return { [keep.list]: out };
+  return { [name]: out };
 }
 
 // Only the given dotted paths of a result ("documents.*.nodes.backendNodeId"; "*" = every item of
 // an array), in the result's own shape.
+/**
+ * @param {CdpParams} result
+ * @param {string[]} paths
+ */
 function pickPaths(result, paths) {
+  /** @type {(value: unknown, parts: string[]) => unknown} */
   const pick = (value, parts) => {
     if (parts.length === 0) return value;
     const [head, ...rest] = parts;
     if (head === "*") return Array.isArray(value) ? value.map((v) => pick(v, rest)) : null;
     if (value === null || typeof value !== "object" || !(head in value)) return undefined;
-    const inner = pick(value[head], rest);
+    const inner = pick(/** @type {CdpParams} */ (value)[head], rest);
     return inner === undefined ? undefined : { [head]: inner };
   };
+  /** @type {(a: unknown, b: unknown) => unknown} */
   const merge = (a, b) => {
     if (a === undefined) return b;
     if (b === undefined) return a;
     if (Array.isArray(a) && Array.isArray(b)) return a.map((x, i) => merge(x, b[i]));
     if (a && b && typeof a === "object" && typeof b === "object") {
+      /** @type {CdpParams} */
       const out = { ...a };
       for (const [k, v] of Object.entries(b)) out[k] = merge(out[k], v);
       return out;
     }
     return b;
   };
+  /** @type {unknown} */
   let out = {};
   for (const path of paths) {
     if (typeof path !== "string") throw badRequest("keep.paths must be strings");
@@ -266,13 +304,14 @@ function pickPaths(result, paths) {
   return out ?? {};
 }
 
-/** @returns {Map<string, number>} */
+/** @param {number} tabId @returns {Map<string, number>} */
 function enabledFor(tabId) {
   let domains = enabledDomains.get(tabId);
   if (!domains) enabledDomains.set(tabId, (domains = new Map()));
   return domains;
 }
 
+/** @param {number} tabId */
 function forget(tabId) {
   attached.delete(tabId);
   enabledDomains.delete(tabId);
@@ -283,7 +322,7 @@ function forget(tabId) {
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   const { tabId, sessionId } = source;
-  if (!attached.has(tabId)) return;
+  if (tabId === undefined || !attached.has(tabId)) return;
   const domain = method.slice(0, method.indexOf("."));
   if (ALWAYS_FORWARD.has(method) || enabledDomains.get(tabId)?.has(domain)) {
     post({ type: "event", tabId, sessionId, method, params });

@@ -16,6 +16,20 @@
 /* exported CONTROL_DEFAULTS, controlsSnapshot, controlsGate, controlHandlers, controlsHostStatus, controlsTabOpened */
 /* exported updateBadge, quietly */
 
+/**
+ * The person's controls as chrome.storage.local holds them (each checked by takeControls).
+ * @typedef {{stopped: boolean, siteMode: string, blockedSites: string[], allowedSites: string[], tabSharing: boolean,
+ *   confirmSensitive: boolean, uploadFolders: string[], autoDialogs: Record<string, string>}} Controls
+ */
+/** @typedef {{siteMode: string, blockedSites: string[], allowedSites: string[]}} SiteRules as siteVerdict reads them */
+/**
+ * Any request, as the gate sees it before its handler checked it: the fields that name a tab or a page.
+ * @typedef {HostRequest & {tabId?: unknown, url?: unknown, method?: unknown, params?: {url?: unknown}, commands?: unknown}} GateRequest
+ */
+/** @typedef {HostRequest & {entry: Record<string, unknown>}} ActivityRequest one line of the Activity list */
+/** @typedef {HostRequest & {working: boolean, tabId: number | null}} AgentStateRequest */
+
+/** @type {Controls} */
 const CONTROL_DEFAULTS = {
   stopped: false,
   siteMode: "all",
@@ -28,8 +42,10 @@ const CONTROL_DEFAULTS = {
 };
 const ACTIVITY_MAX = 50;
 
+/** @type {Controls & {sharedTabs: number[]}} */
 const personControls = { ...CONTROL_DEFAULTS, sharedTabs: [] };
-const tabUrls = new Map(); // tabId -> last URL seen (tabs.onUpdated), for a gate without a lookup
+/** @type {Map<number, string>} tabId -> last URL seen (tabs.onUpdated), for a gate without a lookup */
+const tabUrls = new Map();
 
 const controlsLoaded = (async () => {
   try {
@@ -42,22 +58,28 @@ const controlsLoaded = (async () => {
   }
 })();
 
+/** @param {Record<string, unknown>} values some of the controls, as stored: each is checked */
 function takeControls(values) {
+  /** @type {Record<string, unknown>} */
+  const controls = personControls;
   for (const [key, fallback] of Object.entries(CONTROL_DEFAULTS)) {
     if (!(key in values)) continue;
     const v = values[key];
-    personControls[key] = typeof fallback === "boolean" ? v === true
+    controls[key] = typeof fallback === "boolean" ? v === true
       : Array.isArray(fallback) ? (Array.isArray(v) ? v.filter((p) => typeof p === "string") : [])
       : typeof fallback === "object" ? dialogAnswers(v)
-      : (["all", "listed", "ask"].includes(v) ? v : "all");
+      : (v === "all" || v === "listed" || v === "ask" ? v : "all");
   }
 }
 
+/** @param {unknown} v */
 function dialogAnswers(v) {
   /** @type {Record<string, string>} */
   const out = {};
+  if (!v || typeof v !== "object") return out;
   for (const kind of ["alert", "confirm", "prompt", "beforeunload"]) {
-    if (v && typeof v === "object" && ["accept", "dismiss"].includes(v[kind])) out[kind] = v[kind];
+    const answer = /** @type {Record<string, unknown>} */ (v)[kind];
+    if (answer === "accept" || answer === "dismiss") out[kind] = answer;
   }
   return out;
 }
@@ -75,6 +97,7 @@ async function sendControls() {
 // --------------------------------------------------------------- site patterns
 // site-rules-begin (tests/test_site_rules.py runs these functions; keep them in step with
 // host/browserx/site_rules.py)
+/** @param {string} pattern */
 function normalizePattern(pattern) {
   let text = String(pattern).trim().toLowerCase();
   text = text.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
@@ -88,6 +111,7 @@ function normalizePattern(pattern) {
 
 // A host as the browser's URL parser writes it (IDNA, IPv4 in dotted decimal, IPv6 compressed
 // without brackets), an IPv4-mapped IPv6 address as its IPv4 one: as canonical_host on the host.
+/** @param {string} host */
 function canonicalHost(host) {
   let h = String(host).trim().toLowerCase().replace(/\.+$/, "");
   if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
@@ -106,6 +130,7 @@ function canonicalHost(host) {
   return h.replace(/\.+$/, "");
 }
 
+/** @param {string} pattern @param {string} host */
 function siteMatches(pattern, host) {
   const p = normalizePattern(pattern);
   const h = canonicalHost(host);
@@ -119,6 +144,7 @@ function siteMatches(pattern, host) {
 }
 
 // "allowed" | "blocked" | "unlisted" | "ask", as SiteRules.verdict on the host.
+/** @param {string} url @param {SiteRules} rules */
 function siteVerdict(url, rules) {
   let u;
   try {
@@ -130,7 +156,7 @@ function siteVerdict(url, rules) {
   let host = u.hostname.replace(/\.+$/, "");
   if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
   if (!host) return "allowed";
-  const any = (list) => list.some((p) => siteMatches(p, host));
+  const any = (/** @type {string[]} */ list) => list.some((p) => siteMatches(p, host));
   if (any(rules.blockedSites)) return "blocked";
   if (rules.siteMode === "all" || any(rules.allowedSites)) return "allowed";
   return rules.siteMode === "listed" ? "unlisted" : "ask";
@@ -148,14 +174,16 @@ function stoppedError() {
   return new Error("stopped_by_user: The person paused the agent (\"Stop agent\" in the browserx popup); wait, or ask them to press Resume.");
 }
 
+/** @param {unknown} url as the request has it (not a string: the URL parser reads it as one) */
 function refuseUrl(url) {
-  const verdict = siteVerdict(url, personControls);
+  const verdict = siteVerdict(String(url), personControls);
   // "ask": the host asks the person first (its site asker); the worker lets through only
   // the sites the person allowed, which join allowedSites.
   if (verdict === "allowed") return;
   throw new Error("site_blocked: The person's site rules keep browserx off this site.");
 }
 
+/** @param {number} tabId */
 async function tabUrl(tabId) {
   try {
     const tab = await chrome.tabs.get(tabId);
@@ -167,6 +195,7 @@ async function tabUrl(tabId) {
   }
 }
 
+/** @param {number} tabId */
 async function refuseTab(tabId) {
   if (personControls.tabSharing && !personControls.sharedTabs.includes(tabId)) {
     throw new Error("tab_not_shared: Tab sharing is on and the person has not shared this tab.");
@@ -174,7 +203,10 @@ async function refuseTab(tabId) {
   if (rulesRestrict()) refuseUrl(await tabUrl(tabId));
 }
 
-// Called for every host request before it is handled.
+/**
+ * Called for every host request before it is handled.
+ * @param {GateRequest} msg
+ */
 async function controlsGate(msg) {
   await controlsLoaded;
   const type = msg.type;
@@ -182,7 +214,7 @@ async function controlsGate(msg) {
   if (!touches && type !== "newTab" && type !== "navigateTab") return;
   if (personControls.stopped) throw stoppedError();
   if (type === "newTab") return;
-  if (Number.isInteger(msg.tabId)) await refuseTab(msg.tabId);
+  if (Number.isInteger(msg.tabId)) await refuseTab(/** @type {number} */ (msg.tabId));
   if (!rulesRestrict()) return;
   if (type === "navigateTab") refuseUrl(msg.url);
   if (type === "cdp" && msg.method === "Page.navigate") refuseUrl(msg.params?.url);
@@ -191,7 +223,10 @@ async function controlsGate(msg) {
   }
 }
 
-// A tab the agent opened (newTab) is shared with it.
+/**
+ * A tab the agent opened (newTab) is shared with it.
+ * @param {number} tabId
+ */
 async function controlsTabOpened(tabId) {
   await controlsLoaded;
   if (personControls.sharedTabs.includes(tabId)) return;
@@ -218,11 +253,13 @@ async function controlsSweep() {
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
+  /** @type {Record<string, unknown>} */
   const values = {};
   for (const [key, change] of Object.entries(changes)) values[key] = change.newValue;
   if (area === "local" && Object.keys(values).some((k) => k in CONTROL_DEFAULTS)) {
+    /** @type {Record<string, unknown>} */
     const filled = {};
-    for (const key of Object.keys(CONTROL_DEFAULTS)) if (key in values) filled[key] = values[key] ?? CONTROL_DEFAULTS[key];
+    for (const [key, fallback] of Object.entries(CONTROL_DEFAULTS)) if (key in values) filled[key] = values[key] ?? fallback;
     takeControls(filled);
   } else if (area === "session" && "sharedTabs" in values) {
     personControls.sharedTabs = Array.isArray(values.sharedTabs) ? values.sharedTabs : [];
@@ -259,6 +296,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 // ------------------------------------------------------- activity, agent state
 // Writes to chrome.storage.session one after the other (a read-modify-write each).
 let sessionWrites = Promise.resolve();
+/** @param {() => Promise<void>} work */
 function inOrder(work) {
   sessionWrites = sessionWrites.then(work, work).catch(() => {});
   return sessionWrites;
@@ -267,14 +305,17 @@ function inOrder(work) {
 const ENTRY_FIELDS = { time: "number", tabId: "number", title: "string", text: "string", outcome: "string" };
 
 const controlHandlers = {
+  /** @param {ActivityRequest} msg */
   async activity({ entry }) {
     if (!entry || typeof entry !== "object") throw badRequest("entry must be an object");
+    /** @type {Record<string, unknown>} */
     const clean = {};
     for (const [key, type] of Object.entries(ENTRY_FIELDS)) {
-      if (typeof entry[key] === type) clean[key] = type === "string" ? entry[key].slice(0, 300) : entry[key];
+      const value = entry[key];
+      if (typeof value === type) clean[key] = typeof value === "string" ? value.slice(0, 300) : value;
     }
     if (!clean.title && Number.isInteger(clean.tabId)) {
-      clean.title = await chrome.tabs.get(clean.tabId).then((t) => t.title || t.url || "", () => "");
+      clean.title = await chrome.tabs.get(/** @type {number} */ (clean.tabId)).then((t) => t.title || t.url || "", () => "");
     }
     await inOrder(async () => {
       const { activity } = await chrome.storage.session.get("activity");
@@ -285,6 +326,7 @@ const controlHandlers = {
     return { logged: true };
   },
 
+  /** @param {AgentStateRequest} msg */
   async agentState({ working, tabId }) {
     const agent = { working: working === true, tabId: Number.isInteger(tabId) ? tabId : null, since: Date.now() };
     await chrome.storage.session.set({ agent });
@@ -294,6 +336,10 @@ const controlHandlers = {
 
 // The popup's view of the connection (called from updateBadge).
 let lastHostError = "";
+/**
+ * @param {boolean} connected
+ * @param {string} [error] why not (none: the last reason given)
+ */
 function controlsHostStatus(connected, error) {
   if (error !== undefined) lastHostError = error;
   const hostStatus = { connected, error: connected ? "" : lastHostError, attached: [...attached], stopped: personControls.stopped };
@@ -316,7 +362,10 @@ function updateBadge() {
   quietly(() => askBadge()); // "?" while the agent waits for an answer (asks.js)
 }
 
-// The badge is cosmetic; never let it break the relay.
+/**
+ * The badge is cosmetic; never let it break the relay.
+ * @param {() => Promise<unknown> | void} fn
+ */
 function quietly(fn) {
   try {
     fn()?.catch?.(() => {});

@@ -10,6 +10,7 @@ const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const KEYS = ["siteMode", "blockedSites", "allowedSites", "tabSharing", "confirmSensitive", "uploadFolders", "autoDialogs"];
 const DIALOG_KINDS = ["alert", "confirm", "prompt", "beforeunload"];
 
+/** @param {string} text */
 function lines(text) {
   return [...new Set(text.split("\n").map((l) => l.trim()).filter(Boolean))];
 }

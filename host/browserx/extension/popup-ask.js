@@ -5,14 +5,28 @@
 // "Allow" and "Deny"; a site the agent wants to use for the first time "Allow" and "Block". The
 // answer goes to the service worker, which tells the host.
 
+/**
+ * A question as the service worker keeps it (asks.js).
+ * @typedef {{askId: string, kind: string, question: string, choices: string[], timeoutS: number, tabId: number | null,
+ *   site: string | null, since: number}} Ask
+ */
+
 (() => {
-  const section = document.getElementById("ask");
-  if (!section) return;
+  const found = document.getElementById("ask");
+  if (!found) return;
+  const section = found;
   const PREFIX = "ask:";
+  /** @type {Record<string, string>} */
   const TITLES = { question: "The agent asks", confirm: "Confirm this action", site: "A new site" };
 
+  /**
+   * @param {string} askId
+   * @param {{answer: string} | {allowed: boolean}} body
+   * @param {HTMLElement} box
+   */
   function send(askId, body, box) {
-    for (const b of box.querySelectorAll("button, input")) b.disabled = true;
+    const fields = /** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (box.querySelectorAll("button, input"));
+    for (const b of fields) b.disabled = true;
     chrome.runtime.sendMessage({ type: "askAnswer", askId, ...body }).then(
       (reply) => {
         if (reply?.error) showError(box, reply.error);
@@ -21,6 +35,7 @@
     );
   }
 
+  /** @param {HTMLElement} box @param {string} text */
   function showError(box, text) {
     const p = document.createElement("p");
     p.className = "ask-error";
@@ -29,6 +44,7 @@
     box.append(p);
   }
 
+  /** @param {string} text @param {() => void} onClick */
   function button(text, onClick) {
     const b = document.createElement("button");
     b.type = "button";
@@ -37,6 +53,7 @@
     return b;
   }
 
+  /** @param {Ask} ask */
   function render(ask) {
     const box = document.createElement("div");
     box.className = `ask ask-${ask.kind}`;
@@ -88,6 +105,7 @@
   }
 
   async function refresh() {
+    /** @type {Record<string, unknown>} */
     let all = {};
     try {
       all = await chrome.storage.session.get(null);
@@ -97,7 +115,7 @@
     const now = Date.now();
     const asks = Object.entries(all)
       .filter(([key, v]) => key.startsWith(PREFIX) && v && typeof v === "object")
-      .map(([, v]) => v)
+      .map(([, v]) => /** @type {Ask} */ (v))
       .filter((a) => !(a.since + a.timeoutS * 1000 < now)) // its time ran out: the host takes it back
       .sort((a, b) => a.since - b.since);
     // Keep what the person is typing: redraw only when the set of questions changed.

@@ -8,27 +8,45 @@
 // Opened as a page (tests, or a pinned tab), `popup.html?tab=<id>` names the tab "this tab" means.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * What the popup shows, as chrome.storage holds it: the person's settings (local) and what the
+ * service worker writes (session: controls.js). Each is checked where it is read.
+ * @typedef {{stopped?: boolean, tabSharing?: boolean}} LocalState
+ * @typedef {{hostStatus?: HostStatus, agent?: AgentState, activity?: ActivityEntry[], sharedTabs?: number[]}} SessionState
+ * @typedef {{connected?: boolean, error?: string, attached?: number[], stopped?: boolean}} HostStatus
+ * @typedef {{working?: boolean, tabId?: number | null, since?: number}} AgentState
+ * @typedef {{time: number, tabId?: number, title?: string, text?: string, outcome?: string}} ActivityEntry
+ */
 
+/** @param {string} id one of popup.html's sections and lists, by ID */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | (() => void)>} [attrs] its attributes; "onclick": its click listener
+ * @param {(Node | string)[]} children
+ */
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else node.setAttribute(key, value);
+    if (key === "onclick") node.addEventListener("click", /** @type {() => void} */ (value));
+    else node.setAttribute(key, /** @type {string} */ (value));
   }
   for (const child of children) node.append(child);
   return node;
 }
 
+/** @param {HTMLElement} section @param {(Node | string)[]} children */
 function fill(section, ...children) {
   const keep = section.querySelector("h2");
   section.replaceChildren(...(keep ? [keep] : []), ...children);
 }
 
+/** @param {number | null | undefined} tabId */
 async function titleOf(tabId) {
   if (!Number.isInteger(tabId)) return "";
   try {
-    const tab = await chrome.tabs.get(tabId);
+    const tab = await chrome.tabs.get(/** @type {number} */ (tabId));
     return tab.title || tab.url || `tab ${tabId}`;
   } catch {
     return `tab ${tabId} (closed)`;
@@ -43,6 +61,7 @@ async function thisTab() {
   return tab && !tab.url?.startsWith(location.origin) ? tab : null;
 }
 
+/** @type {{local: LocalState, session: SessionState}} */
 let state = { local: {}, session: {} };
 
 async function load() {
@@ -50,7 +69,7 @@ async function load() {
     chrome.storage.local.get(["stopped", "tabSharing"]),
     chrome.storage.session.get(["hostStatus", "agent", "activity", "sharedTabs"]),
   ]);
-  state = { local, session };
+  state = { local: /** @type {LocalState} */ (local), session: /** @type {SessionState} */ (session) };
   await render();
 }
 
@@ -96,15 +115,16 @@ async function render() {
   if (local.tabSharing === true) {
     const tab = await thisTab();
     const shared = Array.isArray(session.sharedTabs) ? session.sharedTabs : [];
+    const id = /** @type {number} */ (tab?.id); // (a tab tabs.get or tabs.query gives has one)
     if (!tab) {
       fill(share, el("p", { class: "hint" }, "Tab sharing is on: open this on the tab you want to share."));
-    } else if (shared.includes(tab.id)) {
+    } else if (shared.includes(id)) {
       fill(share, el("p", {}, `Shared with the agent: ${tab.title || tab.url}`),
         el("button", { id: "unshare", type: "button",
-          onclick: () => setShared(tab.id, false) }, "Stop sharing"));
+          onclick: () => setShared(id, false) }, "Stop sharing"));
     } else {
       fill(share, el("p", {}, `Not shared: ${tab.title || tab.url}`),
-        el("button", { id: "share-tab", type: "button", onclick: () => setShared(tab.id, true) }, "Share this tab"));
+        el("button", { id: "share-tab", type: "button", onclick: () => setShared(id, true) }, "Share this tab"));
     }
   } else {
     fill(share);
@@ -127,6 +147,7 @@ async function render() {
   if (!entries.length) list.replaceChildren(el("li", { class: "hint" }, "Nothing yet"));
 }
 
+/** @param {number} tabId @param {boolean} on */
 async function setShared(tabId, on) {
   const { sharedTabs } = await chrome.storage.session.get("sharedTabs");
   const shared = new Set(Array.isArray(sharedTabs) ? sharedTabs : []);
@@ -138,7 +159,7 @@ async function setShared(tabId, on) {
 chrome.storage.onChanged.addListener((changes, area) => {
   const part = area === "local" ? state.local : area === "session" ? state.session : null;
   if (!part) return;
-  for (const [key, change] of Object.entries(changes)) part[key] = change.newValue;
+  for (const [key, change] of Object.entries(changes)) /** @type {Record<string, unknown>} */ (part)[key] = change.newValue;
   render();
 });
 

@@ -7,6 +7,19 @@
 /* global detachAll, loadWatermarks */
 /* exported post, requireTabId, VERSION */
 
+/**
+ * A request from the host (parsed JSON): `id` numbers it, and its reply carries the same; `type`
+ * names its handler (service-worker.js's table), which reads the rest as its own request type
+ * (CdpRequest, BatchRequest, TabRequest, ...). Each checks the fields it uses before using them.
+ * @typedef {{id: number, type: string}} HostRequest
+ */
+/**
+ * A handler of one type of request. (A method's type, so that each handler may take its own
+ * request type, which adds fields to HostRequest.)
+ * @typedef {{handle(msg: HostRequest): unknown}["handle"]} Handler
+ */
+/** @typedef {{result: unknown} | {error: string}} ReplyBody a reply, but for its id */
+
 const HOST_NAME = "com.browserx.host";
 const VERSION = chrome.runtime.getManifest().version;
 
@@ -18,17 +31,19 @@ const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const STABLE_MS = 10_000;
 
+/** @type {chrome.runtime.Port | null} */
 let port = null;
 let connectedAt = 0;
 let backoff = BACKOFF_MIN_MS;
-let reconnectTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let reconnectTimer;
 
 // ---------------------------------------------------------------- connection
 
 function connect() {
   if (port) return;
   clearTimeout(reconnectTimer);
-  reconnectTimer = null;
+  reconnectTimer = undefined;
   try {
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
@@ -56,6 +71,7 @@ function connect() {
   updateBadge();
 }
 
+/** @param {chrome.runtime.Port} p */
 function onDisconnect(p) {
   const why = chrome.runtime.lastError?.message ?? ""; // read it so Chrome doesn't log it as unchecked
   if (port !== p) return;
@@ -76,7 +92,10 @@ function scheduleReconnect() {
   backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
 }
 
-// Nobody is listening while disconnected, so drop the message.
+/**
+ * A notice or a reply to the host. Nobody is listening while disconnected, so drop the message.
+ * @param {object} msg
+ */
 function post(msg) {
   if (!port) return;
   try {
@@ -84,6 +103,10 @@ function post(msg) {
   } catch {}
 }
 
+/**
+ * @param {number | null} id the request's (null: it had none)
+ * @param {ReplyBody} body
+ */
 function reply(id, body) {
   const msg = { id, ...body };
   let text;
@@ -101,9 +124,14 @@ function reply(id, body) {
   slices.forEach((data, chunk) => post({ id, chunk, chunks: slices.length, data }));
 }
 
-// Slices of at most `size` UTF-16 units that never split a surrogate pair, so
-// every slice is valid Unicode on its own.
+/**
+ * Slices of at most `size` UTF-16 units that never split a surrogate pair, so
+ * every slice is valid Unicode on its own.
+ * @param {string} text
+ * @param {number} size
+ */
 function splitText(text, size) {
+  /** @type {string[]} */
   const slices = [];
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + size, text.length);
@@ -117,6 +145,7 @@ function splitText(text, size) {
 
 // ------------------------------------------------------------ host requests
 
+/** @param {HostRequest | null | undefined} msg as the host sent it: handle checks its shape */
 function onHostMessage(msg) {
   const id = typeof msg?.id === "number" ? msg.id : null;
   try {
@@ -129,6 +158,10 @@ function onHostMessage(msg) {
   }
 }
 
+/**
+ * @param {HostRequest | null | undefined} msg
+ * @param {number | null} id
+ */
 async function handle(msg, id) {
   if (!msg || typeof msg !== "object" || Array.isArray(msg)) throw badRequest("not an object");
   if (id === null) throw badRequest("missing numeric id");
@@ -138,17 +171,24 @@ async function handle(msg, id) {
   return handler(msg);
 }
 
+/**
+ * @param {unknown} tabId
+ * @returns {asserts tabId is number}
+ */
 function requireTabId(tabId) {
   if (!Number.isInteger(tabId)) throw badRequest("tabId must be an integer");
 }
 
+/** @param {string} why */
 function badRequest(why) {
   return new Error(`bad request: ${why}`);
 }
 
+/** @param {unknown} err what a promise rejected with, or a catch caught */
 function errorText(err) {
+  const e = /** @type {{message?: unknown} | null | undefined} */ (err);
   try {
-    return typeof err?.message === "string" ? err.message : String(err);
+    return typeof e?.message === "string" ? e.message : String(err);
   } catch {
     return "unknown error";
   }

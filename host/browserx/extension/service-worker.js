@@ -25,6 +25,7 @@ importScripts("cdp.js"); // CDP commands, batches, attach and detach, events
 importScripts("tabs.js"); // the tab tools, ID watermarks, tab notices
 
 // Every request the host may send, by its type (relay.js's handle dispatches them).
+/** @type {Record<string, Handler>} */
 const handlers = {
   ...cdpHandlers,
   ...tabHandlers,
@@ -42,6 +43,7 @@ const handlers = {
 // to http(s) with a host, exactly about:blank, or file: (which the host allows only when the user
 // did). Parsed by the WHATWG URL parser, as the browser will read it.
 // url-allowed-begin (tests/test_url_policy.py runs this function)
+/** @param {unknown} url */
 function urlAllowed(url) {
   if (typeof url !== "string") return false;
   let u;

@@ -30,12 +30,17 @@ const ALL_TYPES = /** @type {any} */ ([
   "ping", "csp_report", "media", "websocket", "webtransport", "webbundle", "other",
 ]);
 
+/**
+ * The host's site rules (control/site_guard.py), from its config and the options page, merged.
+ * @typedef {{mode: string, blocked: string[], allowed: string[]}} GuardSites
+ */
+/** @typedef {HostRequest & {tabId: number, on: boolean, rules?: GuardSites}} SiteGuardRequest */
 /** @typedef {{calls: number, ready: Promise<void>, linger?: ReturnType<typeof setTimeout>, expiry?: ReturnType<typeof setTimeout>}} Guard */
 /** @type {Map<number, Guard>} */
 const guardedTabs = new Map();
 /** @type {Set<number> | null} the person's tabs while any call is guarded (skipped by the rules) */
 let personTabs = null;
-/** @type {{mode: string, blocked: string[], allowed: string[]}} the host's rules, from its last siteGuard */
+/** @type {GuardSites} the host's rules, from its last siteGuard */
 let hostRules = { mode: "all", blocked: [], allowed: [] };
 let guardChain = Promise.resolve();
 /** @type {number[]} */
@@ -85,6 +90,7 @@ function patternCondition(pattern) {
 // sources whose mode is not "all").
 function guardSites() {
   const page = { mode: personControls.siteMode, blocked: personControls.blockedSites, allowed: personControls.allowedSites };
+  /** @type {Record<string, number>} */
   const strict = { all: 0, ask: 1, listed: 2 };
   const mode = [hostRules, page].map((r) => r.mode).reduce((a, b) => ((strict[b] ?? 0) > (strict[a] ?? 0) ? b : a), "all");
   const blocked = [...hostRules.blocked, ...page.blocked];
@@ -179,18 +185,23 @@ function guardDropAll() {
 
 /**
  * The host's rules of a siteGuard message (anything else: none of its own).
- * @param {any} rules
+ * @param {{mode?: unknown, blocked?: unknown, allowed?: unknown} | null | undefined} rules
  */
 function takeHostRules(rules) {
+  /** @type {(v: unknown) => string[]} */
   const list = (v) => (Array.isArray(v) ? v.filter((p) => typeof p === "string").slice(0, 1000) : []);
-  const mode = ["all", "listed", "ask"].includes(rules?.mode) ? rules.mode : "all";
+  const given = rules?.mode;
+  const mode = given === "all" || given === "listed" || given === "ask" ? given : "all";
   const next = { mode, blocked: list(rules?.blocked), allowed: list(rules?.allowed) };
   const changed = JSON.stringify(next) !== JSON.stringify(hostRules);
   hostRules = next;
   return changed;
 }
 
-// Whether the rules in force refuse a URL (as siteVerdict reads them).
+/**
+ * Whether the rules in force refuse a URL (as siteVerdict reads them).
+ * @param {string} url
+ */
 function guardRefuses(url) {
   const sites = guardSites();
   const verdict = siteVerdict(url, { siteMode: sites.mode, blockedSites: sites.blocked, allowedSites: sites.allowed });
@@ -202,6 +213,7 @@ const guardHandlers = {
   // and lifts it after ({on: false}, the rules go GUARD_LINGER_MS later unless another call comes).
   // A tab already on its way to a refused page (a navigation the page started before the call) is
   // refused: the rules judge requests as they start, and that one has.
+  /** @param {SiteGuardRequest} msg */
   async siteGuard({ tabId, on, rules }) {
     if (!Number.isInteger(tabId) || tabId < 0) throw new Error("bad request: tabId must be a tab's id");
     let entry = guardedTabs.get(tabId);

@@ -5,6 +5,9 @@
 /* global attached, forget, post, badRequest, requireTabId, quietly, urlAllowed, controlsTabOpened */
 /* exported tabHandlers, loadWatermarks */
 
+/** @typedef {HostRequest & {tabId: number, url: string}} NavigateTabRequest */
+/** @typedef {HostRequest & {tabId: number, high: number}} WatermarkRequest */
+
 // ------------------------------------------------------------ ID watermarks
 // The highest element ID the host gave out in each tab, kept in chrome.storage.session: it lives
 // as long as the browser session (tab ids are never reused within it) and survives a restart of
@@ -15,9 +18,11 @@ const WATERMARK_PREFIX = "wm:";
 async function loadWatermarks() {
   try {
     const all = await chrome.storage.session.get(null);
+    /** @type {Record<string, number>} tabId -> the highest ID given out there */
     const out = {};
     for (const [key, high] of Object.entries(all)) {
-      if (key.startsWith(WATERMARK_PREFIX) && Number.isInteger(high)) out[key.slice(WATERMARK_PREFIX.length)] = high;
+      if (!key.startsWith(WATERMARK_PREFIX) || typeof high !== "number" || !Number.isInteger(high)) continue;
+      out[key.slice(WATERMARK_PREFIX.length)] = high;
     }
     return out;
   } catch {
@@ -25,6 +30,7 @@ async function loadWatermarks() {
   }
 }
 
+/** @param {number} tabId */
 function forgetWatermark(tabId) {
   quietly(() => chrome.storage.session.remove(WATERMARK_PREFIX + tabId));
 }
@@ -43,7 +49,7 @@ const tabHandlers = {
         title: t.title ?? "",
         active: t.active,
         status: t.status,
-        attached: attached.has(t.id),
+        attached: t.id !== undefined && attached.has(t.id),
       })),
       lastFocusedWindowId: focused?.id ?? null,
     };
@@ -52,12 +58,13 @@ const tabHandlers = {
   // Tab tools: a new tab always starts blank (the host navigates it, under its URL policy).
   async newTab() {
     const tab = await chrome.tabs.create({ url: "about:blank", active: true });
-    await controlsTabOpened(tab.id); // the agent's own tab is shared with it
+    await controlsTabOpened(/** @type {number} */ (tab.id)); // the agent's own tab is shared with it
     return { tabId: tab.id, windowId: tab.windowId };
   },
 
   // Only for leaving a page chrome.debugger cannot attach to (chrome://newtab, settings): the
   // host navigates every other page itself, after its URL policy.
+  /** @param {NavigateTabRequest} msg */
   async navigateTab({ tabId, url }) {
     requireTabId(tabId);
     if (!urlAllowed(url) || !/^https?:/i.test(url)) throw badRequest("url must be http(s)");
@@ -65,28 +72,33 @@ const tabHandlers = {
     return { navigating: true };
   },
 
+  /** @param {TabRequest} msg */
   async closeTab({ tabId }) {
     requireTabId(tabId);
     await chrome.tabs.remove(tabId);
     return { closed: true };
   },
 
+  /** @param {TabRequest} msg */
   async activateTab({ tabId }) {
     requireTabId(tabId);
-    const tab = await chrome.tabs.update(tabId, { active: true });
+    // (With the "tabs" permission, update gives the tab.)
+    const tab = /** @type {chrome.tabs.Tab} */ (await chrome.tabs.update(tabId, { active: true }));
     await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
     return { activated: true };
   },
 
   // Kept only ever higher: the host hands over its tab's highest ID after a snapshot gave out new ones.
+  /** @param {WatermarkRequest} msg */
   async watermark({ tabId, high }) {
     requireTabId(tabId);
     if (!Number.isSafeInteger(high) || high < 0) throw badRequest("high must be a non-negative integer");
     const key = WATERMARK_PREFIX + tabId;
-    /** @type {any} */
+    /** @type {unknown} */
     const stored = (await chrome.storage.session.get(key))[key];
-    if (!Number.isInteger(stored) || high > stored) await chrome.storage.session.set({ [key]: high });
-    return { high: Math.max(high, Number.isInteger(stored) ? stored : 0) };
+    const kept = typeof stored === "number" && Number.isInteger(stored) ? stored : null;
+    if (kept === null || high > kept) await chrome.storage.session.set({ [key]: high });
+    return { high: Math.max(high, kept ?? 0) };
   },
 };
 
@@ -105,8 +117,9 @@ chrome.tabs.onCreated.addListener((tab) => {
 });
 
 chrome.tabs.onUpdated.addListener((tabId, changeInfo) => {
+  /** @type {Record<string, unknown>} */
   const change = {};
-  for (const key of ["status", "url", "title"]) {
+  for (const key of /** @type {const} */ (["status", "url", "title"])) {
     if (changeInfo[key] !== undefined) change[key] = changeInfo[key];
   }
   if (Object.keys(change).length) post({ type: "tab", event: "updated", tabId, ...change });
