@@ -146,3 +146,32 @@ def test_a_malformed_command_gets_its_own_error_and_the_rest_of_the_batch_runs(
     assert why in answer["results"][1]["error"], answer["results"][1]
     assert "result" in answer["results"][0] and "result" in answer["results"][2]
     assert [m for m, _ in answer["sent"]] == ["DOM.describeNode", "DOM.describeNode"]
+
+
+def test_a_request_whose_type_is_not_a_string_is_refused_before_the_gate() -> None:
+    """``["cdp"]`` names the cdp handler to ``Object.hasOwn`` but is not ``"cdp"`` to the person's
+    gate: it must reach neither (the gate stands in for the stop, site rules and tab sharing)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    probe = """
+(async () => {
+  const gated = [];
+  globalThis.controlsGate = async (msg) => { gated.push(msg.type); };
+  const out = [];
+  for (const type of [["cdp"], ["batch"], {toString: () => "cdp"}, "cdp"]) {
+    sent.length = 0;
+    try {
+      await handle({ type, tabId: 1, method: "Runtime.evaluate", params: { expression: "go" } }, 7);
+      out.push("ran");
+    } catch (err) { out.push(String(err.message)); }
+  }
+  console.log(JSON.stringify({ out, gated, sent: sent.length }));
+  process.exit(0);
+})();
+"""
+    script = PRELUDE + "".join((EXTENSION / name).read_text("utf-8") for name in WORKER) + probe
+    done = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30, check=True)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["out"][:3] == ["bad request: type must be a string"] * 3, answer
+    assert answer["out"][3] == "ran" and answer["gated"] == ["cdp"] and answer["sent"] == 1, answer

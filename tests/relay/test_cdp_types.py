@@ -2,7 +2,7 @@
 replies, recorded from Chromium 156.0.8078.108 through the e2e harness (browser_with_extension and
 the raw ``cdp`` method, on the fixture pages snap-frames.html, snap-shadow.html, act-shadow.html),
 cut short where long (navigation history). Two are as the extension projects them (``keep``,
-service-worker.js ``project``), computed from the recorded full replies: the click-like rows of
+extension/cdp.js ``project``), computed from the recorded full replies: the click-like rows of
 DOMDebugger.getEventListeners and the kept paths of DOMSnapshot.captureSnapshot. The odd shapes
 below are written by hand: Chrome never sends them."""
 

@@ -41,7 +41,7 @@ export default [
     rules: { ...js.configs.recommended.rules, "no-empty": ["error", { allowEmptyCatch: true }] },
   },
   {
-    files: ["service-worker.js", "allowlist.js", "controls.js", "asks.js", "site_guard.js"]
+    files: ["service-worker.js", "allowlist.js", "controls.js", "asks.js", "site_guard.js", "relay.js", "cdp.js", "tabs.js"]
       .map((f) => `host/browserx/extension/${f}`),
     languageOptions: { globals: { ...globals.serviceworker, ...globals.webextensions } },
   },

@@ -165,6 +165,8 @@ function onHostMessage(msg) {
 async function handle(msg, id) {
   if (!msg || typeof msg !== "object" || Array.isArray(msg)) throw badRequest("not an object");
   if (id === null) throw badRequest("missing numeric id");
+  // A string, or the gate (which compares strings) would pass what hasOwn takes as its name: ["cdp"].
+  if (typeof msg.type !== "string") throw badRequest("type must be a string");
   const handler = Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : null;
   if (!handler) throw badRequest(`unknown type ${JSON.stringify(msg.type) ?? "undefined"}`);
   await controlsGate(msg); // refused while stopped, on a blocked site, in a tab not shared

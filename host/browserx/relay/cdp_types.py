@@ -9,7 +9,7 @@ as the host always read it). Commands whose result the host ignores (input, focu
 enabling a domain, releasing handles, reloading) keep the plain ``dict`` default. The raw ``cdp``
 control method hands Chrome's answer on untouched and types nothing.
 
-Two results come projected by the extension (``keep``, service-worker.js ``project``): only some
+Two results come projected by the extension (``keep``, extension/cdp.js ``project``): only some
 paths of ``DOMSnapshot.captureSnapshot`` (same shape, fewer fields: ``CaptureSnapshotResult``),
 and ``DOMDebugger.getEventListeners`` as rows of the kept fields (``EventListenerRows``).
 """
