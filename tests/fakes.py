@@ -21,7 +21,7 @@ from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElemen
 from browserx.interfaces.backend import Backend
 from browserx.relay.connection import decode_result
 from browserx.relay.kept import MISSING, kept
-from browserx.relay.protocol import ArgsFrom, Gate, Inbound, ParamFrom
+from browserx.relay.protocol import ArgsFrom, Gate, Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
 from browserx.snapshot.snapshot import DomSnapshot
@@ -96,13 +96,11 @@ class FakeConnection:
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
-        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[Any]:
         """As the worker answers: a gated command runs only when the answer it waits for holds
         ``true`` at its path (extension/service-worker.js), else it is the "skipped" error; a
         command taking ``args`` gets the objectIds at their path in the answers it names (null for
-        a failed one) after its own arguments; one taking a parameter from an earlier answer gets
-        the value at its path, else is "skipped"."""
+        a failed one) after its own arguments."""
         out: list[Any] = []
         raw: list[Any] = []
         for index, (method, params) in enumerate(commands):
@@ -111,16 +109,6 @@ class FakeConnection:
                 raw.append(CdpError(f"CDP error ({method}): skipped: command {gate.after} did not say go"))
                 out.append(raw[-1])
                 continue
-            param = (sets or {}).get(index)
-            if param is not None:
-                value = _value_at(raw[param.of], param.path)
-                if not isinstance(value, (str, int)) or isinstance(value, bool):
-                    raw.append(
-                        CdpError(f"CDP error ({method}): skipped: command {param.of} gave no {param.param}")
-                    )
-                    out.append(raw[-1])
-                    continue
-                params = {**params, param.param: value}
             taken = (args or {}).get(index)
             if taken is not None:
                 passed = [_object_at(raw[j], taken.path) for j in taken.of]

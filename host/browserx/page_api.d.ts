@@ -28,8 +28,6 @@ interface BxRegistry {
   hover?: WeakMap<Document | ShadowRoot, any>;
   uncovered?: WeakMap<Document | ShadowRoot, {sig: any, map: WeakMap<Element, any[]>}>;
   plain?: WeakSet<Element>;
-  /** The stamp of the last walk that met each node (page/listeners.py's fresh listing). */
-  walked?: WeakMap<Node, number>;
   internals?: Element[];
   suspects?: Element[];
 }

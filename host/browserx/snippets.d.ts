@@ -19,9 +19,6 @@ interface BxCollectOptions {
   hitTest?: boolean;
   listening?: number[];
   origin?: [number, number];
-  /** page/listeners.py's walk stamps: this walk's, and the one whose listeners are known. */
-  stamp?: number;
-  listedGen?: number;
   /** Nodes one walk reads before it stops (snapshot/frames.py MAX_PAGE_NODES). */
   maxNodes?: number;
 }
@@ -150,7 +147,6 @@ interface BxSnippets {
   "page/framework_probe.js": number;
   "page/key_of_this.js": (this: Element) => number;
   "page/keys_of_args.js": (this: unknown, ...els: (Node | null)[]) => number[];
-  "page/node_of_key.js": (this: unknown, key: number) => BxDuck | null;
   "page/mark_plain.js": (this: Element[], closed: number[]) => void;
   "page/no_ai.js": BxNoAi;
   "page/no_ai_input.js": BxNoAi;

@@ -22,7 +22,7 @@ from browserx.errors import (
     TabClosed,
 )
 from browserx.relay.connection import ExtensionConnection, map_relay_error
-from browserx.relay.protocol import ArgsFrom, Gate, Inbound, ParamFrom
+from browserx.relay.protocol import ArgsFrom, Gate, Inbound
 
 T = TypeVar("T")
 
@@ -694,27 +694,6 @@ def test_a_command_taking_earlier_answers_as_arguments_says_which_and_where() ->
         first, gone, keys = await settled(task)
         assert first == {"object": {"objectId": "a"}} and isinstance(gone, CdpError)
         assert keys == {"result": {"value": [3, 0]}}
-
-    run(main)
-
-
-def test_a_command_taking_a_parameter_from_an_earlier_answer_says_which_and_where() -> None:
-    async def main() -> None:
-        fake = FakeExtension()
-        conn = ExtensionConnection(fake.send)
-        commands = [("DOM.describeNode", {"objectId": "a"}), ("DOM.resolveNode", {})]
-        taking = {1: ParamFrom("backendNodeId", 0, ("node", "backendNodeId"))}
-        with pytest.raises(ValueError, match="cannot take"):
-            await conn.cdp_batch(7, commands, sets={0: ParamFrom("objectId", 1, ("object",))})
-        assert fake.sent == []
-        task = await start(conn, fake, conn.cdp_batch(7, commands, sets=taking))
-        sent = fake.sent[-1]["commands"]
-        assert "set" not in sent[0]
-        assert sent[1]["set"] == {"param": "backendNodeId", "from": 0, "path": ["node", "backendNodeId"]}
-        answers = {"results": [{"error": "gone"}, {"error": "skipped: command 0 gave no backendNodeId"}]}
-        conn.feed(enc({"id": fake.sent[-1]["id"], "result": answers}))
-        _, skipped = await settled(task)
-        assert isinstance(skipped, CdpError) and "skipped" in skipped.message
 
     run(main)
 

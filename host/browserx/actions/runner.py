@@ -93,7 +93,6 @@ async def perform(
             crashed.set()
 
     stop_listening = tab.session.add_listener(on_event)
-    tab.capture.acting += 1  # snapshots it takes meanwhile list listeners whole (page/listeners.py)
     try:
         try:
             await tab.session.ensure_attached()
@@ -135,8 +134,6 @@ async def perform(
         watch.close()
         network.stop()
         tab.invalidate("action")
-        tab.capture.acting -= 1
-        tab.capture.acted_on()  # what the action set off is listed whole at the next snapshot
     result.duration_ms = round((time.perf_counter() - t0) * 1000, 1)
     result.round_trips = tab.session.round_trips - trips
     result.timestamp = time.time()

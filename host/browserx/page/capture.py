@@ -8,9 +8,8 @@ themselves.
 Round trips per frame: one burst, answered together (the framework probe, the isolated world,
 the call that settles (snapshot/stability.py), collects and hit-tests, and the click-listener
 listing through a document handle kept from the last capture), plus one round trip to look up the
-listening nodes not seen before (or, for a big listing soon after a whole one, to list the elements
-the walk met fresh instead), and a few calls only for suspected closed shadow hosts and for OOPIF
-owners not seen before.
+listening nodes not seen before, and a few calls only for suspected closed shadow hosts and for
+OOPIF owners not seen before.
 The first capture of a document asks for the handle with the probe, and sends the collector's
 source, which later calls find installed in the world.
 """
@@ -33,15 +32,11 @@ from browserx.page.framework import install_probe
 from browserx.page.internals import apply_internal_roles, internal_roles
 from browserx.page.listeners import (
     SMALL_DOCUMENT,
-    Listing,
     heavy_listing,
-    listed_fresh,
     listener_keys,
     listening_nodes,
     listing_afresh,
-    listing_for,
     none_listening,
-    remember_whole_listing,
 )
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
 from browserx.relay.page_call import page_call
@@ -80,29 +75,10 @@ async def _capture_frame(
     handle = cached[1] if cached is not None and world is not None and cached[0] == world else None
     count = state.element_counts.get(session_id)
     heavy = session_id in state.listener_heavy and count is not None and count <= SMALL_DOCUMENT
-    # A document with a big listing (page/listeners.py listing_for): listed whole beside the walk,
-    # as any, or, while snapshots follow one another, after a stamped walk, and then only through
-    # the elements later walks meet fresh.
-    big = None if heavy else state.big_listings.get(session_id)
-    if big is not None and big.world != world:
-        del state.big_listings[session_id]  # another document now
-        big = None
-    mode = Listing.BESIDE if big is None else listing_for(big, t0, state.acting > 0)
-    stamp = 0
-    walk_opts = opts  # closed roots are walked unstamped: met inline next time, they are fresh then
-    if big is not None:
-        big.seen = t0
-        if mode is not Listing.BESIDE:
-            state.last_stamp += 1
-            stamp = state.last_stamp
-            walk_opts = {**opts, "stamp": stamp, "listedGen": big.listed_gen if mode is Listing.FRESH else -1}
-    later = mode is not Listing.BESIDE  # listed after the walk
-    probing = asyncio.ensure_future(
-        install_probe(state, session_id, handle=handle is None and not heavy and not later)
-    )
+    probing = asyncio.ensure_future(install_probe(state, session_id, handle=handle is None and not heavy))
     listing: asyncio.Future[dict[int, set[str]]] | None = None
     early: asyncio.Future[dict[int, frozenset[str]]] | None = None
-    if heavy or later:
+    if heavy:
         listing = asyncio.ensure_future(none_listening())  # asked once the collector has answered
     elif handle is not None and world is not None:
         listing = asyncio.ensure_future(listening_nodes(state, session_id, handle))
@@ -110,7 +86,7 @@ async def _capture_frame(
         # keys are asked for as soon as the listing answers, queued behind the collector in the
         # renderer, not two round trips after it (a grid that re-creates its cells has many new).
         early = asyncio.ensure_future(_keys_when_listed(state, session_id, world[1], listing))
-    collecting = asyncio.ensure_future(collect_document(state, session_id, walk_opts, settle))
+    collecting = asyncio.ensure_future(collect_document(state, session_id, opts, settle))
     try:
         probe = await probing
         if listing is None:
@@ -130,7 +106,7 @@ async def _capture_frame(
         state.element_counts[session_id] = probe.count
     if heavy:
         listing = asyncio.ensure_future(heavy_listing(state, session_id, (frame_id, ctx), raw.mutations))
-    if handle is not None and not heavy and not later:
+    if handle is not None and not heavy:
         if (frame_id, ctx) != world and cached is not None and handle == cached[1]:
             # The listing went through the handle of a document the frame has since left: ask again.
             listing.cancel()
@@ -146,26 +122,7 @@ async def _capture_frame(
     if collected.settled is not None:
         timings["settle"] = waited
 
-    listing_kind = "dom-snapshot" if heavy else mode.value
-    closing: asyncio.Future[list[tuple[int, RawFrame]]] | None = None
-
     async def listeners_by_key() -> dict[int, frozenset[str]]:
-        nonlocal listing_kind
-        if later and big is not None:
-            fresh = raw.fresh
-            if fresh is not None and closing is not None and await _new_closed_roots(closing):
-                fresh = None  # walked unstamped, just now: the whole document, after the walk
-            keys, sufficed = await listed_fresh(
-                state, session_id, big, (frame_id, ctx), fresh, stamp, t0, asked=mode is Listing.FRESH
-            )
-            if not sufficed:
-                listing_kind = Listing.AFTER.value
-            return keys
-        keys = await _listed_whole()
-        remember_whole_listing(state, session_id, (frame_id, ctx), keys, t0, heavy)
-        return keys
-
-    async def _listed_whole() -> dict[int, frozenset[str]]:
         if early is not None:
             try:
                 return await early
@@ -182,18 +139,17 @@ async def _capture_frame(
     # Read before the closed roots' collector runs (the renderer runs commands in order): it
     # leaves its own list in the same place.
     internals_task = internal_roles(state, session_id, ctx, raw) if raw.internals else _no_internals()
-    if raw.suspects:  # its first call (the suspects) goes first; its collector several trips later
-        closing = asyncio.ensure_future(collect_closed_roots(state, session_id, ctx, opts))
+    closed_task = collect_closed_roots(state, session_id, ctx, opts) if raw.suspects else _none()
     listeners, closed, internals = await asyncio.gather(
         _optional(_timed(listeners_by_key(), timings, "listeners"), {}, "click listeners", problems),
-        _optional(_timed(closing or _none(), timings, "closed_roots"), [], "closed shadow roots", problems),
+        _optional(_timed(closed_task, timings, "closed_roots"), [], "closed shadow roots", problems),
         _optional(_timed(internals_task, timings, "internals"), {}, "element internals", problems),
     )
     apply_internal_roles(raw, internals)
 
     capture = FrameCapture(
         label, session_id, frame_id, ctx, raw, closed, listeners, problems=problems, settled=collected.settled,
-        listing=listing_kind,
+        listing="dom-snapshot" if heavy else "whole",
     )  # fmt: skip
     capture.timings = {**timings, "extras": time.perf_counter() - t1}
     return capture
@@ -207,15 +163,6 @@ async def _keys_when_listed(
 ) -> dict[int, frozenset[str]]:
     types = await listing
     return await listener_keys(state, session_id, ctx, types) if types else {}
-
-
-async def _new_closed_roots(closing: asyncio.Future[list[tuple[int, RawFrame]]]) -> bool:
-    """Whether closed shadow roots were found and walked beside the snapshot's walk (or the search
-    failed, which may have left some walked)."""
-    try:
-        return bool(await asyncio.shield(closing))
-    except Exception:
-        return True
 
 
 async def _timed(coro: Awaitable[T], timings: dict[str, float], what: str) -> T:

@@ -7,27 +7,9 @@ or the whole page went away, or that the debugger attached afresh.
 
 from __future__ import annotations
 
-import math
 import secrets
-from dataclasses import dataclass, field
 
 from browserx.relay.session import TabSession
-
-
-@dataclass
-class BigListing:
-    """A document whose click-listener listing is big (page/listeners.py): its listeners by key as
-    of the collect stamped ``listed_gen`` (the last full listing, taken at ``taken``, and the
-    elements listed one by one since as the walk met them fresh)."""
-
-    world: tuple[str, int]
-    taken: float = -math.inf  # monotonic time of the last full listing
-    listed_gen: int = -1  # the stamp of the walk the listeners cover (-1: none yet)
-    by_key: dict[int, frozenset[str]] = field(default_factory=dict)
-    # When a walk last met too many fresh elements (a page re-rendering much of itself): for a
-    # while after, the whole listing goes beside the walk again, as for any document.
-    overflowed: float = -math.inf
-    seen: float = -math.inf  # when the last snapshot of the document began
 
 
 class CaptureState:
@@ -62,11 +44,6 @@ class CaptureState:
         # Per session: the last listing of a listener-heavy document, with its world and the page
         # watcher's mutation count when it was taken (capture.py reuses it while that stands).
         self.heavy_listings: dict[str | None, tuple[tuple[str, int], int, dict[int, set[str]]]] = {}
-        # Per session: the listeners of a document whose listing is big, and the last walk stamp
-        # given out (page/listeners.py: a snapshot soon after lists only the elements new since).
-        self.big_listings: dict[str | None, BigListing] = {}
-        self.last_stamp = 0
-        self.acting = 0  # actions running on the tab: their own snapshots list listeners whole
         # Per session: what Chrome's accessibility tree said of each custom element with an
         # ElementInternals role (page/internals.py), by key, with the element's attributes then.
         self.internal_facts: dict[str | None, dict[int, tuple[str, dict[str, object]]]] = {}
@@ -94,12 +71,6 @@ class CaptureState:
         self.listener_heavy.discard(session_id)
         return True
 
-    def acted_on(self) -> None:
-        """An action ran on the tab: what it set off may add listeners to elements that were there
-        already, so the next snapshot of every document lists them all again."""
-        for listing in self.big_listings.values():
-            listing.taken = -math.inf
-
     def forget_session(self, session_id: str) -> None:
         """A child session went away: what was kept for its documents goes with it."""
         self.worlds.pop(session_id, None)
@@ -117,7 +88,6 @@ class CaptureState:
             del self.owner_keys[owner]
         self.doc_handles.pop(session_id, None)
         self.heavy_listings.pop(session_id, None)
-        self.big_listings.pop(session_id, None)
         self.internal_facts.pop(session_id, None)
 
     def _page_gone(self, reason: str) -> None:
@@ -136,7 +106,6 @@ class CaptureState:
         self.owner_keys.clear()
         self.doc_handles.clear()
         self.heavy_listings.clear()
-        self.big_listings.clear()
         self.internal_facts.clear()
         if reason == "renderer crashed":
             self.watched_sessions.clear()

@@ -180,26 +180,6 @@ function collect(root, opts) {
   const secretFields = globalThis.__browserxSecret || (globalThis.__browserxSecret = new WeakSet());
   const frameOwners = [];
   const keys = bx.keys, refs = bx.refs, closedRoots = bx.closed;
-  // Walk stamps (page/listeners.py, a document whose click-listener listing is big): each element
-  // walked is stamped opts.stamp; those the walk stamped opts.listedGen did not meet are fresh
-  // (their listeners not known yet), by whole key; null past MAX_FRESH (the host lists all). A
-  // native control with no role attribute is never fresh: what it listens for changes nothing
-  // the host makes of it (its role is its tag's; snapshot/classify.py).
-  const MAX_FRESH = 64;
-  const stamp = opts.stamp || 0, listedGen = opts.listedGen ?? -1;
-  const walked = stamp ? (bx.walked || (bx.walked = new WeakMap())) : null;
-  let fresh = stamp && listedGen >= 0 ? /** @type {number[] | null} */ ([]) : null;
-  const stampNode = (/** @type {Node} */ node, /** @type {number} */ key) => {
-    if (nativeControl(node)) return;  // unstamped: one that stops being a native control is fresh then
-    if (fresh !== null && walked.get(node) !== listedGen) {
-      fresh.push(bx.base + key);
-      if (fresh.length > MAX_FRESH) fresh = null;
-    }
-    walked.set(node, stamp);
-  };
-  const NATIVE_CONTROLS = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA"]);
-  const nativeControl = (/** @type {any} */ node) => node.nodeType === 1 && !node.hasAttribute("role") &&
-    (NATIVE_CONTROLS.has(node.tagName) || (node.tagName === "A" && node.hasAttribute("href")));
 
   function keyOf(node) {
     let key = keys.get(node);
@@ -560,9 +540,7 @@ function collect(root, opts) {
       }
       if (ariaHidden || inert) { pruned++; continue; }
       i = n++;
-      const key = keyOf(node);
-      k.push(key); p.push(parent); t.push(node.localName);
-      if (walked !== null) stampNode(node, key);
+      k.push(keyOf(node)); p.push(parent); t.push(node.localName);
       if (a !== null) at[i] = a;
       // The box and the other layout flags come in the passes below; frames need theirs now.
       // Transparent content (opacity 0) is walked: it is in the accessibility tree, names
@@ -683,9 +661,7 @@ function collect(root, opts) {
     } else if (type === 9 || type === 11) {
       // Document (root or same-origin iframe content) or ShadowRoot.
       i = n++;
-      const key = keyOf(node);
-      k.push(key); p.push(parent); t.push(type === 9 ? "#document" : "#shadow-root");
-      if (walked !== null) stampNode(node, key);
+      k.push(keyOf(node)); p.push(parent); t.push(type === 9 ? "#document" : "#shadow-root");
       bx4.push(0, 0, 0, 0); fl.push(0);
       childScope = node;
       if (type === 11) {
@@ -952,6 +928,6 @@ function collect(root, opts) {
     keyDeltas, parentDeltas, tagIds, tagNames, text: tx, attrs: at, box: bx4, textBoxes: false, flags: fl, state: st,
     suspects: suspects.length, internals: internalsAt, internalsSig, frameOwners, pruned, optedOut, noAiBoxes, keyBase: bx.base, cut,
     hits, hitTested, hitReused: reused, hitMs,
-    mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started, fresh,
+    mutations: globalThis.__bxWatch ? globalThis.__bxWatch.mutations : -1, pageMs: performance.now() - started,
   });
 }

@@ -33,7 +33,6 @@ from browserx.relay.protocol import (
     ArgsFrom,
     Gate,
     Inbound,
-    ParamFrom,
     allowed,
 )
 
@@ -220,13 +219,11 @@ class ExtensionConnection:
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
-        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[Any]:
         """Run many commands in one round trip (the worker issues them in order, without waiting
         between them: input events are handled in that order), those in ``gates`` (by index) only
         once the command they wait for said go, those in ``args`` once the commands they take
-        arguments from answered, those in ``sets`` once the command they take a parameter from
-        answered.
+        arguments from answered.
         Each entry of the answer is that command's result (as ``result_type``), or its error."""
         for method, _ in commands:
             if not allowed(method):
@@ -245,10 +242,6 @@ class ExtensionConnection:
             ):
                 raise ValueError(f"batch command {index} cannot take arguments from {taken.of}")
             sent[index]["args"] = {"from": list(taken.of), "path": list(taken.path)}
-        for index, param in (sets or {}).items():
-            if not 0 <= param.of < index < len(sent) or "after" in sent[index] or "args" in sent[index]:
-                raise ValueError(f"batch command {index} cannot take a parameter from {param.of}")
-            sent[index]["set"] = {"param": param.param, "from": param.of, "path": list(param.path)}
         fields: dict[str, Any] = {"tabId": tab_id, "commands": sent}
         if session_id:
             fields["sessionId"] = session_id

@@ -118,16 +118,6 @@ class ArgsFrom(NamedTuple):
     path: tuple[str, ...]
 
 
-class ParamFrom(NamedTuple):
-    """A batch command's parameter ``param`` taken from command ``of``'s answer, at ``path`` in its
-    result (a string or number; else the command is answered "skipped"): chains such as a node's
-    object → its backendNodeId → its main-world object in one round trip."""
-
-    param: str
-    of: int
-    path: tuple[str, ...]
-
-
 class Inbound(msgspec.Struct, omit_defaults=True):
     """Any message from the extension; which fields are set depends on its kind."""
 

@@ -38,7 +38,6 @@ from browserx.relay.protocol import (
     DetachedFromTarget,
     Gate,
     Inbound,
-    ParamFrom,
     TargetInfo,
     decode_raw,
 )
@@ -231,7 +230,6 @@ class TabSession:
         *,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
-        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[dict[str, Any] | BrowserxError]: ...
 
     @overload
@@ -243,7 +241,6 @@ class TabSession:
         result_type: type[T],
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
-        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[T | BrowserxError]: ...
 
     async def cdp_batch(
@@ -254,13 +251,12 @@ class TabSession:
         result_type: type[Any] = dict,
         gates: Mapping[int, Gate] | None = None,
         args: Mapping[int, ArgsFrom] | None = None,
-        sets: Mapping[int, ParamFrom] | None = None,
     ) -> list[Any]:
         """Many commands in one round trip; per-command results (as ``result_type``) or errors.
         The extension issues them in order without waiting between them (input events are handled
         in that order: actions/keyboard.py's dispatch_in_order relies on it), except those in
         ``gates``, each held until the command it names said go, and those in ``args``, held until
-        the commands they take objects from answered, and those in ``sets``, held until the command they take a parameter from answered."""
+        the commands they take objects from answered."""
         if self.crashed:
             raise self.crashed_error()
         await self.ensure_attached()
@@ -270,7 +266,7 @@ class TabSession:
 
         async def send() -> list[Any]:
             return await self.conn.cdp_batch(
-                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args, sets=sets
+                self.tab_id, commands, session_id, result_type=result_type, gates=gates, args=args
             )
 
         try:

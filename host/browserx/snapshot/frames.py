@@ -65,9 +65,6 @@ class RawFrame(msgspec.Struct, kw_only=True):
     hitReused: int = 0  # of those, answered by the last walk's (nothing that could cover them moved)
     hitMs: float = 0.0  # of pageMs
     mutations: int = -1  # DOM changes the page watcher has counted in this document (-1: no watcher)
-    # Asked with a stamp (page/listeners.py, a document with a big listing): the whole keys of the
-    # elements walked that the walk stamped listedGen did not meet; None: not asked, or too many.
-    fresh: list[int] | None = None
     # compact columns, as sent
     keyBase: int = 0  # keys count from it: the page keeps small numbers
     keyDeltas: list[int] = []  # step from the previous key; 0 = no key (text)
@@ -120,8 +117,8 @@ class FrameCapture:
     timings: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # extras that could not be captured
     settled: dict[str, Any] | None = None  # the page watcher's report, when asked for one
-    # How its click listeners were listed (page/capture.py): "whole" document, only the elements
-    # met "fresh" since (a big listing, soon after), or "dom-snapshot" (a listener-heavy document).
+    # How its click listeners were listed (page/capture.py): the "whole" document through
+    # DOMDebugger, or "dom-snapshot" (a listener-heavy document).
     listing: str = "whole"
 
     def drop_columns(self) -> None:
