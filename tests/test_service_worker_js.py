@@ -1,8 +1,7 @@
 """The service worker's batches (extension/cdp.js), run under node with a stand-in
 ``chrome`` whose debugger answers as a page would: commands issued in order, a gated one only when
 the answer it waits for says go, one taking earlier answers' objects as arguments (null for a
-failed one), one taking a parameter from an earlier answer (node and object references only,
-"skipped" when there is none) — and every malformed request answered with a clear error, never a
+failed one) — and every malformed request answered with a clear error, never a
 batch that fails whole."""
 
 from __future__ import annotations
@@ -75,22 +74,6 @@ def _batches(*cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def test_a_parameter_taken_from_an_earlier_answer_chains_lookups_in_one_batch() -> None:
-    chain = [
-        {"method": "DOM.describeNode", "params": {"objectId": "e1"}},
-        {"method": "DOM.resolveNode", "params": {}, "set": {"param": "backendNodeId", "from": 0, "path": ["node", "backendNodeId"]}},
-        {"method": "DOMDebugger.getEventListeners", "params": {"depth": 0}, "set": {"param": "objectId", "from": 1, "path": ["object", "objectId"]}},
-    ]  # fmt: skip
-    gone = [{**chain[0], "params": {"objectId": "gone"}}, *chain[1:]]
-    done, skipped = _batches(chain, gone)
-    assert done["sent"][1:] == [["DOM.resolveNode", {"backendNodeId": 42}],
-                                ["DOMDebugger.getEventListeners", {"depth": 0, "objectId": "m42"}]]  # fmt: skip
-    # No backendNodeId: nothing more is sent for that node, and each later link says why.
-    assert [m for m, _ in skipped["sent"]] == ["DOM.describeNode"]
-    assert skipped["results"][1] == {"error": "skipped: command 0 gave no backendNodeId"}
-    assert skipped["results"][2] == {"error": "skipped: command 1 gave no objectId"}
-
-
 def test_earlier_answers_objects_are_appended_to_a_calls_arguments_null_for_a_failed_one() -> None:
     (answer,) = _batches([
         {"method": "DOM.resolveNode", "params": {"backendNodeId": 7}},
@@ -120,21 +103,15 @@ def test_a_gated_command_goes_only_when_its_condition_says_go() -> None:
 @pytest.mark.parametrize(
     ("command", "why"),
     [
-        ({"method": "Runtime.evaluate", "params": {}, "set": {"param": "expression", "from": 0, "path": ["x"]}},
-         "set needs a node or object parameter"),  # never code from an answer
-        ({"method": "Page.navigate", "params": {}, "set": {"param": "url", "from": 0, "path": ["x"]}},
-         "set needs a node or object parameter"),  # nor a URL
-        ({"method": "DOM.resolveNode", "params": {}, "set": {"param": "backendNodeId", "from": 1, "path": []}},
-         "earlier command's index"),
-        ({"method": "DOM.resolveNode", "params": {}, "set": {"param": "backendNodeId", "from": 0, "path": [1]}},
-         "set.path must be a list of keys"),
         ({"method": "Runtime.callFunctionOn", "params": {}, "args": {"from": [0] * 1001, "path": []}},
          "at most 1000"),
         ({"method": "Runtime.callFunctionOn", "params": {"arguments": "x"}, "args": {"from": "0", "path": []}},
          "args.from"),
         ({"method": "Runtime.callFunctionOn", "params": {}, "args": {"from": [0], "path": []}, "after": 0},
-         "one of after, args and set"),
-        ({"method": "Browser.close", "params": {}, "set": {"param": "objectId", "from": 0, "path": ["node", "backendNodeId"]}},
+         "one of after and args"),
+        ({"method": "Runtime.callFunctionOn", "params": {}, "args": {"from": [0], "path": [1]}},
+         "args.path must be a list of keys"),
+        ({"method": "Browser.close", "params": {}, "args": {"from": [0], "path": ["node", "backendNodeId"]}},
          "method not allowed"),
     ],
 )  # fmt: skip

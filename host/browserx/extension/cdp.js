@@ -15,17 +15,14 @@
 /** @typedef {HostRequest & {tabId: number, sessionId?: string, method: string, params?: CdpParams, keep?: Keep}} CdpRequest */
 /**
  * One command of a batch (see batch): issued after an earlier one said go (`after`, `when`), with
- * earlier answers' objects appended to its arguments (`args`), or with a parameter one gave (`set`).
+ * or with earlier answers' objects appended to its arguments (`args`).
  * @typedef {{method: string, params?: CdpParams, after?: number, when?: string[],
- *   args?: {from: number[], path: string[]}, set?: {param: string, from: number, path: string[]}}} BatchCommand
+ *   args?: {from: number[], path: string[]}}} BatchCommand
  */
 /** @typedef {HostRequest & {tabId: number, sessionId?: string, commands: BatchCommand[]}} BatchRequest */
 /** @typedef {HostRequest & {tabId: number}} TabRequest a request about one tab: attach, detach, ... */
 /** @typedef {{result?: unknown, error?: string}} Answer a batch command's answer */
 
-// The parameters a batch command may take from an earlier answer (`set`): references to nodes and
-// objects, never code or a URL.
-const SETTABLE = new Set(["objectId", "backendNodeId", "nodeId"]);
 const ALLOWED = new Set([
   ...CDP_ALLOWLIST,
   ...(typeof CDP_TEST_ALLOWLIST !== "undefined" ? CDP_TEST_ALLOWLIST : []),
@@ -102,7 +99,7 @@ function passes(answer, when) {
 }
 
 /**
- * Whether a batch command's path into an earlier answer (`when`, `args.path`, `set.path`) is one.
+ * Whether a batch command's path into an earlier answer (`when`, `args.path`) is one.
  * @param {unknown} path
  */
 function isPath(path) {
@@ -147,10 +144,7 @@ const cdpHandlers = {
   // trip to the host fewer. Gated commands waiting on the same command are issued in their order.
   // A command with `args` ({from: earlier indices, path}) waits for those answers and is issued
   // with the objects they name appended to its call arguments (argumentsFrom): nodes
-  // resolved and read in one trip to the host (page/listeners.py). A command with `set` ({param,
-  // from: an earlier index, path}) waits for that answer and is issued with the string or number
-  // at its path as that parameter (else answered "skipped"): a node's object → its backendNodeId →
-  // its main-world object → its listeners, one trip to the host for the whole chain.
+  // resolved and read in one trip to the host (page/listeners.py).
   /** @param {BatchRequest} msg */
   async batch({ tabId, sessionId, commands }) {
     requireTabId(tabId);
@@ -170,26 +164,10 @@ const cdpHandlers = {
           return { error: errorText(err) };
         }
       };
-      const after = c?.after, when = c?.when, args = c?.args, set = c?.set;
-      if (set != null) {
-        const from = set?.from, path = set?.path, param = set?.param;
-        if (after != null || args != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
-        else if (!Number.isInteger(from) || from < 0 || from >= i || !SETTABLE.has(param)) {
-          answers.push(Promise.resolve({ error: "bad request: set needs a node or object parameter and an earlier command's index" }));
-        } else if (!isPath(path)) {
-          answers.push(Promise.resolve({ error: "bad request: set.path must be a list of keys" }));
-        } else {
-          answers.push(
-            answers[from].then((a) => {
-              const value = valueAt(a, path);
-              if (typeof value !== "string" && typeof value !== "number") return { error: `skipped: command ${from} gave no ${param}` };
-              return send({ ...c.params, [param]: value });
-            }),
-          );
-        }
-      } else if (args != null) {
+      const after = c?.after, when = c?.when, args = c?.args;
+      if (args != null) {
         const from = args?.from, path = args?.path;
-        if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after, args and set" }));
+        if (after != null) answers.push(Promise.resolve({ error: "bad request: a command has one of after and args" }));
         else if (!Array.isArray(from) || from.length > 1000 || !from.every((j) => Number.isInteger(j) && j >= 0 && j < i)) {
           answers.push(Promise.resolve({ error: "bad request: args.from must be at most 1000 earlier commands' indices" }));
         } else if (!isPath(path)) {

@@ -181,7 +181,8 @@ async def _keys_in_one_trip(
 async def _keys_in_two_trips(
     state: CaptureState, session_id: str | None, resolving: list[Request]
 ) -> list[Any]:
-    """The nodes resolved, then their keys read (an extension without ``batch-args``)."""
+    """The nodes resolved, then their keys read: more new nodes than one batch command takes
+    arguments from (MAX_ARGS_FROM)."""
     resolved = await state.session.cdp_batch(resolving, session_id, result_type=ResolveNodeResult)
     handles = [r.object.objectId if isinstance(r, ResolveNodeResult) else None for r in resolved]
     present = [o for o in handles if o is not None]

@@ -197,7 +197,7 @@ class ExtensionConnection:
         keep: dict[str, Any] | None = None,
     ) -> Any:
         """Run one CDP command in a tab (or one of its child sessions) and decode the result.
-        ``keep`` asks the extension to send only part of a large result (service-worker.js:
+        ``keep`` asks the extension to send only part of a large result (extension/cdp.js:
         project): ``{"list": key, "fields": [...], "where": {"field": f, "values": [...]}}``."""
         if not allowed(method):
             raise MethodNotAllowed(f"CDP method {method} is not on browserx's allowlist", method=method)

@@ -106,7 +106,7 @@ class Gate(NamedTuple):
     when: tuple[str, ...]
 
 
-MAX_ARGS_FROM = 1000  # earlier answers the worker passes to one command (service-worker.js)
+MAX_ARGS_FROM = 1000  # earlier answers the worker passes to one command (extension/cdp.js)
 
 
 class ArgsFrom(NamedTuple):
