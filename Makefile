@@ -56,24 +56,29 @@ corpus:
 # Then host/ by package (scripts/coverage_report.py), failing under COVERAGE_FLOOR percent.
 COVERAGE_FLOOR ?= 85
 COVERAGE_DATA := $(CURDIR)/.coverage
+# The suite runs in JOBS pytest-xdist workers, a test file to a worker (--dist loadfile: a file's
+# module fixtures are built once), each end-to-end worker with a browser of its own; the slowest
+# tests are listed at the end. JOBS=1 runs it in one process.
+JOBS ?= 2
+PYTEST_ARGS := -q -n $(JOBS) --dist loadfile --durations=15
 
 test: setup corpus
 ifeq ($(COVERAGE),1)
 	rm -f $(COVERAGE_DATA) $(COVERAGE_DATA).*
-	BROWSERX_PURE=1 COVERAGE_FILE=$(COVERAGE_DATA) $(PY) -m coverage run -m pytest -q -m "not e2e"; unit=$$?; \
-	COVERAGE_FILE=$(COVERAGE_DATA) $(PY) -m coverage run -m pytest -q -m e2e; e2e=$$?; \
+	BROWSERX_PURE=1 COVERAGE_FILE=$(COVERAGE_DATA) $(PY) -m coverage run -m pytest $(PYTEST_ARGS) -m "not e2e"; unit=$$?; \
+	COVERAGE_FILE=$(COVERAGE_DATA) $(PY) -m coverage run -m pytest $(PYTEST_ARGS) -m e2e; e2e=$$?; \
 	COVERAGE_FILE=$(COVERAGE_DATA) $(PY) -m coverage combine -q && \
 	$(PY) scripts/coverage_report.py --data-file $(COVERAGE_DATA) --fail-under $(COVERAGE_FLOOR) && \
 	test $$unit = 0 && test $$e2e = 0
 else
-	$(PY) -m pytest -q
+	$(PY) -m pytest $(PYTEST_ARGS)
 endif
 
 test-unit: venv native
-	$(PY) -m pytest -q -m "not e2e"
+	$(PY) -m pytest $(PYTEST_ARGS) -m "not e2e"
 
 test-e2e: setup corpus
-	$(PY) -m pytest -q -m e2e
+	$(PY) -m pytest $(PYTEST_ARGS) -m e2e
 
 # The unit suite on the newest versions pyproject.toml allows (not the lock), in a venv of its own, from
 # source: a release that breaks browserx is found here. scripts/test_latest.py says which packages

@@ -123,8 +123,9 @@ def browser_with_extension(
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = old
-        # Keep the host logs of the last run for post-mortems.
-        keep = artifact("last-logs")
+        # Keep the host logs of the last run for post-mortems (each xdist worker's own).
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        keep = artifact(f"last-logs-{worker}" if worker else "last-logs")
         shutil.rmtree(keep, ignore_errors=True)
         keep.mkdir(parents=True, exist_ok=True)
         for log in [*runtime.glob("host-*.log"), root / "chromium.log"]:
