@@ -1,7 +1,7 @@
 """What the site guard costs a plain click, a plain type and a snapshot (issue 34).
 
 With site rules in force, every call that touches a tab first has the extension put the rules in
-the browser's network layer (control/site_guard.py, extension/site_guard.js): one more round trip
+the browser's network layer (control/person/site_guard.py, extension/site_guard.js): one more round trip
 and a declarativeNetRequest update before its work. This measures it as an agent sees it:
 client-side wall time of ``click`` on a button, ``type`` into a field and ``snapshot`` (the round
 trip included), at an agent's pace (``--pause`` seconds between calls, so the rules have lapsed before

@@ -46,7 +46,7 @@ def test_a_missing_test_is_found() -> None:
 
 # docs/LAYOUT.md's table of the host's rooms names every module, and names only modules that exist:
 # a module as `cli.py` when no other module has its file name, else with its room
-# (`control/person.py`, `views/events.py`); a room (subpackage) as `page/`. Paths outside the
+# (`control/person/controls.py`, `views/events.py`); a room (subpackage) as `page/`. Paths outside the
 # package (`tests/fakes.py`, `bench/corpus*.py`) must exist too.
 PACKAGE = ROOT / "host" / "browserx"
 _CODE = re.compile(r"`([^`\s]+)`")
@@ -101,10 +101,10 @@ def test_the_layout_names_every_host_module_and_only_modules_that_exist() -> Non
 
 def test_a_module_the_layout_omits_misnames_or_names_ambiguously_is_found() -> None:
     problems = layout_problems(
-        "`interfaces/` `cli.py` `control/person.py` `control/nowhere.py` `nowhere.py` `events.py`"
+        "`interfaces/` `cli.py` `control/person/controls.py` `control/nowhere.py` `nowhere.py` `events.py`"
         " `views/scroll.py` `tests/fakes.py` `bench/corpus*.py` `host/browserx/page/` `nowhere/`"
     )
-    named = {"interfaces/", "interfaces/cli.py", "control/person.py", "views/scroll.py", "page/"}
+    named = {"interfaces/", "interfaces/cli.py", "control/person/controls.py", "views/scroll.py", "page/"}
     assert set(problems["unnamed"]) == set(host_modules()) - named
     assert problems["missing"] == ["control/nowhere.py", "nowhere.py", "nowhere/"]
     assert problems["ambiguous"] == ["events.py (say which: page/events.py, views/events.py)"]

@@ -84,7 +84,8 @@ class HostSettings(BaseModel):
     )
 
     def controls(self) -> Controls:
-        """The person's controls this file sets (merged with the options page's: control/person.py)."""
+        """The person's controls this file sets (merged with the options page's:
+        control/person/controls.py)."""
         rules = self.site_rules
         return Controls(
             SiteRules(rules.mode, clean_patterns(rules.blocked), clean_patterns(rules.allowed)),

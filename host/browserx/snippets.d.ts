@@ -136,7 +136,7 @@ interface BxSnippets {
   "actions/verify_drain_events.js": {now: number, events: BxPageEvent[]};
   "actions/verify_target_state.js": (this: BxDuck) =>
     {value: string | null, state: object, password: boolean};
-  "control/sensitive_facts.js": (this: BxDuck, enter: boolean, x?: number, y?: number) =>
+  "control/person/sensitive_facts.js": (this: BxDuck, enter: boolean, x?: number, y?: number) =>
     {submits: boolean, maySubmit?: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
      label: string}[], name: string, activates: boolean, opaque?: boolean};
   "pixels/screenshot_content_box.js": (this: Element) => [number[], boolean, boolean];

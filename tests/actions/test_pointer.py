@@ -162,7 +162,7 @@ def test_a_link_outside_the_allowlist_is_refused_before_any_input() -> None:
 
 
 def test_a_link_to_a_site_the_person_blocked_is_refused_before_any_input() -> None:
-    """The tab's check_destination (the person's site rules, control/person.py) hears the link's
+    """The tab's check_destination (the person's site rules, control/person/controls.py) hears the link's
     URL before the click; its site_blocked stops the click, and the interceptor is taken down."""
     p = page(aim={**AIMED, "link": {"href": "https://bank.example/pay", "page": "http://127.0.0.1/"}})
     heard: list[str] = []

@@ -6,7 +6,7 @@ A file input is set at once. Anything else (a styled label over a hidden input, 
 script opens a chooser from an input that is not even in the page) is clicked for real with the
 file chooser intercepted (``Page.setInterceptFileChooserDialog``): no dialog of the operating
 system opens, and the chooser's own input is answered. The paths were checked, and allowed by
-the person, before the tab was touched (control/uploads.py).
+the person, before the tab was touched (control/person/uploads.py).
 
 Chrome lets an extension's debugger set files only when the person allowed the extension access
 to file URLs (chrome://extensions → Details; an unpacked extension has it): otherwise it answers

@@ -19,6 +19,8 @@ from typing import Any
 from browserx import actions
 from browserx.actions.result import ActionResult
 from browserx.control.bindings import Bindings, Context
+from browserx.control.person.sensitive import confirm_if_sensitive
+from browserx.control.person.uploads import permit_upload
 from browserx.control.policy import allowed_url, refuse_opted_out
 from browserx.control.popups import tab_changes
 from browserx.control.schemas import (
@@ -31,9 +33,7 @@ from browserx.control.schemas import (
     SelectParams,
     TypeParams,
 )
-from browserx.control.sensitive import confirm_if_sensitive
 from browserx.control.tool_declaration import Tool
-from browserx.control.uploads import permit_upload
 from browserx.errors import PageOffLimits
 from browserx.tabs.registry import TabRegistry
 from browserx.tabs.tab import Tab
@@ -58,10 +58,10 @@ class Action:
     # back, ...) reads nothing of it, so is allowed on opted-out pages too.
     reads_page: bool = True
     # Asks the person's "Allow" first when it is sensitive and they turned "Confirm before
-    # sensitive actions" on (control/sensitive.py).
+    # sensitive actions" on (control/person/sensitive.py).
     confirms: bool = False
     # Checks (and may change) the params before the tab's lock is taken: what needs the person's
-    # word that is not about the page (the files of an upload, control/uploads.py).
+    # word that is not about the page (the files of an upload, control/person/uploads.py).
     prepare: Callable[[Context, Tab, Any], Awaitable[Any]] | None = None
 
     def check(self, tool: Tool) -> None:

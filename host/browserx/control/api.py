@@ -16,11 +16,12 @@ from typing import Any
 from browserx import _native, actions
 from browserx._version import __version__
 from browserx.control.action_methods import ACTIONS, bind_actions
-from browserx.control.ask import ask_user, asks_for
 from browserx.control.bindings import BINDINGS, Context, Implementation, implements
 from browserx.control.console import console_messages
 from browserx.control.fill import fill as fill  # (binds the fill tool)
-from browserx.control.person import PersonControls
+from browserx.control.person.ask import ask_user, asks_for
+from browserx.control.person.controls import PersonControls
+from browserx.control.person.sensitive import confirm_dialog_if_sensitive
 from browserx.control.policy import allowed_url, refuse_opted_out, refuse_opted_out_frames
 from browserx.control.schemas import (
     ActivateTabParams,
@@ -40,7 +41,6 @@ from browserx.control.schemas import (
     TabsParams,
     TargetsParams,
 )
-from browserx.control.sensitive import confirm_dialog_if_sensitive
 from browserx.control.server import Handler, Method
 from browserx.control.snapshot_tool import observe
 from browserx.control.tab_titles import agent_tab_entries

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from browserx.control.person import PersonControls
+from browserx.control.person.controls import PersonControls
 from browserx.control.tool_declaration import Tool
 from browserx.control.tools import TOOLS
 from browserx.relay.connection import ExtensionConnection

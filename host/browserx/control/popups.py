@@ -6,7 +6,8 @@ The agent can then snapshot and act in a new tab by its id without calling ``tab
 A tab the page of a tab the agent may use opens is the agent's too under tab sharing (as a tab
 ``new_tab`` opened is): it continues what the agent was doing there, and the site rules still
 hold in it (the browser's network layer holds them for every tab the agent's calls open:
-control/site_guard.py). One the site rules refuse says so (``usable`` false, ``why``), as ``tabs`` does.
+control/person/site_guard.py). One the site rules refuse says so (``usable`` false, ``why``), as
+``tabs`` does.
 """
 
 from __future__ import annotations

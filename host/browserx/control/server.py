@@ -56,7 +56,7 @@ WRITE_CHUNK = 256 * 1024
 # What of a client's input is quoted back in an error message (a method name, a field name).
 MAX_QUOTE = 100
 # The socket of the client whose request is being handled (its requests run in tasks that copy
-# this): a handler that waits on a person (control/ask.py) ends when that client has hung up.
+# this): a handler that waits on a person (control/person/ask.py) ends when that client has hung up.
 CLIENT_SOCKET: contextvars.ContextVar[Any] = contextvars.ContextVar("browserx_client_socket", default=None)
 
 

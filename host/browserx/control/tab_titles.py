@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import structs
 
-from browserx.control.person import PersonControls
+from browserx.control.person.controls import PersonControls
 from browserx.control.policy import refuse_opted_out
 from browserx.errors import BrowserxError, PageOptedOut, clip
 from browserx.relay.protocol import TabInfo

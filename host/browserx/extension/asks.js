@@ -6,7 +6,7 @@
 // runtime message and goes to the host as the notice {type: "answer", askId, answer, allowed}; the
 // host's `askDone` takes back one nobody answered. A site the person allowed joins allowedSites in
 // chrome.storage.local, one they blocked blockedSites. Loaded by service-worker.js (importScripts);
-// host side: host/browserx/control/ask.py.
+// host side: host/browserx/control/person/ask.py.
 /* exported askHandlers, askBadge */
 /* global port, post, badRequest, updateBadge, quietly, takeControls, guardRefresh */
 
@@ -17,7 +17,7 @@ const ASK_MAX_ANSWER = 4000;
 const ASK_MAX_CHOICES = 10;
 
 /**
- * A question for the person (host/browserx/control/ask.py): `site` names the site a "site" question is about.
+ * A question for the person (host/browserx/control/person/ask.py): `site` names the site a "site" question is about.
  * @typedef {HostRequest & {askId: string, kind: string, question: string, choices: string[] | null, timeoutS: number,
  *   tabId: number | null, site: string | null}} AskRequest
  */

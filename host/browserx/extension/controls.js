@@ -2,7 +2,7 @@
 // The person's controls over the agent, the service worker's side: "Stop agent" / "Resume", site
 // rules, tab sharing; the Activity list and the agent's state for the popup; the toolbar badge.
 // Loaded by service-worker.js (importScripts). The host enforces the same rules
-// (host/browserx/control/person.py); this is defence in depth: while stopped, or for a tab on a
+// (host/browserx/control/person/controls.py); this is defence in depth: while stopped, or for a tab on a
 // blocked site or not shared, no attach and no CDP command goes through.
 //
 // chrome.storage.local (set by popup.html and options.html): stopped, siteMode ("all" | "listed" |

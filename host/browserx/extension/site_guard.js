@@ -31,7 +31,7 @@ const ALL_TYPES = /** @type {any} */ ([
 ]);
 
 /**
- * The host's site rules (control/site_guard.py), from its config and the options page, merged.
+ * The host's site rules (control/person/site_guard.py), from its config and the options page, merged.
  * @typedef {{mode: string, blocked: string[], allowed: string[]}} GuardSites
  */
 /** @typedef {HostRequest & {tabId: number, on: boolean, rules?: GuardSites}} SiteGuardRequest */

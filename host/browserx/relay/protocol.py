@@ -12,17 +12,17 @@ once that one answered with ``true`` at the path ``when`` in its result, else an
 Extension → host: replies ``{id, result}`` / ``{id, error}`` (large replies split into
 ``{id, chunk, chunks, data}`` pieces whose ``data`` concatenate to the reply's JSON text), and
 notices ``{type: "hello"|"event"|"detached"|"tab"|"controls", ...}``. The person's controls (Stop
-agent, site rules, tab sharing: control/person.py): the hello carries ``controls`` and a
+agent, site rules, tab sharing: control/person/controls.py): the hello carries ``controls`` and a
 ``controls`` notice comes on every change; the host sends ``activity`` (``entry``: one line of the
 popup's Activity list) and ``agentState`` (``working``, ``tabId``).
 ``siteGuard`` (``tabId``, ``on``) holds the person's site rules in the browser's network layer for
 a call that may change the tab (answered once they are in force) and lifts them after it; the
 notice ``{type: "siteBlocked", tabId, url}`` says a tab went to a site the rules refuse and was let
-go (control/site_guard.py; a worker whose hello lists ``site-guard``).
+go (control/person/site_guard.py; a worker whose hello lists ``site-guard``).
 ``ask`` carries ``askId, kind ("question"|"confirm"|"site"), question, choices, timeoutS, tabId``:
 a question for the person in the popup, answered at once with ``{queued: true}`` and later by the
 notice ``{type: "answer", askId, answer, allowed}``; ``askDone`` (``askId``) takes back one nobody
-answered (control/ask.py).
+answered (control/person/ask.py).
 
 Results stay ``msgspec.Raw`` until a caller decodes them into the type it expects, so a
 multi-megabyte snapshot is parsed once, straight into Structs.
@@ -148,7 +148,7 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     extensionId: str | None = None
     watermarks: dict[str, Any] | None = None  # hello: each tab's highest element ID so far
     # The person's controls (popup, options page): the hello's ``controls`` field, and a
-    # ``controls`` notice's own fields; checked by control/person.py (any shape here: a bad one
+    # ``controls`` notice's own fields; checked by control/person/controls.py (any shape here: a bad one
     # must not drop the frame).
     controls: Any = None
     stopped: Any = None
@@ -160,7 +160,8 @@ class Inbound(msgspec.Struct, omit_defaults=True):
     uploadFolders: Any = None
     autoDialogs: Any = None
     sharedTabs: Any = None
-    # answer: the person's answer to an ``ask`` (control/ask.py): its id, the text or choice, Allow/Deny
+    # answer: the person's answer to an ``ask`` (control/person/ask.py): its id, the text or choice,
+    # Allow/Deny
     askId: str | None = None
     answer: str | None = None
     allowed: bool | None = None

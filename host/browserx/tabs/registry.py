@@ -31,11 +31,11 @@ class TabRegistry:
         # Each tab's highest element ID given out by an earlier host of this browser (the
         # extension's hello): a Tab's IDs start above it, so none repeats after a host restart.
         self.floors: dict[int, int] = {}
-        # Checked before a request touches a tab (control/person.py: the person's Stop, site rules
+        # Checked before a request touches a tab (control/person/controls.py: the person's Stop, site rules
         # and tab sharing); raises to refuse it.
         self.gate: Callable[[int], Awaitable[None]] | None = None
         # Checked before an action opens a page from a tab (a link a click or Enter would follow:
-        # control/person.py, the person's site rules); raises to refuse it.
+        # control/person/controls.py, the person's site rules); raises to refuse it.
         self.destinations: Callable[[str, int], Awaitable[bool]] | None = None
         # How the person wants a JavaScript dialog of a kind answered (True accept, False dismiss,
         # None: left to the agent): PersonControls.dialog_answer.

@@ -1,4 +1,4 @@
-"""The owner of the questions waiting for the person (control/ask.py), over a real
+"""The owner of the questions waiting for the person (control/person/ask.py), over a real
 ExtensionConnection whose other end is a scripted worker: what the worker is sent, answers that
 resolve a question, and every way a question ends unanswered (timeout, cancelled call, a client
 that hung up, the extension gone) taking it back with askDone."""
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from browserx.control import ask as ask_module
-from browserx.control.ask import Asks, asks_for
+from browserx.control.person.ask import Asks, asks_for
 from browserx.control.schemas import AskUserParams
 from browserx.control.server import CLIENT_SOCKET
 from browserx.errors import ExtensionDisconnected, NoAnswer, SiteBlocked
@@ -121,7 +121,7 @@ async def test_a_cancelled_call_takes_its_question_back() -> None:
     asks = Asks(worker.conn)
     task = asyncio.ensure_future(asks.ask("question", "Which?", timeout_s=30))
     sent = await worker.next_ask()
-    task.cancel()  # the host stopping, or "Stop agent" (control/person.py cancels the request)
+    task.cancel()  # the host stopping, or "Stop agent" (control/person/controls.py cancels the request)
     with pytest.raises(asyncio.CancelledError):
         await task
     await settle()

@@ -8,9 +8,9 @@ Every control request goes through ``guard``: while stopped it fails with ``stop
 a request running when the person presses Stop is cancelled and fails the same way; a tab on a
 blocked site answers ``site_blocked`` and, with tab sharing on, a tab the person did not share
 (and browserx did not open) ``tab_not_shared`` — before the tab is touched. After each call that
-touched a tab, one line goes to the popup's Activity list (control/activity.py: words, never
+touched a tab, one line goes to the popup's Activity list (control/person/activity.py: words, never
 values), and the popup learns when the agent starts and stops working (in the host's quiet
-moments: control/popup_notices.py).
+moments: control/person/popup_notices.py).
 
 The service worker refuses the same things on its side (extension/controls.js): defence in depth.
 """
@@ -26,10 +26,10 @@ from typing import Any
 
 import structlog
 
-from browserx.control.activity import describe
-from browserx.control.popup_notices import PopupNotices
+from browserx.control.person.activity import describe
+from browserx.control.person.popup_notices import PopupNotices
+from browserx.control.person.site_guard import SiteGuard
 from browserx.control.schemas import Params
-from browserx.control.site_guard import SiteGuard
 from browserx.errors import (
     BrowserxError,
     SiteBlocked,

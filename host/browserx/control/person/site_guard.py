@@ -10,7 +10,7 @@ settle), so the person's own browsing is never refused.
 
 When the browser refuses a page this way (or the person goes to a blocked site), the extension
 lets the tab go and says so (a ``siteBlocked`` notice); the call running in that tab then ends
-with ``site_blocked`` (control/person.py).
+with ``site_blocked`` (control/person/controls.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // @ts-check
-// control/sensitive.py, called in browserx's isolated world on the element an action targets
+// control/person/sensitive.py, called in browserx's isolated world on the element an action targets
 // (``this``; none for a key press without an ID: the focused element, through shadow roots and
 // same-origin frames; none with a point (x, y): what is there, for click_at): whether the action
 // would submit the element's form (a click on a submit button; Enter in a field, when ``enter``),

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from browserx.actions.navigation import current_url
-from browserx.control.ask import asks_for
+from browserx.control.person.ask import asks_for
 from browserx.control.schemas import UploadParams
 from browserx.errors import BadRequest, DeniedByUser, NoAnswer
 from browserx.tabs.tab import Tab

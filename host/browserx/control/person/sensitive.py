@@ -1,6 +1,6 @@
 """Confirm before sensitive actions (the person's option ``confirmSensitive``, the config file's
 ``confirm_sensitive``; off by default): an action that would pay, buy, delete or send a password
-form waits for "Allow" or "Deny" in browserx's popup (control/ask.py). "Deny" answers
+form waits for "Allow" or "Deny" in browserx's popup (control/person/ask.py). "Deny" answers
 ``denied_by_user``, no answer in time ``no_answer``; either way nothing is done.
 
 Sensitive is (``sensitive_reason``, pure, unit-tested):
@@ -30,7 +30,7 @@ from typing import Any
 from browserx import page_js
 from browserx.actions.keys import key_press, parse_combo
 from browserx.actions.resolve import call_on, resolve
-from browserx.control.ask import CONFIRM_TIMEOUT_S, asks_for
+from browserx.control.person.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import CheckParams, ClickAtParams, ClickParams, KeyParams, TypeParams
 from browserx.errors import BadRequest, DeniedByUser, NoAnswer, clip
@@ -39,7 +39,7 @@ from browserx.relay.page_call import page_call
 from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
 from browserx.tabs.tab import Tab
 
-FACTS_JS = page_js.load("browserx.control", "sensitive_facts.js")
+FACTS_JS = page_js.load("browserx.control.person", "sensitive_facts.js")
 
 # The one list of what a control's name must say to need the person's "Allow": whole words or
 # phrases, any case. A word here costs a question each time an agent clicks such a control.

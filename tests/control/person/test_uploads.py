@@ -1,4 +1,4 @@
-"""control/uploads.py: which paths an upload takes, checked before any page is touched."""
+"""control/person/uploads.py: which paths an upload takes, checked before any page is touched."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from browserx.control.uploads import LocalFile, allowed_folders, local_files, size_text, under
+from browserx.control.person.uploads import LocalFile, allowed_folders, local_files, size_text, under
 from browserx.errors import BadRequest
 
 

@@ -1,5 +1,5 @@
 """Questions for the person, answered in browserx's popup: the ``ask_user`` tool's question, the
-confirmation a sensitive action waits for (control/sensitive.py) and, in the "ask the first time a
+confirmation a sensitive action waits for (control/person/sensitive.py) and, in the "ask the first time a
 site is used" mode, whether browserx may use a site (``Asks.allow_site``).
 
 One owner per extension connection (``asks_for``) holds the questions waiting for an answer: each
@@ -145,7 +145,7 @@ class Asks:
     # -- sites (mode "ask") ---------------------------------------------------------------------
 
     async def allow_site(self, host: str, tab_id: int | None) -> bool:
-        """In the "ask the first time a site is used" mode (control/person.py's ``site_asker``),
+        """In the "ask the first time a site is used" mode (control/person/controls.py's ``site_asker``),
         before a tool touches a page of a site the person has neither allowed nor blocked: ask
         them ("Allow browserx on bank.example?"). Allow → True (the extension adds the site to
         ``allowedSites``); Block → SiteBlocked (it joins ``blockedSites``); no answer in time →

@@ -1,4 +1,4 @@
-"""What needs the person's "Allow" before it runs (control/sensitive.py): names that pay, buy,
+"""What needs the person's "Allow" before it runs (control/person/sensitive.py): names that pay, buy,
 order, delete or move money; a submit of a form holding a password or payment field; and which
 actions are looked at at all."""
 
@@ -11,6 +11,14 @@ from typing import Any
 import pytest
 
 from browserx.control import sensitive
+from browserx.control.person.sensitive import (
+    FormFacts,
+    _what,
+    form_facts,
+    question,
+    sensitive_reason,
+    sensitive_words,
+)
 from browserx.control.schemas import (
     CheckParams,
     ClickAtParams,
@@ -18,14 +26,6 @@ from browserx.control.schemas import (
     HoverParams,
     KeyParams,
     TypeParams,
-)
-from browserx.control.sensitive import (
-    FormFacts,
-    _what,
-    form_facts,
-    question,
-    sensitive_reason,
-    sensitive_words,
 )
 from browserx.errors import DeniedByUser
 from browserx.relay.cdp_types import JavaScriptDialogOpening

@@ -1,7 +1,8 @@
-"""The person's controls on the host (control/person.py, control/activity.py): Stop fails what runs
-and what comes, site rules and tab sharing refuse before a tab is touched, the Activity line says
-what was done in words and never a value. Over a real ExtensionConnection whose extension is this
-test (it says hello and sends ``controls`` notices; what the host sends it is recorded)."""
+"""The person's controls on the host (control/person/controls.py, control/person/activity.py): Stop
+fails what runs and what comes, site rules and tab sharing refuse before a tab is touched, the
+Activity line says what was done in words and never a value. Over a real ExtensionConnection whose
+extension is this test (it says hello and sends ``controls`` notices; what the host sends it is
+recorded)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from browserx.control.activity import describe
-from browserx.control.person import PersonControls
-from browserx.control.popup_notices import MAX_DELAY_S, QUIET_S
+from browserx.control.person.activity import describe
+from browserx.control.person.controls import PersonControls
+from browserx.control.person.popup_notices import MAX_DELAY_S, QUIET_S
 from browserx.control.schemas import ClickParams, NavigateParams, NewTabParams, TypeParams, WaitParams
 from browserx.errors import SiteBlocked, StoppedByUser, TabNotShared
 from browserx.relay.connection import ExtensionConnection
@@ -201,7 +202,7 @@ def test_the_activity_sent_to_the_extension_has_no_typed_text() -> None:
 
 
 def test_the_popup_hears_of_quick_calls_after_them_not_beside_them() -> None:
-    """Notices go in the host's quiet moments (control/popup_notices.py): none while a burst of
+    """Notices go in the host's quiet moments (control/person/popup_notices.py): none while a burst of
     quick calls runs, then one line each and no working/idle flicker; a long call shows as working
     while it runs."""
 

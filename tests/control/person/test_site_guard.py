@@ -1,9 +1,9 @@
-"""The host's side of the site guard (control/site_guard.py, control/person.py): with site rules in
-force (the config file's too), every call that touches a tab has the extension hold them in the
-network layer before its work starts, and lifts them after, however it ends; calls without rules
-ask nothing; an extension that cannot hold them, fails to, or says it holds none stops the call
-before anything reaches the page; a page the browser refused during a call ends that call with
-``site_blocked`` at once."""
+"""The host's side of the site guard (control/person/site_guard.py, control/person/controls.py):
+with site rules in force (the config file's too), every call that touches a tab has the extension
+hold them in the network layer before its work starts, and lifts them after, however it ends; calls
+without rules ask nothing; an extension that cannot hold them, fails to, or says it holds none stops
+the call before anything reaches the page; a page the browser refused during a call ends that call
+with ``site_blocked`` at once."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import asyncio
 from typing import Any
 
 import pytest
-from tests.control.test_person import Extension, _named
+from tests.control.person.test_controls import Extension, _named
 
-from browserx.control.person import PersonControls
+from browserx.control.person.controls import PersonControls
 from browserx.control.schemas import ClickParams, SnapshotParams
 from browserx.errors import NavigationFailed, SiteBlocked
 from browserx.relay.protocol import TabInfo

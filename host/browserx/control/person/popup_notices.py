@@ -1,5 +1,5 @@
 """What the popup hears of the agent's work: whether it is working (and on which tab) and one
-Activity line per call (control/person.py decides both). Sent in the host's quiet moments, not
+Activity line per call (control/person/controls.py decides both). Sent in the host's quiet moments, not
 beside an action's round trips: each notice is a chrome.storage write in the browser, whose thread
 the debugger's commands share, and the three an action made (working, idle, its line) cost a typed
 field a few milliseconds. A notice waits until no request has run for QUIET_S, or at most
