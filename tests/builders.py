@@ -12,7 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from browserx.interfaces.agent_request import Observation
+from browserx.interfaces.agent.request import Observation
 from browserx.page.recording import load_recording
 from browserx.snapshot.frames import FrameCapture, RawFrame
 from browserx.snapshot.ids import IdAllocator

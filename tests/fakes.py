@@ -18,7 +18,7 @@ import msgspec
 
 from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
-from browserx.interfaces.backend import Backend
+from browserx.interfaces.agent.backend import Backend
 from browserx.relay.connection import decode_result
 from browserx.relay.kept import MISSING, kept
 from browserx.relay.protocol import ArgsFrom, Gate, Inbound

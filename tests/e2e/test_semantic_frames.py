@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from browserx import Client
-from browserx.interfaces.agent_request import Observation, build_request
+from browserx.interfaces.agent.request import Observation, build_request
 from tests.e2e.harness import Browser, Servers
 from tests.e2e.helpers import open_page
 

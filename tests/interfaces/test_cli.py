@@ -207,10 +207,10 @@ def test_help_says_what_no_wait_and_backend_really_do() -> None:
 
 
 def test_the_agent_commands_defaults_are_the_loops() -> None:
-    from browserx.interfaces import agent
+    from browserx.interfaces.agent import loop
 
     (action,) = [a for a in _subcommands()["agent"]._actions if "--max-steps" in a.option_strings]
-    assert action.default == agent.DEFAULT_MAX_STEPS
+    assert action.default == loop.DEFAULT_MAX_STEPS
 
 
 # -- legend: the views and the action grammar -------------------------------------------------
@@ -260,7 +260,7 @@ def test_agent_json_prints_the_outcome_as_an_object_and_keeps_the_step_log_on_st
     outcome: str,
     reason: str | None,
 ) -> None:
-    from browserx.interfaces import agent
+    from browserx.interfaces.agent import loop
     from tests.fakes import BACKEND_SECRET, FakeAgentClient, scripted_backend
 
     class Host(FakeAgentClient):
@@ -275,7 +275,7 @@ def test_agent_json_prints_the_outcome_as_an_object_and_keeps_the_step_log_on_st
 
     def backend_answering(*answers: dict[str, Any]) -> None:
         made, _ = scripted_backend(*answers)
-        monkeypatch.setattr(agent, "Backend", lambda *args, **kw: made)
+        monkeypatch.setattr(loop, "Backend", lambda *args, **kw: made)
 
     monkeypatch.setattr("browserx.control.client.Client", Host)
     argv = ["agent", "--backend", "https://agent.example/", "--task", "Save", "--socket", "s"]

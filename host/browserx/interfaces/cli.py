@@ -73,7 +73,7 @@ def cmd_do(args: argparse.Namespace) -> int:
 
 
 def cmd_agent(args: argparse.Namespace) -> int:
-    from browserx.interfaces.agent import cli_main  # the HTTP client only for this command
+    from browserx.interfaces.agent.loop import cli_main  # the HTTP client only for this command
 
     return cli_main(args)
 

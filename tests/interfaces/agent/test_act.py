@@ -1,13 +1,13 @@
-"""Running the backend's action (interfaces/agent_act.py) on a fake host: finish() and fail() end
+"""Running the backend's action (interfaces/agent/act.py) on a fake host: finish() and fail() end
 the task, an action that does not parse or fails is an outcome to report, a stale ID is found
 again by ``actionDetails.selectorPath``, and the expected outcome goes with the action."""
 
 from __future__ import annotations
 
 from browserx.control.tools import TOOLS_BY_NAME
-from browserx.interfaces.agent_act import Ending, act
-from browserx.interfaces.agent_request import ActionOutcome, build_request
-from browserx.interfaces.backend import parse_response
+from browserx.interfaces.agent.act import Ending, act
+from browserx.interfaces.agent.backend import parse_response
+from browserx.interfaces.agent.request import ActionOutcome, build_request
 from tests.builders import AGENT_OBS
 from tests.fakes import FakeAgentClient
 

@@ -1,8 +1,8 @@
 """The wire of ``POST /api/agent/interact`` (docs/DESIGN.md, "The backend loop"): the request and
 response shapes as pydantic models, and the HTTP client that talks to a backend, local or remote.
 
-The request models are the contract the agent loop's requests (interfaces/agent_request.py,
-interfaces/agent_negotiation.py) are held to: field names and types exactly as the
+The request models are the contract the agent loop's requests (interfaces/agent/request.py,
+interfaces/agent/negotiation.py) are held to: field names and types exactly as the
 contract's TypeScript (``i`` a string, ``scrollableContainers[].id`` a string, ``screenshot`` a string or
 null). The response models are lenient where backends differ (extra fields kept, ``data`` or
 the older bare ``{thought, action}`` shape) and say clearly what is wrong when an answer cannot be used.
@@ -113,7 +113,7 @@ class ClientObservations(_Wire):
 
 
 class DomChanges(_Wire):
-    """What the last action changed in the listed elements (interfaces/agent_request.dom_changes)."""
+    """What the last action changed in the listed elements (interfaces/agent/request.dom_changes)."""
 
     addedCount: int
     removedCount: int
@@ -225,7 +225,7 @@ class InteractData(_Lenient):
     expectedOutcome: dict[str, Any] | None = Field(default=None, alias="expected_outcome")
     userQuestion: str | None = None
     # The session and the plan are echoed (sessionId) and shown in the step log
-    # (interfaces/agent_plan.py), never acted on: whatever shape they come in, the loop goes on.
+    # (interfaces/agent/plan.py), never acted on: whatever shape they come in, the loop goes on.
     sessionId: str | None = None
     plan: Any = None
     currentStep: Any = None

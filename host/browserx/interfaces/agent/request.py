@@ -1,11 +1,11 @@
-"""The body of one ``POST {backend}/api/agent/interact`` of ``browserx agent`` (interfaces/agent.py),
+"""The body of one ``POST {backend}/api/agent/interact`` of ``browserx agent`` (interfaces/agent/loop.py),
 built by pure functions of the observation (the semantic view) and how the last action went:
 the page fields (``interactiveTree`` typed as the contract types it), then, after an action,
 ``lastActionStatus``, ``lastActionError``, ``lastActionResult``, ``previousUrl``,
 ``clientObservations``, ``clientVerification`` (when an ``actionDetails.selectorPath`` lookup ran)
 and the verification fields (docs/DESIGN.md, "The backend loop"). The backend client checks the body against
-the contract (interfaces/backend.py) before it is sent; the artifacts a negotiation asks for are
-added by interfaces/agent_negotiation.py."""
+the contract (interfaces/agent/backend.py) before it is sent; the artifacts a negotiation asks for are
+added by interfaces/agent/negotiation.py."""
 
 from __future__ import annotations
 

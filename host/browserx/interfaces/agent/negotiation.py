@@ -6,7 +6,7 @@ flags alone say what is sent — an absent one is false; only when it has neithe
 no flag for the full DOM: ``dom`` is sent for ``requestedDomMode: "full"`` or the legacy
 ``needs_full_dom``, whatever the flags say. The artifacts (``gather_artifacts``): ``screenshot`` +
 ``screenshotHash`` (JPEG ≤ 1024 px wide, quality 70; ``null`` when the hash equals the last one
-sent), ``skeletonDom``, ``dom``; the loop (interfaces/agent.py) retries at most
+sent), ``skeletonDom``, ``dom``; the loop (interfaces/agent/loop.py) retries at most
 ``MAX_NEGOTIATION_ROUNDS`` times a step."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from browserx.errors import ActionError, BadRequest, CdpError, PageOptedOut, clip
-from browserx.interfaces.backend import InteractData
+from browserx.interfaces.agent.backend import InteractData
 
 if TYPE_CHECKING:
     from browserx.control.client import Client

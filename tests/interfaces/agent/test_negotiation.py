@@ -1,4 +1,4 @@
-"""Negotiation (interfaces/agent_negotiation.py): what a ``needs_context`` answer asks for, and the
+"""Negotiation (interfaces/agent/negotiation.py): what a ``needs_context`` answer asks for, and the
 artifacts sent for it (a screenshot unchanged since the last is ``null`` with its hash; what the
 host cannot give is left out, with a note in the log)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from browserx.errors import PageOptedOut
-from browserx.interfaces.agent_negotiation import Needs, gather_artifacts, needs_of
-from browserx.interfaces.backend import parse_response
+from browserx.interfaces.agent.backend import parse_response
+from browserx.interfaces.agent.negotiation import Needs, gather_artifacts, needs_of
 from tests.builders import AGENT_OBS
 from tests.fakes import FakeAgentClient
 

@@ -7,9 +7,9 @@ grammar of interfaces/grammar.py), report how it went in the next request; until
   (backend.parse_response). A ``taskId`` in any answer — a ``needs_context`` one included —
   is sent on every later request (the negotiation retry included) until another answer carries
   a new one; so is a ``sessionId``. The answer's ``plan`` (its steps, the current one, how many)
-  and a new session go to the step log: interfaces/agent_plan.py.
-- The request body: interfaces/agent_request.py (pure functions of the observation and the last
-  outcome), checked against the contract (interfaces/backend.py) before it is sent.
+  and a new session go to the step log: interfaces/agent/plan.py.
+- The request body: interfaces/agent/request.py (pure functions of the observation and the last
+  outcome), checked against the contract (interfaces/agent/backend.py) before it is sent.
 - ``needs_user_input`` (``status``, ``userQuestion``, no action): the question goes to the
   person in browserx's popup (the ``ask_user`` tool, up to ``--ask-timeout`` seconds); the next
   request (a fresh observation) carries their answer as ``userInput``; no answer ends the run
@@ -17,10 +17,10 @@ grammar of interfaces/grammar.py), report how it went in the next request; until
 - Negotiation: an answer asking for more context is retried with what it asked for,
   at most ``MAX_NEGOTIATION_ROUNDS`` times a step; a view that lists no element is sent with the
   skeleton HTML (the page's HTML whole when the skeleton is empty) and a screenshot instead:
-  interfaces/agent_negotiation.py.
+  interfaces/agent/negotiation.py.
 - Running the answer's action, and finding a stale element again by its ``selectorPath``:
-  interfaces/agent_act.py; its ``expectedOutcome`` as the action's ``expect``:
-  interfaces/agent_expect.py.
+  interfaces/agent/act.py; its ``expectedOutcome`` as the action's ``expect``:
+  interfaces/agent/expect.py.
 
 This module is the loop and the command (``cli_main``).
 """
@@ -34,17 +34,17 @@ from typing import TYPE_CHECKING, Any
 
 from browserx.control.schemas import MAX_ASK_TIMEOUT_S
 from browserx.errors import BrowserxError, clip
-from browserx.interfaces.agent_act import Ending, act
-from browserx.interfaces.agent_negotiation import (
+from browserx.interfaces.agent.act import Ending, act
+from browserx.interfaces.agent.backend import AgentError, Backend, parse_header
+from browserx.interfaces.agent.negotiation import (
     MAX_NEGOTIATION_ROUNDS,
     Log,
     empty_tree_fallback,
     gather_artifacts,
     needs_of,
 )
-from browserx.interfaces.agent_plan import PlanLog
-from browserx.interfaces.agent_request import ActionOutcome, Observation, build_request
-from browserx.interfaces.backend import AgentError, Backend, parse_header
+from browserx.interfaces.agent.plan import PlanLog
+from browserx.interfaces.agent.request import ActionOutcome, Observation, build_request
 
 if TYPE_CHECKING:
     from browserx.control.client import Client

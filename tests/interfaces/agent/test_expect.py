@@ -1,9 +1,9 @@
 """An answer's expected outcome (docs/DESIGN.md, "Verification") as the ``expect`` of the action
-(interfaces/agent_expect.py): kinds, alternatives, timeouts in milliseconds."""
+(interfaces/agent/expect.py): kinds, alternatives, timeouts in milliseconds."""
 
 from __future__ import annotations
 
-from browserx.interfaces.agent_expect import to_expect
+from browserx.interfaces.agent.expect import to_expect
 
 
 def test_to_expect() -> None:

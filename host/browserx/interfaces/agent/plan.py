@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from browserx.errors import clip
-from browserx.interfaces.backend import InteractData
+from browserx.interfaces.agent.backend import InteractData
 
 MAX_STEPS_LISTED = 20
 MAX_DESCRIPTION = 160

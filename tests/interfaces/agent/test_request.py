@@ -1,4 +1,4 @@
-"""The body of ``POST /api/agent/interact`` (interfaces/agent_request.py), built from a recorded
+"""The body of ``POST /api/agent/interact`` (interfaces/agent/request.py), built from a recorded
 observation: field by field, with the contract's types, on the first request and after an action that
 succeeded, failed or carried a verification; the outcome line."""
 
@@ -8,7 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from browserx.interfaces.agent_request import (
+from browserx.interfaces.agent.backend import InteractRequest, check_request
+from browserx.interfaces.agent.request import (
     ActionOutcome,
     Observation,
     build_request,
@@ -17,7 +18,6 @@ from browserx.interfaces.agent_request import (
     v2_node,
     v3_node,
 )
-from browserx.interfaces.backend import InteractRequest, check_request
 from tests.builders import AGENT_OBS, AGENT_PAGE
 
 PAGE_KEYS = {"domMode", "interactiveTree", "url", "query", "tabId", "domain", "title", "pageTitle", "viewport",

@@ -1,4 +1,4 @@
-"""The backend of ``browserx agent`` (interfaces/backend.py) without a network: the request contract,
+"""The backend of ``browserx agent`` (interfaces/agent/backend.py) without a network: the request contract,
 the answers it accepts and the ones it refuses, the HTTP client (headers, errors, timeouts, URL
 checks), and that no secret (header values, URL userinfo and query) ever reaches a message."""
 
@@ -10,8 +10,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from browserx.interfaces.agent_request import build_request
-from browserx.interfaces.backend import (
+from browserx.interfaces.agent.backend import (
     AgentError,
     Backend,
     check_request,
@@ -19,6 +18,7 @@ from browserx.interfaces.backend import (
     parse_response,
     redact_url,
 )
+from browserx.interfaces.agent.request import build_request
 from tests.builders import AGENT_OBS
 from tests.fakes import BACKEND_SECRET, fake_backend
 

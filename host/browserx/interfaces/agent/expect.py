@@ -2,7 +2,7 @@
 translated into the ``expect`` an action takes (expectations.py). Its ``timeout`` / ``timeoutMs``
 is in milliseconds, as backends write it (``2000``: 2 s). The verification comes back in the
 action's result and goes to the backend as ``verification_passed``, ``verification_message``,
-``errors_detected``, ``success_messages`` (interfaces/agent_request.py)."""
+``errors_detected``, ``success_messages`` (interfaces/agent/request.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Running the backend's ``action`` (the grammar of interfaces/grammar.py) on the tab: parsed, with
-its expected outcome as ``expect`` when the tool takes it (interfaces/agent_expect.py), and run. A
+its expected outcome as ``expect`` when the tool takes it (interfaces/agent/expect.py), and run. A
 failed action (and one that does not parse) is an outcome to report in the next request, not an
 exception; ``finish()`` and ``fail()`` end the task.
 
@@ -20,9 +20,9 @@ from pydantic import TypeAdapter, ValidationError
 from browserx.control.tools import TOOLS_BY_NAME
 from browserx.errors import ActionError, BadRequest, BrowserxError, ElementError, clip
 from browserx.expectations import default_expect
-from browserx.interfaces.agent_expect import to_expect
-from browserx.interfaces.agent_request import ActionOutcome
-from browserx.interfaces.backend import InteractData
+from browserx.interfaces.agent.backend import InteractData
+from browserx.interfaces.agent.expect import to_expect
+from browserx.interfaces.agent.request import ActionOutcome
 from browserx.interfaces.grammar import ActionCall, format_action, parse_action
 
 if TYPE_CHECKING:

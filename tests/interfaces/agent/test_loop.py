@@ -1,4 +1,4 @@
-"""The ``browserx agent`` loop (interfaces/agent.py) with a fake host and a scripted backend: the
+"""The ``browserx agent`` loop (interfaces/agent/loop.py) with a fake host and a scripted backend: the
 negotiation rounds and their bound, the task id, the step log, failed actions reported while the
 loop goes on, exit codes, and that the command never prints a secret."""
 
@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from browserx.errors import HostDisconnected
-from browserx.interfaces.agent import AgentRun, run_agent
-from browserx.interfaces.agent_negotiation import MAX_NEGOTIATION_ROUNDS
-from browserx.interfaces.backend import Backend
+from browserx.interfaces.agent.backend import Backend
+from browserx.interfaces.agent.loop import AgentRun, run_agent
+from browserx.interfaces.agent.negotiation import MAX_NEGOTIATION_ROUNDS
 from browserx.interfaces.cli import main
 from tests.builders import AGENT_OBS
 from tests.fakes import BACKEND_SECRET, FakeAgentClient, scripted_backend
