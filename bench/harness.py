@@ -30,15 +30,15 @@ from typing import Any
 
 from pages import write_pages
 
-from browserx.install import apply, default_plan
-from browserx.launch import browser_flags, find_browser
 from browserx.runtime import wait_for_new_host
+from browserx.setup.install import apply, default_plan
+from browserx.setup.launch import browser_flags, find_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the fixture servers and the app corpus are shared with the e2e tests
 from tests.e2e.servers import fixture_servers  # noqa: E402
 
-VIEWPORT = (1280, 900)  # the browser window (browserx.launch.browser_flags)
+VIEWPORT = (1280, 900)  # the browser window (browserx.setup.launch.browser_flags)
 
 
 # -- the command line ------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def main() -> int:
     if not os.environ.get("BROWSERX_RUNTIME_DIR"):
         own_runtime = os.environ["BROWSERX_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="browserx-demo-run-")
     from browserx import Client
-    from browserx.launch import launch
+    from browserx.setup.launch import launch
     from browserx.views.text import parse_controls
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(ROOT / "demo")))

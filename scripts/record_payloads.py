@@ -30,7 +30,7 @@ def main(pages: list[str], out: Path = OUT) -> int:
     os.environ["BROWSERX_RECORD_DIR"] = str(record)
     os.environ["BROWSERX_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="browserx-record-run-")
     from browserx import Client
-    from browserx.launch import launch
+    from browserx.setup.launch import launch
 
     out.mkdir(parents=True, exist_ok=True)
     with fixture_servers() as servers:

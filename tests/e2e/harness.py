@@ -16,11 +16,11 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from browserx.assets import EXTENSION_DIR
-from browserx.install import apply, default_plan
-from browserx.launch import browser_flags, find_browser
 from browserx.relay.protocol import TEST_ONLY_CDP
 from browserx.runtime import HostRecord, wait_for_new_host
+from browserx.setup.assets import EXTENSION_DIR
+from browserx.setup.install import apply, default_plan
+from browserx.setup.launch import browser_flags, find_browser
 from tests.e2e.servers import PAGES, Servers, fixture_servers
 
 __all__ = [

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import anyio
 
-from browserx.launch import singleton_dir
 from browserx.runtime import alive
+from browserx.setup.launch import singleton_dir
 from tests.e2e.servers import Servers
 from tests.e2e.test_mcp import REPO, id_in, mcp_session, text_of
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from browserx import Client
-from browserx.assets import EXTENSION_DIR
 from browserx.errors import BadRequest, MethodNotAllowed, PageOptedOut
+from browserx.setup.assets import EXTENSION_DIR
 from tests.e2e.harness import Browser, Servers
 from tests.e2e.helpers import controls, id_of, js, open_page
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from browserx import launch as launch_module
 from browserx.interfaces import cli
-from browserx.launch import Launched
 from browserx.runtime import HostRecord, ensure_runtime_dir, link_browser, write_record
+from browserx.setup import launch as launch_module
+from browserx.setup.launch import Launched
 
 
 def test_launch_prints_the_export_line_that_pins_its_browser(

@@ -20,8 +20,8 @@ from browserx.interfaces import mcp_server
 from browserx.interfaces.mcp_host_link import HostLink
 from browserx.interfaces.mcp_server import build_server
 from browserx.interfaces.outcome import describe_action
-from browserx.launch import Launched
 from browserx.runtime import HostRecord
+from browserx.setup.launch import Launched
 
 CLICKED = {
     "success": True,

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from browserx._version import __version__
 from browserx.errors import BrowserxError
-from browserx.install import BROWSERS, Step, WriteFile, apply, default_plan, remove
 from browserx.interfaces.cli_tools import add_tool_commands, print_json
 from browserx.runtime import pin_hint
+from browserx.setup.install import BROWSERS, Step, WriteFile, apply, default_plan, remove
 
 
 def cmd_legend(args: argparse.Namespace) -> int:
@@ -121,7 +121,7 @@ def cmd_uninstall_host(args: argparse.Namespace) -> int:
 
 def cmd_extension(args: argparse.Namespace) -> int:
     """The folder "Load unpacked" takes (the last line), or with --zip the store upload's zip."""
-    from browserx.assets import EXTENSION_DIR
+    from browserx.setup.assets import EXTENSION_DIR
 
     if args.zip:
         target = Path(args.zip).expanduser().absolute()
@@ -145,7 +145,7 @@ def cmd_extension(args: argparse.Namespace) -> int:
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
-    from browserx.launch import launch
+    from browserx.setup.launch import launch
 
     launched = launch(
         url=args.url,
@@ -176,7 +176,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
-    from browserx.launch import launched, stop
+    from browserx.setup.launch import launched, stop
 
     running = launched()
     chosen = running if args.all else running[-1:]

@@ -15,7 +15,6 @@ from typing import Any
 
 from browserx.control.client import Client
 from browserx.errors import AmbiguousHost, BrowserxError, HostDisconnected, NoHost
-from browserx.launch import Launched
 from browserx.runtime import (
     HostRecord,
     browser_name,
@@ -25,6 +24,7 @@ from browserx.runtime import (
     record_of,
     successor,
 )
+from browserx.setup.launch import Launched
 
 log = logging.getLogger("browserx.mcp")  # the server's own log: mcp_server.main sends it to stderr
 

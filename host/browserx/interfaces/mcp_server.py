@@ -45,9 +45,9 @@ from browserx.errors import BadRequest, BrowserxError, UnknownMethod
 from browserx.interfaces.mcp_host_link import HostLink
 from browserx.interfaces.mcp_input import guarded_input
 from browserx.interfaces.outcome import describe_action
-from browserx.launch import Launched, display_available, launch_lock, reusable, stop_browser
-from browserx.launch import launch as launch_browser
 from browserx.runtime import browser_name
+from browserx.setup.launch import Launched, display_available, launch_lock, reusable, stop_browser
+from browserx.setup.launch import launch as launch_browser
 
 log = logging.getLogger("browserx.mcp")
 

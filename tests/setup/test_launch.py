@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from browserx.launch import remove_when_gone
 from browserx.runtime import alive
+from browserx.setup.launch import remove_when_gone
 
 
 def test_a_throwaway_profile_is_removed_once_its_browser_has_exited(tmp_path: Path) -> None:
@@ -43,7 +43,7 @@ def test_a_profile_whose_browser_exited_unreaped_is_removed_too(tmp_path: Path) 
 def test_stop_ends_the_last_launched_browser_and_removes_its_throwaway_profile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from browserx.launch import launched, record_launch, stop
+    from browserx.setup.launch import launched, record_launch, stop
 
     monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
     browsers = []
@@ -84,7 +84,7 @@ def _no_display(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_display_is_an_x_server_or_a_wayland_compositor_on_linux(monkeypatch: pytest.MonkeyPatch) -> None:
-    from browserx.launch import display_available
+    from browserx.setup.launch import display_available
 
     _no_display(monkeypatch)
     assert not display_available()
@@ -101,7 +101,7 @@ def test_a_display_is_an_x_server_or_a_wayland_compositor_on_linux(monkeypatch: 
 def test_no_window_without_a_display_names_headless_and_quotes_chromium(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from browserx.launch import exited_early
+    from browserx.setup.launch import exited_early
 
     _no_display(monkeypatch)
     error = exited_early(1, NO_X, headless=False, user_profile=False)
@@ -116,7 +116,7 @@ def test_no_window_without_a_display_names_headless_and_quotes_chromium(
 
 
 def test_any_other_early_exit_is_reported_with_its_code_and_stderr(monkeypatch: pytest.MonkeyPatch) -> None:
-    from browserx.launch import exited_early
+    from browserx.setup.launch import exited_early
 
     monkeypatch.setenv("DISPLAY", ":0")
     error = exited_early(21, "[1:1:0:FATAL:x.cc:1] Bad flag\n", headless=True, user_profile=False)
@@ -139,7 +139,7 @@ def test_launch_fails_at_once_when_the_browser_exits_and_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from browserx.errors import NoHost
-    from browserx.launch import launch, launched
+    from browserx.setup.launch import launch, launched
 
     monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
     _no_display(monkeypatch)
@@ -158,7 +158,7 @@ def test_launch_times_out_with_the_browsers_last_words_and_stops_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from browserx.errors import NoHost
-    from browserx.launch import launch
+    from browserx.setup.launch import launch
 
     monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
     pid_file = tmp_path / "pid"
@@ -178,9 +178,9 @@ def test_launch_times_out_with_the_browsers_last_words_and_stops_it(
 def test_a_kept_browser_is_the_newest_launched_one_whose_host_serves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from browserx import launch as launch_module
-    from browserx.launch import record_launch, reusable
     from browserx.runtime import HostRecord
+    from browserx.setup import launch as launch_module
+    from browserx.setup.launch import record_launch, reusable
 
     monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
     assert reusable() is None
@@ -224,7 +224,7 @@ def _singleton(tmp_path: Path, profile: Path, extra: str | None = None) -> Path:
 def test_stop_removes_the_socket_folder_chromium_left_in_the_temp_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, throwaway: bool
 ) -> None:
-    from browserx.launch import launched, record_launch, singleton_dir, stop
+    from browserx.setup.launch import launched, record_launch, singleton_dir, stop
 
     monkeypatch.setenv("BROWSERX_RUNTIME_DIR", str(tmp_path / "run"))
     profile = tmp_path / "profile"
@@ -243,7 +243,7 @@ def test_stop_removes_the_socket_folder_chromium_left_in_the_temp_dir(
 
 
 def test_a_socket_folder_holding_anything_else_is_left_alone(tmp_path: Path) -> None:
-    from browserx.launch import remove_singleton_dir, singleton_dir
+    from browserx.setup.launch import remove_singleton_dir, singleton_dir
 
     profile = tmp_path / "profile"
     folder = _singleton(tmp_path, profile, extra="notes.txt")

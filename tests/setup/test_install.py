@@ -12,8 +12,10 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import pytest
 
-from browserx import install
-from browserx.install import (
+from browserx.interfaces.cli import main as cli_main
+from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
+from browserx.setup import install
+from browserx.setup.install import (
     BROWSERS,
     RegistryValue,
     WriteFile,
@@ -25,8 +27,6 @@ from browserx.install import (
     remove,
     render_manifest,
 )
-from browserx.interfaces.cli import main as cli_main
-from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 FILENAME = "com.browserx.host.json"

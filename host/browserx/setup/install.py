@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from browserx.assets import HOST_MANIFEST_TEMPLATE
 from browserx.relay.protocol import EXTENSION_ID, HOST_NAME
+from browserx.setup.assets import HOST_MANIFEST_TEMPLATE
 
 BROWSERS = ("chrome", "chromium", "edge", "brave")
 OsName = Literal["linux", "darwin", "windows"]

@@ -22,10 +22,10 @@ from typing import IO
 
 from pydantic import BaseModel
 
-from browserx.assets import EXTENSION_DIR
 from browserx.errors import NoHost
-from browserx.install import apply, default_plan
 from browserx.runtime import HostRecord, alive, ensure_runtime_dir, live_hosts, runtime_dir
+from browserx.setup.assets import EXTENSION_DIR
+from browserx.setup.install import apply, default_plan
 
 # Standard logging, not structlog: this runs in the CLI and the MCP server, whose stdout is not
 # for logs (unconfigured structlog prints there).
@@ -415,7 +415,7 @@ def remove_when_gone(pid: int, path: Path) -> None:
     (the browser outlives `browserx launch`) that checks every second."""
     _removers.append(
         subprocess.Popen(
-            [sys.executable, "-m", "browserx.launch", "--remove-when-gone", str(pid), str(path)],
+            [sys.executable, "-m", "browserx.setup.launch", "--remove-when-gone", str(pid), str(path)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
