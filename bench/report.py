@@ -123,7 +123,7 @@ def views_line(page: PageReport) -> str:
 
 def floors(pages: list[PageReport], env_info: dict[str, Any]) -> list[str]:
     return [
-        "| floor (from the issue) | measured | verdict |",
+        "| floor | measured | verdict |",
         "| --- | --- | --- |",
         *[f"| {a} | {b} | {c} |" for a, b, c in floor_rows(pages, env_info)],
     ]

@@ -1,5 +1,5 @@
 """run.py's scoring: coverage by name (the other tools' named controls that browserx's whole-page
-view gives no control of that name) and the floors the issue sets (latency, speed-up over
+view gives no control of that name) and the floors browserx holds itself to (latency, speed-up over
 browser-use, host RSS, tokens, the other views), each measured and given a verdict. Reads the
 records (results.py); report.py prints what this computes."""
 
@@ -13,7 +13,7 @@ from results import PageReport, Result
 
 from browserx.views.options import DEFAULT_MAX_TOKENS
 
-# Floors from the issue: page size → max browserx median seconds.
+# Latency floors: page size → max browserx median seconds.
 LATENCY_FLOORS = {5000: 0.3, 20000: 1.0, 50000: 2.5}
 SPEEDUP_FLOOR = 5.0  # vs browser-use at 5k and 20k
 SPEEDUP_SIZES = (5000, 20000)
