@@ -1,4 +1,4 @@
-"""A whole form, as an agent fills it (issue 35 item 6): a ten-field form (six text fields, a
+"""A whole form, as an agent fills it: a ten-field form (six text fields, a
 textarea, a dropdown, a checkbox, a radio) filled by browserx's ``fill`` in one call, by the same
 fields as ten single browserx calls (type/select/check), and by Playwright's ``fill``,
 ``select_option`` and ``check`` on the same page of the same Chromium (connected over CDP), the

@@ -1,5 +1,5 @@
 # ruff: noqa: B023  (the checks are called at once, inside their loop iteration)
-"""The tools of issue 35 beside Playwright's equivalents, end to end from the client, on the same
+"""The tools beyond clicking and typing beside Playwright's equivalents, end to end from the client, on the same
 pages of the same Chromium: drag (an HTML5 list and a pointer-event kanban), upload (a file input),
 a JavaScript alert answered, a download, and the console read. ``--pause`` seconds between calls
 (an agent's pace); every call is checked by the page's own state (or the file on disk).

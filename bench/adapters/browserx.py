@@ -98,7 +98,7 @@ class BrowserxTool:
         time.sleep(0.5)  # let the cross-site iframe and custom elements settle
 
     def view_checks(self, whole_page: str, with_query: bool, query_max_tokens: int) -> dict[str, Any]:
-        """Tokens of the views the issue sets floors for besides the default one, a call each
+        """Tokens of the views with floors of their own besides the default one, a call each
         (not timed): ``viewport_only``, and on the largest page a query-focused view naming a
         button far below the fold (picked from the whole-page view) — is that button in it?"""
         client = self.conn.client
