@@ -28,7 +28,7 @@ from browserx.setup.install import (
     render_manifest,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FILENAME = "com.browserx.host.json"
 PY = "/opt/bx/venv/bin/python"
 ORIGIN = "chrome-extension://bdmcchjakioickidfhiggdbapfpibgdc/"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browserx.control import ask as ask_module
+from browserx.control.person import ask as ask_module
 from browserx.control.person.ask import Asks, asks_for
 from browserx.control.schemas import AskUserParams
 from browserx.control.server import CLIENT_SOCKET

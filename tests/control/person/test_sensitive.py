@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browserx.control import sensitive
+from browserx.control.person import sensitive
 from browserx.control.person.sensitive import (
     FormFacts,
     _what,

@@ -231,7 +231,7 @@ def test_frame_labels_become_numbers() -> None:
 def test_the_docs_example_request_is_one_the_loop_sends() -> None:
     """docs/AGENT.md's request after a stale click: valid against the contract, with every page field
     and every after-action field the loop sends there, and each field it names in its list."""
-    section = (Path(__file__).resolve().parents[2] / "docs" / "AGENT.md").read_text(encoding="utf-8")
+    section = (Path(__file__).resolve().parents[3] / "docs" / "AGENT.md").read_text(encoding="utf-8")
     example = json.loads(section.split("```json\n")[1].split("```")[0])
     check_request(example)
     after = {"taskId", "sessionId", "lastActionStatus", "lastActionResult", "previousUrl",
