@@ -19,8 +19,8 @@ import msgspec
 from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.interfaces.agent.backend import Backend
+from browserx.page.kept import MISSING, kept
 from browserx.relay.connection import decode_result
-from browserx.relay.kept import MISSING, kept
 from browserx.relay.protocol import ArgsFrom, Gate, Inbound
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.model import F_HIT_TESTED
@@ -189,7 +189,7 @@ class RecordedPage:
         # key (0 when it is not a node of the page) and its tag#id.class.
         self.covers: dict[int, tuple[int, str]] = {}
         self.hit_tested: list[int] = []  # keys the host's hit test was asked about
-        self.kept: set[str] = set()  # the functions browserx's world keeps (relay/kept.py)
+        self.kept: set[str] = set()  # the functions browserx's world keeps (page/kept.py)
 
     # -- what the test does to the page --
 
@@ -239,7 +239,7 @@ class RecordedPage:
 
     def stub_missed(self, declaration: str) -> dict[str, Any] | None:
         """A kept function's stub throws when the world does not keep it (its whole form keeps it,
-        as relay/kept.py's do): the page's answer then, else None."""
+        as page/kept.py's do): the page's answer then, else None."""
         found = KEPT_NAME.search(declaration)
         if found is None:
             return None

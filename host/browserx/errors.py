@@ -172,7 +172,7 @@ PAGE_CALL_ERRORS: tuple[type[BrowserxError], ...] = (CdpError, CdpTimeout, Frame
 
 class PageScriptError(BrowserxError):
     code = "page_script_error"
-    """A browserx snippet threw in the page (relay/page_call.py): the page changed something the
+    """A browserx snippet threw in the page (page/page_call.py): the page changed something the
     snippet relies on (a DOM method, a prototype, a getter). ``details``: the snippet's file
     (``snippet``, its path under host/browserx) and the page's own message (``page_message``)."""
 

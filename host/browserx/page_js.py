@@ -1,7 +1,7 @@
 """Page-side JavaScript: the code browserx runs in a page lives in ``.js`` files beside the module
 that sends it (``actions/pointer_hit.js`` for actions/pointer.py), each read once, when its module
 is imported, as a ``Snippet``. What the snippets share in the page (``globalThis.__browserx`` and
-browserx's other globals) is described in docs/PAGE_API.md. relay/page_call.py is the one way the
+browserx's other globals) is described in docs/PAGE_API.md. page/page_call.py is the one way the
 host runs a snippet.
 
 A file holds one snippet: a function declaration (sent with ``Runtime.callFunctionOn``, its

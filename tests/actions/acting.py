@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 from browserx.actions import page_changes
 from browserx.errors import CdpError
+from browserx.page.kept import kept
 from browserx.page_js import Snippet
-from browserx.relay.kept import kept
 from tests.fakes import FakeConnection, Observed, RecordedPage
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ def code_of(snippet: Any) -> str:
 def sends(text: str, snippet: Any) -> bool:
     """Whether ``text`` (a functionDeclaration or an expression as sent) runs ``snippet``: its code
     alone, followed by the line naming its file, or called with arguments written into it, or its
-    kept forms (relay/kept.py: this fake page keeps every function it is sent)."""
+    kept forms (page/kept.py: this fake page keeps every function it is sent)."""
     code = code_of(snippet)
     if text == code or text.startswith((code + "\n", f"({code})(")):
         return True

@@ -208,7 +208,7 @@ def test_a_click_whose_link_made_browserx_ask_the_person_is_aimed_again_after_th
 
 
 def test_a_page_error_in_the_aim_fails_the_click_naming_the_snippet() -> None:
-    pytest.importorskip("browserx.relay.page_call", reason="a page error reads as no value before page_call")
+    pytest.importorskip("browserx.page.page_call", reason="a page error reads as no value before page_call")
     p = page(aim=PageError("TypeError: getClientRects is not a function"))
     result, _, _ = click(p)
     assert not result.success and result.error is not None
@@ -241,7 +241,7 @@ def test_held_keys_checks_the_button(button: str) -> None:
 
 
 def test_a_world_that_lost_the_kept_functions_gets_them_whole_and_the_click_lands() -> None:
-    """A click's functions are kept in browserx's world (relay/kept.py); should the world not hold
+    """A click's functions are kept in browserx's world (page/kept.py); should the world not hold
     them when the next click comes (a new document under the same context id), each stub's throw
     sends them whole again, the lookup included, and one click goes in."""
     p = page()

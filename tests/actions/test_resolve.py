@@ -15,8 +15,8 @@ import pytest
 from browserx.actions.resolve import OBJECT_GROUP, RESOLVE_JS, Target, resolve
 from browserx.errors import DuplicateId, PageOptedOut, StaleElement, UnknownElement
 from browserx.page.capture import capture_tab
+from browserx.page.kept import kept
 from browserx.page_js import Snippet
-from browserx.relay.kept import kept
 from browserx.relay.protocol import TargetInfo
 from tests.builders import recorded, snapshot_of
 from tests.fakes import Observed, RecordedPage, emit, fake_tab
@@ -104,7 +104,7 @@ def test_a_shown_element_resolves_to_a_handle_in_its_frames_isolated_world() -> 
         assert target.fingerprint is not None and target.fingerprint.name == "Press"
         assert target.describe() == f"element {press} (button 'Press')"
         assert seen.page.lookups == [key]
-        # Sent whole the first time in this world (relay/kept.py), which then keeps it.
+        # Sent whole the first time in this world (page/kept.py), which then keeps it.
         (params,) = [
             p for m, p in seen.conn.sent if p.get("functionDeclaration") == kept(RESOLVE_JS).whole.source
         ]

@@ -21,10 +21,10 @@ from browserx.actions.result import ActionResult, HitElement
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, PageOptedOut, PageScriptError
 from browserx.expectations import Expect
+from browserx.page.page_call import page_call
 from browserx.page.page_watch import NO_AI_INPUT_JS
 from browserx.page.worlds import isolated_world
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
-from browserx.relay.page_call import page_call
 from browserx.snapshot.model import NodeRef
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab

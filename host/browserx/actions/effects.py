@@ -17,9 +17,9 @@ from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point, Quad, add_offsets, best_point
 from browserx.environment import environment
 from browserx.errors import BrowserxError
+from browserx.page.kept import kept_call
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import GetContentQuadsResult
-from browserx.relay.kept import kept_call
 from browserx.relay.session import in_background, once_answered
 from browserx.tabs.tab import Tab
 
@@ -48,7 +48,7 @@ def _send(
     tab: Tab, msg: dict[str, Any], *, world: int, this: str | None = None, held: bool = False
 ) -> asyncio.Task[Any]:
     """The effect drawn in browserx's ``world`` of the top document (on ``this``, an element of that
-    world), where the function is kept after its first call (relay/kept.py)."""
+    world), where the function is kept after its first call (page/kept.py)."""
     call = kept_call(tab.session, EFFECT_CALL_JS, msg, world=(None, world), this=this)
     task = in_background(once_answered(call) if held else call)
     _pending.add(task)

@@ -11,9 +11,9 @@ from typing import Any
 from browserx import page_js
 from browserx.actions.at_point import child_session
 from browserx.errors import ActionError, PageOptedOut
+from browserx.page.page_call import page_call
 from browserx.page.page_watch import NO_AI_JS
 from browserx.page.worlds import isolated_world
-from browserx.relay.page_call import page_call
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 

@@ -14,8 +14,8 @@ from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point
 from browserx.actions.resolve import Target
 from browserx.errors import PAGE_CALL_ERRORS
+from browserx.page.page_call import page_call, page_eval
 from browserx.page.worlds import isolated_world
-from browserx.relay.page_call import page_call, page_eval
 from browserx.tabs.tab import Tab
 from browserx.url_policy import check_link
 

@@ -18,9 +18,9 @@ from browserx.errors import (
     NavigationFailed,
 )
 from browserx.expectations import Expect
+from browserx.page.page_call import page_eval
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import GetNavigationHistoryResult, NavigateResult
-from browserx.relay.page_call import page_eval
 from browserx.snapshot.redaction import redact_url
 from browserx.tabs.tab import Tab
 

@@ -17,18 +17,18 @@ import msgspec
 
 from browserx.actions.result import NetworkFacts, RequestFact
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, PageScriptError
+from browserx.page.page_call import page_eval
 from browserx.page.page_watch import NO_AI_JS
 from browserx.page.worlds import WORLD_NAME
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CreateIsolatedWorldResult
-from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.redaction import hide_typed, redact_url
 from browserx.tabs.tab import Tab
 
 ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0}
 API_TYPES = frozenset({"XHR", "Fetch"})
-# A frame that cannot say whether it opted out: gone, or a page error (logged by relay/page_call.py).
+# A frame that cannot say whether it opted out: gone, or a page error (logged by page/page_call.py).
 NO_ANSWER: tuple[type[BrowserxError], ...] = (*PAGE_CALL_ERRORS, PageScriptError)
 # In a frame's isolated world: whether it opted out.
 FRAME_OPTED_OUT_JS = Snippet(NO_AI_JS.name, f"({NO_AI_JS.code})(document)")

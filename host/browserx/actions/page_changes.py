@@ -11,9 +11,9 @@ import msgspec
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
+from browserx.page.page_call import page_eval
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
-from browserx.relay.page_call import page_eval
 from browserx.relay.protocol import Inbound
 from browserx.tabs.tab import Tab
 
@@ -160,7 +160,7 @@ class MutationCounter:
             if session_id is None:
                 url = href
             total = None if total is None or changes < 0 else total + changes
-            # Its outcome is nobody's: a page error there is only logged (relay/page_call.py).
+            # Its outcome is nobody's: a page error there is only logged (page/page_call.py).
             self.tab.session.fire_and_forget(
                 page_eval(self.tab.session, READ_JS, world=ctx, session_id=session_id)
             )

@@ -29,9 +29,9 @@ from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, CdpError, CdpTimeout, NotInteractable, Occluded
 from browserx.expectations import Expect
+from browserx.page.page_call import page_call
 from browserx.page.worlds import isolated_world
 from browserx.relay.cdp_types import GetContentQuadsResult, ResolveNodeResult
-from browserx.relay.page_call import page_call
 from browserx.snapshot.visibility import shows_on_hover
 from browserx.tabs.tab import Tab
 

@@ -30,12 +30,12 @@ from browserx.errors import (
     StaleElement,
     UnknownElement,
 )
+from browserx.page import kept
+from browserx.page.page_call import answer, call_request
 from browserx.page.page_watch import NO_AI_INPUT_JS
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
-from browserx.relay import kept
 from browserx.relay.cdp_types import CallFunctionOnResult
-from browserx.relay.page_call import answer, call_request
 from browserx.relay.protocol import Gate
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.context import describe
@@ -100,7 +100,7 @@ def _description_tag(description: str) -> str:
 async def call_on(tab: Tab, target: Target, js: Snippet, *args: Any) -> Any:
     """Run a function on the resolved element (``this``) with JSON arguments; its value back (a
     promise's, once it settles). A page error is a PageScriptError: each caller says what it means.
-    The element lives in browserx's world, which keeps the function (relay/kept.py)."""
+    The element lives in browserx's world, which keeps the function (page/kept.py)."""
     return await kept.kept_call(
         tab.session, js, *args, world=target.world, this=target.object_id, await_promise=True
     )
@@ -152,7 +152,7 @@ async def _lookup(
 
 
 class _StubMissed(Exception):
-    """A stub of the lookup's burst found its function not kept (relay/kept.py); nothing acted."""
+    """A stub of the lookup's burst found its function not kept (page/kept.py); nothing acted."""
 
 
 async def _lookup_in(

@@ -15,9 +15,9 @@ from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.expectations import Expect
+from browserx.page.page_call import page_call, page_eval
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
-from browserx.relay.page_call import page_call, page_eval
 from browserx.tabs.tab import Tab
 
 Direction = Literal["down", "up", "left", "right"]

@@ -27,9 +27,9 @@ from browserx.actions.result import ActionResult, UploadedFile
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, CdpError, FilesNotAllowed, NotInteractable
 from browserx.expectations import Expect
+from browserx.page.page_call import page_call
 from browserx.relay.awaited import first_event
 from browserx.relay.cdp_types import FileChooserOpened, ResolveNodeResult
-from browserx.relay.page_call import page_call
 from browserx.relay.protocol import decode_raw
 from browserx.tabs.tab import Tab
 

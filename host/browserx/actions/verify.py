@@ -22,10 +22,10 @@ from browserx.actions.result import ActionResult, PageState, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
 from browserx.page.events import EventLog, PageEvent, from_raw
+from browserx.page.page_call import page_eval
 from browserx.page.page_watch import WATCH_JS
 from browserx.page.worlds import isolated_world
 from browserx.quoting import quote
-from browserx.relay.page_call import page_eval
 from browserx.snapshot.redaction import redact_url
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.snapshot.stability import SettleOptions

@@ -38,8 +38,8 @@ from browserx.page.listeners import (
     listing_afresh,
     none_listening,
 )
+from browserx.page.page_call import page_call
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
-from browserx.relay.page_call import page_call
 from browserx.snapshot.frames import MAX_PAGE_NODES, FrameCapture, RawFrame
 from browserx.snapshot.stability import SettleOptions, waited_ms
 

@@ -13,6 +13,7 @@ import msgspec
 from browserx import page_js
 from browserx.page.capture_state import CaptureState
 from browserx.page.collector import COLLECTOR_JS
+from browserx.page.page_call import Handle, answer, call_request, eval_request, mixed_answer, page_call
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
     DescribeNodeResult,
@@ -20,7 +21,6 @@ from browserx.relay.cdp_types import (
     GetPropertiesResult,
     ResolveNodeResult,
 )
-from browserx.relay.page_call import Handle, answer, call_request, eval_request, mixed_answer, page_call
 from browserx.relay.protocol import MAX_ARGS_FROM, ArgsFrom
 from browserx.snapshot.frames import RawFrame, collector_output
 

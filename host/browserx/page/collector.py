@@ -19,11 +19,11 @@ import structlog
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS
 from browserx.page.capture_state import CaptureState
+from browserx.page.page_call import page_call
 from browserx.page.page_watch import EARLY_WATCH_JS, NO_AI_JS, SETTLE_JS
 from browserx.page.worlds import WORLD_NAME, call_in_world
 from browserx.page_js import Snippet
 from browserx.relay.connection import DEFAULT_TIMEOUT
-from browserx.relay.page_call import page_call
 from browserx.snapshot.frames import KEY_BITS, Collected, collector_output
 from browserx.snapshot.stability import SettleOptions
 

@@ -11,7 +11,7 @@ import asyncio
 from browserx import page_js
 from browserx.errors import BadRequest
 from browserx.page.capture_state import CaptureState
-from browserx.relay.page_call import page_call
+from browserx.page.page_call import page_call
 from browserx.snapshot.model import NodeRef
 from browserx.snapshot.snapshot import DomSnapshot
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
 from browserx.page.capture_state import CaptureState
+from browserx.page.page_call import answer, eval_request
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import EvaluateResult
-from browserx.relay.page_call import answer, eval_request
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 

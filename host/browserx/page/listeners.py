@@ -11,14 +11,7 @@ from typing import Any
 from browserx import page_js
 from browserx.errors import CdpError
 from browserx.page.capture_state import CaptureState
-from browserx.page_js import Snippet
-from browserx.relay.cdp_types import (
-    CaptureSnapshotResult,
-    EvaluateResult,
-    EventListenerRows,
-    ResolveNodeResult,
-)
-from browserx.relay.page_call import (
+from browserx.page.page_call import (
     Handle,
     Request,
     answer,
@@ -26,6 +19,13 @@ from browserx.relay.page_call import (
     eval_request,
     mixed_answer,
     page_call,
+)
+from browserx.page_js import Snippet
+from browserx.relay.cdp_types import (
+    CaptureSnapshotResult,
+    EvaluateResult,
+    EventListenerRows,
+    ResolveNodeResult,
 )
 from browserx.relay.protocol import MAX_ARGS_FROM, ArgsFrom
 

@@ -9,7 +9,7 @@ import msgspec
 
 from browserx import page_js
 from browserx.page.capture_state import CaptureState
-from browserx.relay.page_call import page_call
+from browserx.page.page_call import page_call
 from browserx.snapshot.frames import FrameCapture
 from browserx.snapshot.merge import Tree
 from browserx.snapshot.model import Node, NodeRef

@@ -13,6 +13,7 @@ import msgspec
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS
 from browserx.page.capture import LATE_FRAME_WINDOW
+from browserx.page.page_call import Request, answer, eval_request
 from browserx.page.worlds import WORLD_NAME
 from browserx.relay.cdp_types import (
     CreateIsolatedWorldResult,
@@ -22,7 +23,6 @@ from browserx.relay.cdp_types import (
     RemoteObject,
     decode_or_none,
 )
-from browserx.relay.page_call import Request, answer, eval_request
 from browserx.relay.session import TabSession
 
 LATE_FRAME_SETTLE_S = 0.3

@@ -28,9 +28,9 @@ from browserx.actions.effects import EFFECTS_JS, effects_enabled
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable
+from browserx.page.page_call import page_call, page_eval
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CaptureScreenshotResult
-from browserx.relay.page_call import page_call, page_eval
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot
 from browserx.tabs.snapshots import take_snapshot

@@ -119,7 +119,7 @@ class TabSession:
         self._frame_labels: dict[str, str] = {}
         self._listeners: list[EventListener] = []
         self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
-        # Which functions each world of browserx holds (relay/kept.py), by (frame session, context
+        # Which functions each world of browserx holds (page/kept.py), by (frame session, context
         # id): as of which frames_changed_at, and their names.
         self.kept_functions: dict[tuple[str | None, int], tuple[float, set[str]]] = {}
         # What the tab's requests cost, read by the actions (their result's round trips): CDP

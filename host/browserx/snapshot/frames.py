@@ -138,7 +138,7 @@ class Collected(msgspec.Struct):
 
 
 def collector_output(value: Any, what: str) -> str:
-    """The JSON text the collector returned (a page error is raised by relay/page_call.py before
+    """The JSON text the collector returned (a page error is raised by page/page_call.py before
     this), or a CdpError saying there is none."""
     if not isinstance(value, str):
         raise CdpError(f"the snapshot collector returned no data ({what})")

@@ -34,8 +34,8 @@ from browserx.control.person.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import CheckParams, ClickAtParams, ClickParams, KeyParams, TypeParams
 from browserx.errors import BadRequest, DeniedByUser, NoAnswer, clip
+from browserx.page.page_call import page_call
 from browserx.page.worlds import isolated_world
-from browserx.relay.page_call import page_call
 from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
 from browserx.tabs.tab import Tab
 

@@ -1,4 +1,4 @@
-"""relay/kept.py's two forms, run under node: every function snippet browserx has parses as
+"""page/kept.py's two forms, run under node: every function snippet browserx has parses as
 composed, and still parses as a function once wrapped (its code on lines of its own: a last line that is a comment must not
 swallow the closing parenthesis); the whole form keeps the function and runs it with the call's
 ``this`` and arguments, the stub runs the kept one, and a stub in a world that keeps nothing throws
@@ -11,10 +11,10 @@ import shutil
 import subprocess
 
 import pytest
-from tests.relay.test_page_call import SNIPPETS
+from tests.page.test_page_call import SNIPPETS
 
+from browserx.page.kept import MISSING, kept
 from browserx.page_js import Snippet
-from browserx.relay.kept import MISSING, kept
 
 SCRIPT = """
 const vm = require("vm");

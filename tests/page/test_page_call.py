@@ -1,4 +1,4 @@
-"""relay/page_call.py: the one way the host runs page JavaScript. Arguments go as CDP arguments,
+"""page/page_call.py: the one way the host runs page JavaScript. Arguments go as CDP arguments,
 what is sent names its file (sourceURL), and a page error is a PageScriptError naming the snippet,
 logged in the host log — for every snippet browserx has (a page that throws from each of them)."""
 
@@ -18,9 +18,7 @@ from tests.fakes import Answer, FakeConnection
 import browserx
 from browserx import page_js
 from browserx.errors import ERROR_BY_CODE, CdpError, PageScriptError, error_from_dict
-from browserx.page_js import Snippet
-from browserx.relay.cdp_types import EvaluateResult
-from browserx.relay.page_call import (
+from browserx.page.page_call import (
     Handle,
     answer,
     call_request,
@@ -29,6 +27,8 @@ from browserx.relay.page_call import (
     page_eval,
     page_object,
 )
+from browserx.page_js import Snippet
+from browserx.relay.cdp_types import EvaluateResult
 from browserx.relay.session import TabSession
 
 T = TypeVar("T")

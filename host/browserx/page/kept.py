@@ -23,8 +23,8 @@ from functools import cache
 from typing import Any
 
 from browserx.errors import PageScriptError
+from browserx.page.page_call import page_call
 from browserx.page_js import Snippet
-from browserx.relay.page_call import page_call
 from browserx.relay.session import TabSession
 
 # A stub's throw; the token (this host's own) keeps a page from forging it through a handler of its

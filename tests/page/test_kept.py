@@ -1,7 +1,7 @@
-"""relay/kept.py: functions kept in browserx's world — sent whole once per world, called by name
+"""page/kept.py: functions kept in browserx's world — sent whole once per world, called by name
 after; sent whole again where the world turns out not to hold them (a stub's throw) or a frame
 navigated since; a page error raised as before; and the stub's signal not forgeable by the page.
-The forms themselves run under node (tests/test_kept_js.py)."""
+The forms themselves run under node (tests/page/test_kept_js.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from tests.fakes import FakeConnection, RecordedPage
 
 from browserx.errors import CdpError, PageScriptError
+from browserx.page.kept import MISSING, forget, holds, kept, kept_call, stub_missed
 from browserx.page_js import Snippet
-from browserx.relay.kept import MISSING, forget, holds, kept, kept_call, stub_missed
 from browserx.relay.session import TabSession
 
 T = TypeVar("T")
