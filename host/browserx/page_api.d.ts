@@ -52,7 +52,7 @@ interface BxChangeCounter {
   n: number;
   last: number;
   t0?: number;
-  o?: MutationObserver;
+  o: MutationObserver;
 }
 
 /** globalThis.__bxEffects: the visual effects' state (actions/effects.js). */
@@ -67,7 +67,7 @@ interface BxGuard {
   seen: number;
   bad: {desc: string, text: string} | null;
   pressed: boolean;
-  off?: () => void;
+  off: () => void;
   timer?: ReturnType<typeof setTimeout>;
 }
 

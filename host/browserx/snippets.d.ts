@@ -12,6 +12,14 @@
  */
 type BxDuck = any;
 
+/** A box's sides in a viewport, as a DOMRect has them (actions/scroll.js). */
+interface BxBox { left: number; top: number; right: number; bottom: number }
+
+/** actions/effects.js: what to draw (kind) and where. */
+interface BxEffectMessage {
+  kind: string; x?: number; y?: number; width?: number; height?: number; box?: number[]; click?: boolean; durationMs?: number;
+}
+
 /** The collector's options (page/collector.py). */
 interface BxCollectOptions {
   freshBase?: number;
@@ -94,12 +102,11 @@ interface BxSnippets {
   "actions/upload_files.js": (this: BxDuck) => {name: string, size: number}[];
   "actions/upload_probe.js": (this: BxDuck) =>
     {file: boolean, multiple: boolean, disabled: boolean, submits: boolean};
-  "actions/effects.js": (this: unknown, msg: {kind: string, x?: number, y?: number, width?: number,
-    height?: number, box?: number[], click?: boolean, durationMs?: number}, el?: Element | null) => void;
+  "actions/effects.js": (this: unknown, msg: BxEffectMessage, el?: Element | null) => void;
   "actions/focus_guard.js": (this: unknown, blur: boolean) =>
     {optedOut: boolean, nowhere?: boolean} | {frameOwner: number} | {closedHost: true};
   "actions/forms_select.js": (this: BxDuck, want: string) => BxSelected | {native: boolean, error: string, options?: string[]};
-  "actions/forms_select_counted.js": (this: BxDuck, want: string) => BxSelected;
+  "actions/forms_select_counted.js": (this: BxDuck, want: string) => ReturnType<BxSnippets["actions/forms_select.js"]>;
   "actions/forms_state.js": (this: BxDuck) =>
     {checked: boolean, radio: boolean, disabled: boolean, keyboard?: boolean} | null;
   "actions/keyboard_after.js": (this: BxDuck, types: string[]) =>
@@ -153,7 +160,7 @@ interface BxSnippets {
   "page/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
   "page/opt_out.js": boolean;
   "page/page_watch.js": BxWatch;
-  "page/page_watch_settle.js": (quiet: number, timeout: number, network: boolean) => Promise<BxSettled>;
+  "page/page_watch_settle.js": (quiet: number, timeout: number, network?: boolean) => Promise<BxSettled>;
   "page/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,
     network?: boolean) => string | Promise<string>;
 }

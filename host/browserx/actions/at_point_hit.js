@@ -7,7 +7,7 @@
 // link: the page a click there would open (links_at_point.js), or null.
 function(x, y) {
   const B = globalThis.__browserx;
-  const key = (n) => (B && B.keyOf ? B.keyOf(n) : 0);
+  const key = (/** @type {Node} */ n) => (B && B.keyOf ? B.keyOf(n) : 0);
   const view = [innerWidth, innerHeight];
   // data-no-ai on the element there or around it (through shadow roots, slots and same-origin
   // frames), or on its document: answered as optedOut alone, nothing of it read.
@@ -18,15 +18,15 @@ function(x, y) {
     let hit = doc.elementFromPoint(lx, ly);
     if (!hit) break;
     for (let i = 0; i < 20; i++) {
-      const root = hit.shadowRoot || (B && B.closed && B.closed.get(hit));
-      const inner = root && root.elementFromPoint ? root.elementFromPoint(lx, ly) : null;
+      const root = /** @type {ShadowRoot | null | undefined} */ (hit.shadowRoot || (B && B.closed && B.closed.get(hit)));
+      const inner = /** @type {Element | null} */ (root && root.elementFromPoint ? root.elementFromPoint(lx, ly) : null);
       if (!inner || inner === hit) break;
       hit = inner;
     }
     el = hit;
     if (noAi(hit)) return {view, optedOut: true};
     if (hit.localName !== 'iframe' && hit.localName !== 'frame') break;
-    const r = hit.getBoundingClientRect(), cs = hit.ownerDocument.defaultView.getComputedStyle(hit);
+    const r = hit.getBoundingClientRect(), cs = /** @type {Window} */ (hit.ownerDocument.defaultView).getComputedStyle(hit);
     const ix = lx - (r.left + hit.clientLeft + parseFloat(cs.paddingLeft));
     const iy = ly - (r.top + hit.clientTop + parseFloat(cs.paddingTop));
     let inner = null;

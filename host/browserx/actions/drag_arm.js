@@ -3,7 +3,7 @@
 // its window for the page's dragstart, so after the first move the host knows whether an HTML5
 // drag began (and the page did not cancel it) without waiting for an event that may never come.
 function() {
-  const w = this.ownerDocument.defaultView;
+  const w = /** @type {Window} */ (this.ownerDocument.defaultView);
   /** @type {{event: Event | null, off: () => void}} */
   const rec = {event: null, off: () => {}};
   const onStart = (/** @type {Event} */ e) => { rec.event = e; };

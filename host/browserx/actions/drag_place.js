@@ -6,7 +6,7 @@ function() {
   const el = this, B = globalThis.__browserx;
   const parent = el.parentElement || (el.parentNode && el.parentNode.host) || null;
   const r = el.getBoundingClientRect();
-  const desc = (n) => {
+  const desc = (/** @type {Element | null} */ n) => {
     if (!n) return '';
     const cls = typeof n.className === 'string' ? n.className.trim().split(/\s+/).filter(Boolean) : [];
     return n.localName + (n.id ? '#' + n.id : '') + (cls.length ? '.' + cls.slice(0, 2).join('.') : '');

@@ -3,7 +3,7 @@
 // down: whether the page began an HTML5 drag it did not cancel (drag_arm.js listened for it).
 // Its listener goes either way.
 function() {
-  const w = this.ownerDocument.defaultView, rec = w.__bxDrag;
+  const w = /** @type {Window} */ (this.ownerDocument.defaultView), rec = w.__bxDrag;
   if (!rec) return false;
   rec.off();
   delete w.__bxDrag;

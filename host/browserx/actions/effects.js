@@ -8,7 +8,7 @@
 // root, pointer-events: none throughout (no hit test, the page's or browserx's, ever lands on
 // it); the page is never touched otherwise. Styles go through element.style and animations
 // through element.animate(), both allowed under a strict CSP, unlike injected <style> text.
-function effect(msg, el) {
+function effect(/** @type {BxEffectMessage} */ msg, /** @type {Element | null | undefined} */ el) {
   let fx = globalThis.__bxEffects;
   if (!fx || fx.doc !== document) {
     const made = makeEffects();
@@ -31,12 +31,18 @@ function makeEffects() {
   const OUTLINE_MS = 900;
   const SVG_NS = "http://www.w3.org/2000/svg";
 
+  /** @type {HTMLElement | null} */
   let host = null; // overlay element in the page
+  /** @type {ShadowRoot | null} */
   let root = null; // its closed shadow root
+  /** @type {SVGSVGElement | null} */
   let cursor = null;
-  let cursorTimer = null;
+  /** @type {number | undefined} */
+  let cursorTimer;
+  /** @type {number[] | null} */
   let last = null; // where the cursor was last shown: the next one glides from there
 
+  /** @param {ElementCSSInlineStyle} el @param {Record<string, string>} styles */
   function setStyles(el, styles, priority = "") {
     for (const [name, value] of Object.entries(styles)) el.style.setProperty(name, value, priority);
   }
@@ -71,24 +77,27 @@ function makeEffects() {
     }
     // Pages that rewrite <html> may drop the host; put it back when needed.
     if (!host.isConnected) document.documentElement.append(host);
-    return root;
+    return /** @type {ShadowRoot} */ (root);
   }
 
+  /** @param {Record<string, string>} styles */
   function box(styles) {
     const el = document.createElement("div");
     setStyles(el, { position: "absolute", "box-sizing": "border-box", "pointer-events": "none", ...styles });
     return el;
   }
 
+  /** @param {Element} el @param {number} ms */
   function removeAfter(el, ms) {
     // A timer rather than the animation's finish event: animations may be
     // paused in background tabs, timers still fire.
     setTimeout(() => el.remove(), ms + 50);
   }
 
+  /** @param {number} x @param {number} y */
   function showCursor(x, y, durationMs = CURSOR_MS) {
     // Arrow tip sits at (1, 1) in the SVG, hence the -1 offset.
-    const at = (px, py) => `translate(${px - 1}px, ${py - 1}px)`;
+    const at = (/** @type {number} */ px, /** @type {number} */ py) => `translate(${px - 1}px, ${py - 1}px)`;
     if (!cursor) {
       cursor = document.createElementNS(SVG_NS, "svg");
       cursor.setAttribute("width", "20");
@@ -130,6 +139,7 @@ function makeEffects() {
     cursor = null;
   }
 
+  /** @param {number} x @param {number} y */
   function ripple(x, y, durationMs = 400) {
     const size = 36;
     const el = box({
@@ -153,6 +163,7 @@ function makeEffects() {
     removeAfter(el, durationMs);
   }
 
+  /** @param {number} x @param {number} y @param {number} width @param {number} height */
   function highlight(x, y, width, height, durationMs = OUTLINE_MS) {
     const el = box({
       left: `${x - 2}px`,
@@ -174,6 +185,7 @@ function makeEffects() {
 
   // The element's border box in the top-level viewport (through the same-origin frames it is
   // in: they share this world) and the part of it the person sees, or null when none shows.
+  /** @param {Element | null | undefined} el */
   function where(el) {
     if (!el || el.nodeType !== 1 || !el.isConnected) return null;
     const r = el.getBoundingClientRect();
@@ -200,6 +212,7 @@ function makeEffects() {
   }
 
   // The cursor glides to (x, y); the target's box is outlined; a click adds a ripple.
+  /** @param {number} x @param {number} y @param {number[] | undefined} rect @param {boolean} click */
   function point(x, y, rect, click) {
     showCursor(x, y);
     if (Array.isArray(rect) && rect.length === 4 && rect.every(Number.isFinite)) {
@@ -221,8 +234,9 @@ function makeEffects() {
     host?.remove();
   }
 
-  const num = (v) => (Number.isFinite(v) ? v : null);
+  const num = (/** @type {unknown} */ v) => (Number.isFinite(v) ? /** @type {number} */ (v) : null);
 
+  /** @param {BxEffectMessage} msg @param {Element | null} [el] */
   function run(msg, el) {
     const x = num(msg.x);
     const y = num(msg.y);

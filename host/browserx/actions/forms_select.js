@@ -8,7 +8,7 @@ function(want) {
   if (el.localName !== 'select') return {native: false};
   if (el.disabled) return {native: true, error: 'disabled'};
   // An option (or its optgroup) that opted out of AI agents (data-no-ai) is not there for the agent.
-  const norm = s => s.replace(/\s+/g, ' ').trim(), opts = Array.from(el.options).filter(o => !o.closest('[data-no-ai]'));
+  const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim(), opts = Array.from(el.options).filter(o => !o.closest('[data-no-ai]'));
   const o = opts.find(o => norm(o.label) === norm(want)) || opts.find(o => o.value === want) ||
     opts.find(o => norm(o.label).toLowerCase() === norm(want).toLowerCase());
   if (!o) return {native: true, error: 'missing', options: opts.slice(0, 30).map(o => norm(o.label))};

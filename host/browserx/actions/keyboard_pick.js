@@ -5,7 +5,8 @@
 // false} when the input refused the text.
 function(text) {
   const el = this, before = el.value;
-  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const set = /** @type {(this: HTMLInputElement, v: string) => void} */ (
+    /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')).set);
   set.call(el, text);
   if (el.value === '' && text !== '') { set.call(el, before); return {ok: false, value: before}; }
   if (el.value !== before) {

@@ -13,7 +13,7 @@ function(types) {
   // what the field says it holds: the host's redaction.field_secret decides what may be shown.
   const secrets = globalThis.__browserxSecret || (globalThis.__browserxSecret = new WeakSet());
   if (tag === 'input' && el.type === 'password') secrets.add(el);
-  const attrs = {};
+  const attrs = /** @type {Record<string, string>} */ ({});
   for (const n of ['type', 'autocomplete', 'name', 'id', 'placeholder', 'aria-label']) {
     const v = el.getAttribute(n); if (v) attrs[n] = v.slice(0, 200);
   }

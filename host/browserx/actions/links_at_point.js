@@ -9,7 +9,7 @@ function(x, y) {
   const el = this, chain = [];
   let w = el.ownerDocument.defaultView;
   try { while (w && w.frameElement) { chain.unshift(w.frameElement); w = w.parent; } } catch (e) {}
-  const scopeOf = (n) => { const r = n.getRootNode(); return r.elementFromPoint ? r : n.ownerDocument; };
+  const scopeOf = (/** @type {BxDuck} */ n) => { const r = n.getRootNode(); return r.elementFromPoint ? r : n.ownerDocument; };
   let lx = x, ly = y;
   for (const fe of chain) {
     const r = fe.getBoundingClientRect(), cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
@@ -18,7 +18,7 @@ function(x, y) {
   }
   let hit = null;
   try { hit = scopeOf(el).elementFromPoint(lx, ly); } catch (e) {}
-  const linkOf = (n) => {
+  const linkOf = (/** @type {BxDuck} */ n) => {
     for (; n; n = n.parentNode || n.host) {
       if (n.nodeType !== 1) continue;
       const name = n.localName;

@@ -5,9 +5,9 @@
 // no change of the page's.
 (() => {
   const old = globalThis.__bxmo; if (old) old.o.disconnect();
-  const s = {n: 0, last: -1e9, t0: performance.now()}; s.o = new MutationObserver(r => {
+  const s = /** @type {BxChangeCounter} */ ({n: 0, last: -1e9, t0: performance.now()}); s.o = new MutationObserver(r => {
     const fx = globalThis.__bxEffects, mine = fx && fx.host && fx.host(); // made during the action, maybe
-    const own = x => x.type === "childList" && [...x.addedNodes, ...x.removedNodes].every(n => n === mine);
+    const own = (/** @type {MutationRecord} */ x) => x.type === "childList" && [...x.addedNodes, ...x.removedNodes].every(n => n === mine);
     const n = mine ? r.filter(x => !own(x)).length : r.length;
     if (n) { s.n += n; s.last = performance.now(); }
   });

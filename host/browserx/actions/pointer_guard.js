@@ -10,21 +10,21 @@
 function(x, y) {
   const hit = (__HIT__).call(this, x, y);
   if (hit) return hit;
-  const el = this, w = el.ownerDocument.defaultView;
+  const el = this, w = /** @type {Window} */ (el.ownerDocument.defaultView);
   if (w.__bxGuard) w.__bxGuard.off();
-  const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
+  const inside = (/** @type {Node} */ outer, /** @type {BxDuck} */ n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
   // A label's own control is clicked by the browser as the label's activation (a custom
   // checkbox's label standing in for its hidden input, a styled "Add photos" span in the label of
   // a hidden file input): that click is the target's.
   const label = el.closest ? el.closest('label') : null;
-  const ok = (t) => !t || t === el || inside(el, t) || inside(t, el) ||
+  const ok = (/** @type {BxDuck} */ t) => !t || t === el || inside(el, t) || inside(t, el) ||
     (el.labels && Array.prototype.some.call(el.labels, l => inside(l, t))) ||
     (!!label && t === label.control);
   const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
-  const g = {seen: 0, bad: null, pressed: false};
-  const on = (e) => {
+  const g = /** @type {BxGuard} */ ({seen: 0, bad: null, pressed: false});
+  const on = (/** @type {Event} */ e) => {
     if (!e.isTrusted) return;
-    const t = e.composedPath()[0] || e.target;
+    const t = /** @type {BxDuck} */ (e.composedPath()[0] || e.target);
     if (ok(t)) { g.seen++; if (e.type === 'pointerdown' || e.type === 'mousedown') g.pressed = true; return; }
     // The press reached the target: what the page put under the pointer since is its own reaction
     // to it (MUI's select opens its menu, backdrop and all, on mousedown): the release is let be.

@@ -7,8 +7,8 @@ function(x, y) {
   const el = this, chain = [];
   let w = el.ownerDocument.defaultView;
   try { while (w && w.frameElement) { chain.unshift(w.frameElement); w = w.parent; } } catch (e) {}
-  const inside = (outer, n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
-  const desc = (n) => {
+  const inside = (/** @type {Node} */ outer, /** @type {BxDuck} */ n) => { for (; n; n = n.parentNode || n.host) if (n === outer) return true; return false; };
+  const desc = (/** @type {BxDuck} */ n) => {
     let s = n.localName + (n.id ? '#' + n.id : '');
     const cls = typeof n.className === 'string' ? n.className.trim().split(/\s+/).filter(Boolean) : [];
     if (cls.length) s += '.' + cls.slice(0, 2).join('.');
@@ -16,7 +16,7 @@ function(x, y) {
       .replace(/\s+/g, ' ').trim().slice(0, 60);
     return {desc: s, text: text};
   };
-  const scopeOf = (n) => { const r = n.getRootNode(); return r.elementFromPoint ? r : n.ownerDocument; };
+  const scopeOf = (/** @type {BxDuck} */ n) => { const r = n.getRootNode(); return r.elementFromPoint ? r : n.ownerDocument; };
   let lx = x, ly = y;
   for (const fe of chain) {
     const hit = scopeOf(fe).elementFromPoint(lx, ly);

@@ -6,9 +6,9 @@
 function(direction, amount, measureOnly, pageFraction) {
   let el = this && this.nodeType === 1 ? this : null;
   const doc = el ? el.ownerDocument : document, win = doc.defaultView;
-  const page = (d) => d.scrollingElement || d.documentElement;
-  const canScroll = (e, vertical) => {
-    const cs = e.ownerDocument.defaultView.getComputedStyle(e);
+  const page = (/** @type {Document} */ d) => d.scrollingElement || d.documentElement;
+  const canScroll = (/** @type {Element} */ e, /** @type {boolean} */ vertical) => {
+    const cs = /** @type {Window} */ (e.ownerDocument.defaultView).getComputedStyle(e);
     const ov = vertical ? cs.overflowY : cs.overflowX;
     const room = vertical ? e.scrollHeight - e.clientHeight : e.scrollWidth - e.clientWidth;
     return room > 0 && (ov === 'auto' || ov === 'scroll' || ov === 'overlay' || e === page(e.ownerDocument));
@@ -28,7 +28,7 @@ function(direction, amount, measureOnly, pageFraction) {
   if (el && !measureOnly) {
     // A container out of view (below the fold of the main it scrolls in, or of the page) is
     // brought in first, as a person scrolls to a carousel before scrolling it.
-    const apart = (a, b) => a.right <= b.left || a.bottom <= b.top || a.left >= b.right || a.top >= b.bottom;
+    const apart = (/** @type {BxBox} */ a, /** @type {BxBox} */ b) => a.right <= b.left || a.bottom <= b.top || a.left >= b.right || a.top >= b.bottom;
     const box = el.getBoundingClientRect();
     let out = apart(box, {left: 0, top: 0, right: win.innerWidth, bottom: win.innerHeight});
     for (let a = el.parentNode || el.host; a && !out && a.nodeType !== 9; a = a.parentNode || a.host) {

@@ -2,10 +2,10 @@
 // expect (actions/verify.py), called on the acted-on element: its value and states, as a person
 // would see them change.
 function() {
-  const el = this, a = (n) => el.getAttribute && el.getAttribute(n);
+  const el = this, a = (/** @type {string} */ n) => el.getAttribute && el.getAttribute(n);
   const value = 'value' in el && typeof el.value === 'string' ? el.value
     : el.isContentEditable ? el.textContent : null;
-  const state = {};
+  const state = /** @type {Record<string, unknown>} */ ({});
   if ('checked' in el && (el.type === 'checkbox' || el.type === 'radio')) state.checked = el.checked;
   if (el.indeterminate) state.mixed = true;
   if ('selected' in el && el.localName === 'option') state.selected = el.selected;

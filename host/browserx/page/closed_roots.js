@@ -6,14 +6,14 @@
 // in __browserx.suspects for the next round.
 function(opts, ...objs) {
   const collect = __COLLECT__;
-  const B = globalThis.__browserx, n = objs.length / 2, parts = [], suspects = [];
+  const B = /** @type {BxRegistry} */ (globalThis.__browserx), n = objs.length / 2, parts = [], suspects = [];
   // Where the host's document sits in this frame: the content-box origins of the same-origin
   // iframes around it (as the document walk adds them).
-  const originOf = (el) => {
-    let x = 0, y = 0, w = el.ownerDocument.defaultView;
+  const originOf = (/** @type {Element} */ el) => {
+    let x = 0, y = 0, w = /** @type {Window | null} */ (el.ownerDocument.defaultView);
     try {
       for (; w && w.frameElement; w = w.parent) {
-        const fe = w.frameElement, r = fe.getBoundingClientRect(), cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+        const fe = w.frameElement, r = fe.getBoundingClientRect(), cs = /** @type {Window} */ (fe.ownerDocument.defaultView).getComputedStyle(fe);
         x += r.left + fe.clientLeft + parseFloat(cs.paddingLeft || "0");
         y += r.top + fe.clientTop + parseFloat(cs.paddingTop || "0");
       }
@@ -26,7 +26,7 @@ function(opts, ...objs) {
     if (!objs[n + i] || objs[n + i].host !== objs[i] || !B.ours(objs[i])) continue;  // null: gone
     B.closed.set(objs[i], objs[n + i]);  // the next collector run walks it inline
     const data = collect(objs[n + i], Object.assign({}, opts, {origin: originOf(objs[i])}));
-    for (const s of B.suspects) suspects.push(s);
+    for (const s of /** @type {Element[]} */ (B.suspects)) suspects.push(s);
     parts.push("[" + B.keyOf(objs[i]) + "," + data + "]");
   }
   B.suspects = suspects;

@@ -11,6 +11,6 @@ function(selector, rootKeys) {
   const keys = [];
   try {
     for (const root of roots) for (const el of root.querySelectorAll(selector)) { const k = B.keyOf(el); if (k) keys.push(k); }
-  } catch (e) { return JSON.stringify({error: String(e && e.message || e)}); }
+  } catch (e) { return JSON.stringify({error: String(e && /** @type {Error} */ (e).message || e)}); }
   return JSON.stringify({keys});
 }

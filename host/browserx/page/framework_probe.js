@@ -15,7 +15,7 @@
     let key = null, marked = 0;
     const roots = /** @type {(Document | ShadowRoot)[]} */ ([d]);
     while (roots.length && marked < __MAX__) {
-      const all = roots.pop().querySelectorAll("*");
+      const all = /** @type {Document | ShadowRoot} */ (roots.pop()).querySelectorAll("*");
       for (let i = 0; i < all.length && marked < __MAX__; i++) {
         const el = all[i];
         if (el.shadowRoot) roots.push(el.shadowRoot);
@@ -27,7 +27,7 @@
           }
           if (key === null) continue;
         }
-        const props = el[key];
+        const props = /** @type {Record<string, Record<string, unknown> | undefined>} */ (/** @type {unknown} */ (el))[key];
         if (!props) continue;
         for (let h = 0; h < HANDLERS.length; h++) {
           if (typeof props[HANDLERS[h]] === "function") {

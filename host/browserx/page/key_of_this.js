@@ -2,5 +2,5 @@
 // The collector's key of the element it is called on (0: none yet): the <iframe> that holds an
 // out-of-process frame (page/capture.py).
 function() {
-  return globalThis.__browserx.keyOf(this);
+  return /** @type {BxRegistry} */ (globalThis.__browserx).keyOf(this);
 }

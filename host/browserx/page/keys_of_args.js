@@ -2,6 +2,6 @@
 // The collector's keys of the elements passed, given one if they have none yet: the nodes with
 // click listeners (page/listeners.py); 0 for a node that could not be resolved (null: gone).
 function(...els) {
-  const B = globalThis.__browserx;
+  const B = /** @type {BxRegistry} */ (globalThis.__browserx);
   return els.map((e) => (e ? B.keyFor(e) : 0));
 }

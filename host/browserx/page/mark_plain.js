@@ -4,5 +4,5 @@
 // not suspect them again (page/closed_roots.py).
 function(closed) {
   const B = globalThis.__browserx, keep = new Set(closed);
-  if (B && B.plain) this.forEach((el, i) => { if (!keep.has(i)) B.plain.add(el); });
+  if (B && B.plain) this.forEach((el, i) => { if (!keep.has(i)) /** @type {WeakSet<Element>} */ (B.plain).add(el); });
 }

@@ -3,7 +3,7 @@
 // element, what covers it (__browserx.cover: [key, tag#id.class] or null), as JSON; null for an
 // element that is gone.
 function(keys){
-  const B = globalThis.__browserx;
+  const B = /** @type {BxRegistry} */ (globalThis.__browserx);
   return JSON.stringify(keys.map((key) => {
     const el = B.nodeOf(key);
     return el && el.isConnected ? B.cover(el) : null;

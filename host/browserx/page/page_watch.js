@@ -15,21 +15,22 @@
   if (globalThis.__bxWatch) return globalThis.__bxWatch;
   const SEL = __SELECTOR__, MAX = __MAX__, GAP = 1500, LIVE = 2000, PLACES = 2000;
   const born = performance.now();
-  const w = {last: born, events: [], mutations: 0, seen: new WeakMap(), lastNew: born, busySince: born,
-    runs: new WeakMap(), kinds: new Map()};
-  const textOnly = r => r.type === "characterData" || (r.type === "childList" &&
+  const w = /** @type {Required<BxWatch>} */ ({last: born, events: [], mutations: 0, seen: new WeakMap(), lastNew: born, busySince: born,
+    runs: new WeakMap(), kinds: new Map()});
+  const textOnly = (/** @type {MutationRecord} */ r) => r.type === "characterData" || (r.type === "childList" &&
     [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 3));
   // One change at `now` (records past the first PLACES of a batch are all new changes).
-  const changed = (r, now, k) => {
+  const changed = (/** @type {MutationRecord} */ r, /** @type {number} */ now, /** @type {number} */ k) => {
     if (now - w.last > GAP) w.busySince = now;
     w.last = now;
-    const place = k < PLACES ? (r.target.nodeType === 1 ? r.target : r.target.parentNode) : null;
+    const place = /** @type {BxDuck} */ (k < PLACES ? (r.target.nodeType === 1 ? r.target : r.target.parentNode) : null);
     if (!place) return void (w.lastNew = now);
     // The run of this element, and that of its kind (tag, class, what changed): a grid whose rows
     // take turns keeps changing its row cells, each one only now and then.
     const kind = r.type + (r.attributeName || "") + " " + place.nodeName + "." +
       (typeof place.className === "string" ? place.className : "");
     if (w.kinds.size > 5000) w.kinds.clear();
+    /** @template K @param {{get(key: K): number[] | undefined, set(key: K, run: number[]): unknown}} map @param {K} key */
     const runOf = (map, key) => {
       let run = map.get(key);
       if (run === undefined || now - run[1] > GAP) map.set(key, (run = [now, now]));
@@ -43,21 +44,22 @@
   // The page an event happened on (the top document's URL without its fragment; "" in a frame):
   // the host tells events of a page left since from the current page's.
   const page = () => (window === window.top ? location.href.split("#")[0] : "");
-  const vis = el => !el.checkVisibility || el.checkVisibility({visibilityProperty: true});
+  const vis = (/** @type {Element} */ el) => !el.checkVisibility || el.checkVisibility({visibilityProperty: true});
   // data-no-ai: nothing inside an opted-out subtree (or document, or frame around it) is an event,
   // and an event's text leaves out the opted-out parts inside its region.
   const noAi = __NO_AI__;
-  const bare = n => {
+  const bare = (/** @type {Node} */ n) => {
     const out = [], walk = document.createTreeWalker(n, 5, {acceptNode: x =>
       x.nodeType === 1 && /** @type {Element} */ (x).hasAttribute("data-no-ai") ? 2 : 1});
     for (let x = walk.nextNode(); x && out.length < 400; x = walk.nextNode()) if (x.nodeType === 3) out.push(/** @type {Text} */ (x).data);
     return out.join(" ").replace(/\s+/g, " ");
   };
-  const hasNoAi = n => n.nodeType === 1 && n.querySelector && n.querySelector("[data-no-ai]") !== null;
-  const textOf = n => (hasNoAi(n) ? bare(n) : ((n.nodeType === 1 ? (n.innerText || n.textContent) : n.data) || "")).trim().slice(0, 300);
-  const region = n => { const el = n && (n.nodeType === 1 ? n : n.parentElement); return el && el.closest ? el.closest(SEL) : null; };
-  const inner = n => n.nodeType === 1 && n.querySelector ? (n.matches(SEL) ? n : n.querySelector(SEL)) : null;
-  const push = (op, el, text) => {
+  const hasNoAi = (/** @type {BxDuck} */ n) => n.nodeType === 1 && n.querySelector && n.querySelector("[data-no-ai]") !== null;
+  const textOf = (/** @type {BxDuck} */ n) =>
+    (hasNoAi(n) ? bare(n) : ((n.nodeType === 1 ? (n.innerText || n.textContent) : n.data) || "")).trim().slice(0, 300);
+  const region = (/** @type {BxDuck} */ n) => { const el = n && (n.nodeType === 1 ? n : n.parentElement); return el && el.closest ? el.closest(SEL) : null; };
+  const inner = (/** @type {BxDuck} */ n) => n.nodeType === 1 && n.querySelector ? (n.matches(SEL) ? n : n.querySelector(SEL)) : null;
+  const push = (/** @type {string} */ op, /** @type {Element} */ el, /** @type {string} */ text) => {
     if (!text || noAi(el)) return;
     const last = w.events[w.events.length - 1];
     if (last && last.op === op && last.text === text) return;
@@ -76,7 +78,7 @@
     const now = performance.now();
     for (const r of records) {
       if (r.type !== "attributes" || (r.attributeName !== "style" &&
-          r.oldValue !== /** @type {Element} */ (r.target).getAttribute(r.attributeName))) changed(r, now, k++);
+          r.oldValue !== /** @type {Element} */ (r.target).getAttribute(/** @type {string} */ (r.attributeName)))) changed(r, now, k++);
       if (--budget < 0) continue;
       if (r.type === "childList") {
         if (noAi(r.target)) continue;

@@ -14,7 +14,7 @@ function(quiet, timeout, network) {
     const last = () => (W.lastNew !== undefined ? W.lastNew : W.last);  // an older watcher: every change
     const busy = () => network && performance.getEntriesByType("resource")
       .some(e => performance.now() - /** @type {PerformanceResourceTiming} */ (e).responseEnd < 500);
-    const done = stable => resolve({waited: performance.now() - start, stable, now: Date.now(),
+    const done = (/** @type {boolean} */ stable) => resolve({waited: performance.now() - start, stable, now: Date.now(),
       events: W.events.splice(0), mutations: W.mutations, ...(W.last > last() ? {ticking: true} : {})});
     const tick = () => {
       const now = performance.now();

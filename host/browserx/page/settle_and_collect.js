@@ -8,6 +8,6 @@
 function(opts, quiet, timeout, network) {
   const collect = __COLLECT__, settle = __SETTLE__;
   if (quiet == null) return '{"frame":' + collect(document, opts) + '}';
-  return settle(quiet, timeout, network).then(
+  return settle(quiet, /** @type {number} */ (timeout), network).then(
     s => '{"settled":' + JSON.stringify(s) + ',"frame":' + collect(document, opts) + '}');
 }

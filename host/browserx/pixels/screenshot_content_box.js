@@ -6,8 +6,8 @@
 // ones by the host), the box is cut to what that frame's viewport shows: pixels outside an iframe's
 // box are the parent page's, not the element's.
 function() {
-  const px = (v) => parseFloat(v) || 0;
-  let w = this.ownerDocument.defaultView;
+  const px = (/** @type {string} */ v) => parseFloat(v) || 0;
+  let w = /** @type {Window} */ (this.ownerDocument.defaultView);
   const r = this.getBoundingClientRect(), cs = w.getComputedStyle(this);
   let box = [r.left + px(cs.borderLeftWidth) + px(cs.paddingLeft), r.top + px(cs.borderTopWidth) + px(cs.paddingTop),
     r.right - px(cs.borderRightWidth) - px(cs.paddingRight), r.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom)];
@@ -20,10 +20,10 @@ function() {
     let fe = null;
     try { fe = w.frameElement; } catch (e) {}
     if (!fe) break;  // the root of an out-of-process frame: its owner is in another process
-    const fr = fe.getBoundingClientRect(), fcs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+    const fr = fe.getBoundingClientRect(), fcs = /** @type {Window} */ (fe.ownerDocument.defaultView).getComputedStyle(fe);
     const dx = fr.left + fe.clientLeft + px(fcs.paddingLeft), dy = fr.top + fe.clientTop + px(fcs.paddingTop);
     box = [box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy];
-    w = fe.ownerDocument.defaultView;
+    w = /** @type {Window} */ (fe.ownerDocument.defaultView);
   }
   return [box, w === w.top, framed];
 }

@@ -9,7 +9,7 @@
 // Space on it acts (a button, link, checkbox, switch...). Reads no value.
 function(enter, x, y) {
   const B = globalThis.__browserx;
-  const rootOf = (n) => n.shadowRoot || (B && B.closed && B.closed.get(n)) || null;  // closed ones the host handed in
+  const rootOf = (/** @type {BxDuck} */ n) => n.shadowRoot || (B && B.closed && B.closed.get(n)) || null;  // closed ones the host handed in
   let el = this;
   if ((!el || el.nodeType !== 1) && typeof x === 'number' && typeof y === 'number') {
     el = document.elementFromPoint(x, y);
@@ -37,9 +37,9 @@ function(enter, x, y) {
   const label = el.closest ? el.closest('label') : null;
   const control = (el.closest && el.closest(ACTS)) || (label && label.control) || el;
   const activates = !!(control.matches && control.matches(ACTS));
-  const said = (n) => {
+  const said = (/** @type {BxDuck} */ n) => {
     const byIds = (n.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
-      .map((id) => { const t = n.ownerDocument.getElementById(id); return t ? t.textContent || '' : ''; }).join(' ');
+      .map((/** @type {string} */ id) => { const t = n.ownerDocument.getElementById(id); return t ? t.textContent || '' : ''; }).join(' ');
     const labels = n.labels ? Array.from(n.labels).map((l) => l.textContent || '').join(' ') : '';
     const own = n.localName === 'input' ? (['button', 'submit', 'reset'].includes(n.type) ? n.value : n.getAttribute('alt') || '')
       : n.localName === 'select' || n.localName === 'textarea' ? '' : n.textContent || '';
@@ -75,7 +75,7 @@ function(enter, x, y) {
   for (const f of form && (submits || maySubmit) ? Array.from(form.elements).slice(0, 300) : []) {
     if (!['input', 'select', 'textarea'].includes(f.localName)) continue;
     if (f.localName === 'input' && f.type === 'password') secrets.add(f);
-    const attrs = {};
+    const attrs = /** @type {Record<string, string>} */ ({});
     for (const n of ['type', 'autocomplete', 'name', 'id', 'placeholder', 'aria-label']) {
       const v = f.getAttribute(n); if (v) attrs[n] = v.slice(0, 200);
     }
