@@ -7,6 +7,9 @@ type BxRect = [number, number, number, number];
 /** What covers an element at every point tested: [its collector key or 0, "tag#id.class"]. */
 type BxCover = [number, string];
 
+/** What visibleRect learns of an ancestor (a memo shared by a batch of calls): its style, whether it clips, its box. */
+interface BxRectFacts { cs: CSSStyleDeclaration; pos: string; open: boolean; holds: boolean | undefined; rect: DOMRect | null }
+
 /** globalThis.__browserx: the collector's registry, one per document (page/collector.js). */
 interface BxRegistry {
   doc: Document;
@@ -23,8 +26,8 @@ interface BxRegistry {
   ours(node: BxDuck): boolean;
   optedOut(node: BxDuck): boolean;
   inside(outer: Node, node: BxDuck): boolean;
-  visibleRect(el: BxDuck, memo?: Map<Element, any>): BxRect | null;
-  cover(el: BxDuck, rect?: number[] | null, memo?: Map<Element, any>): BxCover | null;
+  visibleRect(el: BxDuck, memo?: Map<Element, BxRectFacts>): BxRect | null;
+  cover(el: BxDuck, rect?: number[] | null, memo?: Map<Element, BxRectFacts>): BxCover | null;
   hover?: WeakMap<Document | ShadowRoot, any>;
   uncovered?: WeakMap<Document | ShadowRoot, {sig: any, map: WeakMap<Element, any[]>}>;
   plain?: WeakSet<Element>;

@@ -20,6 +20,9 @@ interface BxEffectMessage {
   kind: string; x?: number; y?: number; width?: number; height?: number; box?: number[]; click?: boolean; durationMs?: number;
 }
 
+/** page/collector.js: a node's live state, as the host reads it (form state, scroll, focus, frame origin...). */
+type BxState = Record<string, unknown>;
+
 /** The collector's options (page/collector.py). */
 interface BxCollectOptions {
   freshBase?: number;

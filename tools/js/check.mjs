@@ -1,4 +1,4 @@
-// `make lint`'s type check of browserx's JavaScript (tsc --allowJs --checkJs --noEmit, JSDoc types).
+// `make lint`'s type check of browserx's JavaScript (tsc --strict --allowJs --checkJs --noEmit, JSDoc types).
 // The extension's files are checked as they are, one program per place they run (the service
 // worker and the scripts it imports, the popup, the options page), with chrome's types. The page
 // snippets under host/browserx are not scripts (snippet.mjs): each is wrapped into .gen/ line for

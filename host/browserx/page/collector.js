@@ -33,7 +33,7 @@ function collect(root, opts) {
   let bx = globalThis.__browserx;
   if (!bx || bx.doc !== document || bx.layout !== LAYOUT) {
     const same = bx && bx.layout === LAYOUT;
-    const base = same ? bx.base : opts.freshBase || 0, next = same ? bx.next : 1;
+    const base = same ? /** @type {BxRegistry} */ (bx).base : opts.freshBase || 0, next = same ? /** @type {BxRegistry} */ (bx).next : 1;
     // (its methods are set below: typed as the whole registry from here)
     bx = globalThis.__browserx = /** @type {BxRegistry} */ ({ doc: document, keys: new WeakMap(), refs: new Map(), base, next, layout: LAYOUT });
     bx.keyOf = function (n) { const k = this.keys.get(n); return k ? this.base + k : 0; };
@@ -75,7 +75,7 @@ function collect(root, opts) {
   // computed style's few facts, its box) is then read once for all its descendants.
   bx.visibleRect = bx.visibleRect || function (el, memo) {
     const doc = el.ownerDocument, view = doc.defaultView, root = doc.documentElement, body = doc.body;
-    const facts = (a) => {
+    const facts = (/** @type {Element} */ a) => {
       let f = memo ? memo.get(a) : undefined;
       if (f === undefined) {
         const cs = view.getComputedStyle(a);
@@ -89,7 +89,7 @@ function collect(root, opts) {
       }
       return f;
     };
-    const holds = (f) => {
+    const holds = (/** @type {BxRectFacts} */ f) => {
       if (f.holds === undefined) {
         const cs = f.cs;
         f.holds = cs.transform !== "none" || cs.perspective !== "none" || cs.filter !== "none" ||
@@ -166,7 +166,9 @@ function collect(root, opts) {
   const SPACED = new Set(["a", "button", "label", "summary", "option", "legend", "h1", "h2", "h3", "h4", "h5",
     "h6", "p", "li", "td", "th", "span", "caption", "figcaption", "dt", "dd"]);
   // Columns per node; text, attrs and state are sparse (index → value): most nodes have none.
-  const k = [], p = [], t = [], bx4 = [], fl = [], tx = {}, at = {}, st = {};
+  const k = /** @type {number[]} */ ([]), p = /** @type {number[]} */ ([]), t = /** @type {string[]} */ ([]);
+  const bx4 = /** @type {number[]} */ ([]), fl = /** @type {number[]} */ ([]), tx = /** @type {Record<number, string>} */ ({});
+  const at = /** @type {Record<number, Record<string, string>>} */ ({}), st = /** @type {Record<number, BxState>} */ ({});
   const suspects = [];
   // Custom elements that take focus yet say no role: their role may come from ElementInternals
   // (Material Web's tabs and radios), which page JS cannot read; the host asks Chrome's
@@ -181,10 +183,11 @@ function collect(root, opts) {
   const frameOwners = [];
   const keys = bx.keys, refs = bx.refs, closedRoots = bx.closed;
 
+  /** @param {Node} node */
   function keyOf(node) {
     let key = keys.get(node);
     if (key === undefined) {
-      key = bx.next++;
+      key = /** @type {BxRegistry} */ (bx).next++;
       keys.set(node, key);
       refs.set(key, new WeakRef(node));
     }
@@ -196,13 +199,13 @@ function collect(root, opts) {
   // included, opted out of AI agents: pruned here, once, for every view, ID and action).
   let ariaHidden = false, inert = false, noAi = false, labelledby = null, describedby = null;
   let optedOut = 0;
-  const noAiBoxes = []; // x, y, w, h (this frame's viewport) of each: screenshots blank them
+  const noAiBoxes = /** @type {number[]} */ ([]); // x, y, w, h (this frame's viewport) of each: screenshots blank them
   // The whole area an element paints into noAiBoxes: its own box and all it holds (text and
   // children that overflow it, absolutely positioned ones, the children of a display: contents
   // element, its shadow root's), as the ranges over its contents measure them.
-  const blankOut = (el, ox, oy) => {
+  const blankOut = (/** @type {Element} */ el, /** @type {number} */ ox, /** @type {number} */ oy) => {
     let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
-    const add = (x) => {
+    const add = (/** @type {DOMRect} */ x) => {
       if (x.width <= 0 && x.height <= 0) return;
       l = Math.min(l, x.left); t = Math.min(t, x.top); r = Math.max(r, x.right); b = Math.max(b, x.bottom);
     };
@@ -220,6 +223,7 @@ function collect(root, opts) {
   // getAttribute gives them: the first attribute of that name (an element may hold two of one
   // qualified name in different namespaces, and a name set through setAttributeNS keeps its
   // case, which getAttribute would lowercase away: both read by position instead).
+  /** @param {Element} el */
   function scanAttrs(el) {
     ariaHidden = inert = noAi = false;
     labelledby = describedby = null;
@@ -259,6 +263,7 @@ function collect(root, opts) {
     return out;
   }
 
+  /** @param {string} ids @param {Document | ShadowRoot} scope */
   function textOf(ids, scope) {
     let s = "";
     for (const id of ids.split(/\s+/)) {
@@ -273,6 +278,7 @@ function collect(root, opts) {
   // What a text node contributes, or null: text with its whitespace runs collapsed; whitespace
   // only between inline children is a word break in names ("Buy" "now"); elsewhere it is layout
   // noise and is not sent.
+  /** @param {Text} node @param {boolean} spaced */
   function textFor(node, spaced) {
     const raw = node.data;
     if (!raw) return null;
@@ -283,8 +289,9 @@ function collect(root, opts) {
     return ODD_SPACE.test(text) ? text.replace(/\s+/g, " ") : text;
   }
 
+  /** @param {BxDuck} el a control, a label or an option @param {string} tag @param {BxState | null} s */
   function formState(el, tag, s) {
-    const set = (name, v) => { (s || (s = {}))[name] = v; };
+    const set = (/** @type {string} */ name, /** @type {unknown} */ v) => { (s || (s = {}))[name] = v; };
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON") {
       if (el.matches(":disabled")) set("disabled", true);
       if (tag === "INPUT") {
@@ -340,7 +347,7 @@ function collect(root, opts) {
   // probe answers a browserx-scan event with a browserx-clickable event at each of them.
   const fw = new Set();
   if (root.nodeType === 9) {
-    const onMarked = (e) => { const target = e.composedPath()[0]; if (target) fw.add(target); };
+    const onMarked = (/** @type {Event} */ e) => { const target = e.composedPath()[0]; if (target) fw.add(target); };
     document.addEventListener("browserx-clickable", onMarked, true);
     try { document.dispatchEvent(new Event("browserx-scan")); } finally {
       document.removeEventListener("browserx-clickable", onMarked, true);
@@ -354,11 +361,13 @@ function collect(root, opts) {
   // change; cross-origin sheets cannot be read and are passed over.
   const hoverMemo = bx.hover || (bx.hover = new WeakMap());
   const hoverNow = new Map(); // this walk's answers: the sheets are looked at once per scope
+  /** @param {Document | ShadowRoot} scope */
   function hoverSelector(scope) {
     let v = hoverNow.get(scope);
     if (v === undefined) { v = hoverSelectorOf(scope); hoverNow.set(scope, v); }
     return v;
   }
+  /** @param {Document | ShadowRoot} scope */
   function hoverSelectorOf(scope) {
     const sheets = scope.styleSheets;
     if (!sheets) return null;
@@ -366,10 +375,11 @@ function collect(root, opts) {
     for (let j = 0; j < sheets.length; j++) { try { size += sheets[j].cssRules.length * 1024; } catch (e) {} }
     const known = hoverMemo.get(scope);
     if (known && known.size === size) return known.selector;
-    const found = [];
-    const scan = (rules, depth) => {
+    const found = /** @type {string[]} */ ([]);
+    const scan = (/** @type {CSSRuleList} */ rules, /** @type {number} */ depth) => {
       for (let j = 0; j < rules.length; j++) {
-        const r = rules[j], sel = r.selectorText;
+        // a style rule (selectorText, style) or a grouping one (cssRules: @media, @supports...), told apart by selectorText
+        const r = /** @type {CSSRule & Partial<CSSStyleRule & CSSGroupingRule>} */ (rules[j]), sel = r.selectorText;
         if (sel === undefined) { if (r.cssRules && depth < 4) scan(r.cssRules, depth + 1); continue; }
         if (sel.indexOf(":hover") < 0 || !r.style) continue;
         const op = r.style.opacity;
@@ -403,6 +413,7 @@ function collect(root, opts) {
   const NAME_ROLES = new Set(["button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
     "radio", "checkbox", "switch", "treeitem"]);
   const QUOTED = /"((?:[^"\\]|\\.)*)"/g, ALT_NEXT = /^\s*\//;
+  /** @param {Element} el @param {string} which */
   function generated(el, which) {
     const content = getComputedStyle(el, which).content;
     if (!content || content.charCodeAt(0) !== 34) return "";
@@ -420,6 +431,7 @@ function collect(root, opts) {
   }
 
   // The layout flags of one element (bits 1-64; display's bits are set by the walk).
+  /** @param {CSSStyleDeclaration} cs */
   function layoutFlags(cs) {
     let f = 0;
     if (cs.visibility !== "visible") f |= 1;
@@ -449,6 +461,7 @@ function collect(root, opts) {
 
   // Whether clip: rect(top, right, bottom, left) leaves at most a pixel of the box (the
   // screen-reader-only pattern); "auto" edges do not clip.
+  /** @param {string} c */
   function rectAway(c) {
     const m = /rect\(([^)]*)\)/.exec(c);
     if (!m) return false;
@@ -457,6 +470,7 @@ function collect(root, opts) {
   }
   // Whether clip-path leaves nothing: inset() of 50 % or more from both sides, a zero circle,
   // or a polygon with every point the same.
+  /** @param {string} cp */
   function pathAway(cp) {
     let m = /^inset\(([^)]*)\)/.exec(cp);
     if (m) {
@@ -472,6 +486,7 @@ function collect(root, opts) {
   // Whether an element is the containing block of fixed (and absolute) descendants although it
   // is not positioned that way: transform, filter, perspective, containment, will-change.
   const cbMemo = new Map();
+  /** @param {Element} el @param {CSSStyleDeclaration} cs */
   function holdsFixed(el, cs) {
     let v = cbMemo.get(el);
     if (v === undefined) {
@@ -484,6 +499,7 @@ function collect(root, opts) {
   }
 
   // A scroll container's state when it has something to scroll, else s unchanged.
+  /** @param {Element} node @param {BxState | null} s */
   function scrollState(node, s) {
     if (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1) {
       (s || (s = {})).scroll = [node.scrollLeft, node.scrollTop, node.scrollWidth, node.scrollHeight,
@@ -494,7 +510,8 @@ function collect(root, opts) {
 
   // Elements kept by the walk, for the passes after it (boxes, then layout flags): node, its
   // index, its computed style, its frame's offset. Frames are done by the walk itself.
-  const eNode = [], eIdx = [], eBox = [], eCs = [], eX = [], eY = [];
+  const eNode = [], eIdx = /** @type {number[]} */ ([]), eBox = /** @type {number[]} */ ([]);
+  const eCs = /** @type {CSSStyleDeclaration[]} */ ([]), eX = [], eY = [];
   // Possible closed-shadow hosts in walk order (positions in eNode); custom or built-in.
   const cand = [], candCustom = [];
 
@@ -719,7 +736,7 @@ function collect(root, opts) {
     }
   }
   // Layout flags, and the state of scroll containers.
-  let outOfFlow = null; // positions in eNode of absolutely and fixed positioned elements
+  let outOfFlow = /** @type {number[] | null} */ (null); // positions in eNode of absolutely and fixed positioned elements
   for (let j = 0; j < ne; j++) {
     const i = eIdx[j];
     const f = fl[i] |= layoutFlags(eCs[j]);
@@ -767,6 +784,7 @@ function collect(root, opts) {
   }
   // The part of a box (its left, top, right, bottom) in a viewport of w × h, [left, top, right,
   // bottom], or null when less than a pixel of it is in view either way.
+  /** @param {DOMRect} b @param {number} w @param {number} h */
   function inViewport(b, w, h) {
     const x1 = Math.max(b.left, 0), y1 = Math.max(b.top, 0);
     const x2 = Math.min(b.right, w), y2 = Math.min(b.bottom, h);
@@ -775,6 +793,7 @@ function collect(root, opts) {
   // The signature of what could cover anything, for the occlusion pass below: the viewport, the
   // scroll, the element count, and each positioned element's key, flags (but the pass's own bit
   // 131072), box and z-index (the first ne of the walk's elements).
+  /** @param {number} vw @param {number} vh @param {number} scrollX @param {number} scrollY @param {number} ne */
   function coverSig(vw, vh, scrollX, scrollY, ne) {
     let sig = (Math.imul(vw, 31) + vh + Math.imul(scrollX | 0, 961) + Math.imul(scrollY | 0, 29791) + Math.imul(ne, 7919)) | 0;
     for (let j = 0; j < ne; j++) {
@@ -797,7 +816,7 @@ function collect(root, opts) {
   // the pointer cursor starts, and nodes that listened for clicks at the last capture and their
   // items), if its box meets the viewport. Tested ones get bit 131072; what covers them goes
   // in `hits` by key. The host tests what it lists beyond these in a call of its own.
-  const hits = {}, hitStarted = performance.now();
+  const hits = /** @type {Record<number, BxCover>} */ ({}), hitStarted = performance.now();
   let hitTested = 0, reused = 0;
   if (opts.hitTest) {
     const base = bx.base, listening = opts.listening && opts.listening.length ? new Set(opts.listening) : null;
@@ -849,7 +868,7 @@ function collect(root, opts) {
         const x = bx4[eBox[j]], y = bx4[eBox[j] + 1];
         if (x >= vw || y >= vh || x + bx4[eBox[j] + 2] <= 0 || y + bx4[eBox[j] + 3] <= 0) continue;
       }
-      let maybe = ACTIVE_TAGS.has(t[i]) || (f & 65536) !== 0;
+      let maybe = /** @type {boolean | number} */ (ACTIVE_TAGS.has(t[i]) || (f & 65536) !== 0); // a list's 0 or 1 may decide it
       if (!maybe) {
         const a = at[i];
         if (a !== undefined) for (const name in a) if (ACTIVE_ATTRS.has(name) || name.startsWith("hx-")) { maybe = true; break; }
@@ -858,8 +877,8 @@ function collect(root, opts) {
       if (!maybe && st[i] !== undefined && st[i].editable) maybe = true;
       if (!maybe && near !== null) {
         const pi = p[i];
-        maybe = near[i] === 0 || (pi >= 0 && ((lists[pi] && near[pi] <= 3) ||
-          (SECTIONS.has(t[pi]) && p[pi] >= 0 && lists[p[pi]] && near[p[pi]] <= 3)));
+        maybe = near[i] === 0 || (pi >= 0 && ((/** @type {Uint8Array} */ (lists)[pi] && near[pi] <= 3) ||
+          (SECTIONS.has(t[pi]) && p[pi] >= 0 && /** @type {Uint8Array} */ (lists)[p[pi]] && near[p[pi]] <= 3))); // lists: set with near
       }
       if (!maybe) continue;
       fl[i] |= 131072;
