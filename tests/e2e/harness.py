@@ -107,11 +107,15 @@ def browser_with_extension(
     options.add_argument("--enable-logging=stderr")
     service = Service(shutil.which("chromedriver") or "chromedriver", log_output=str(root / "chromium.log"))
     driver = webdriver.Chrome(options=options, service=service)
+    failed = False
     try:
         host = wait_for_new_host(started, timeout)
         if host is None:
             raise RuntimeError(f"no browserx host connected within {timeout} s (runtime dir {runtime})")
         yield Browser(driver, host, runtime, profile)
+    except BaseException:
+        failed = True
+        raise
     finally:
         driver.quit()
         for name, old in (
@@ -123,12 +127,19 @@ def browser_with_extension(
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = old
-        # Keep the host logs of the last run for post-mortems (each xdist worker's own).
+        # Keep the host and Chromium logs for post-mortems: the last browser's (each xdist worker's
+        # own), and those of a browser whose test failed inside it under a name of their own (a
+        # later browser of the worker would overwrite them).
         worker = os.environ.get("PYTEST_XDIST_WORKER")
-        keep = artifact(f"last-logs-{worker}" if worker else "last-logs")
-        shutil.rmtree(keep, ignore_errors=True)
-        keep.mkdir(parents=True, exist_ok=True)
-        for log in [*runtime.glob("host-*.log"), root / "chromium.log"]:
-            if log.exists():
-                shutil.copy(log, keep / log.name)
+        _keep_logs(root, runtime, artifact(f"last-logs-{worker}" if worker else "last-logs"))
+        if failed:
+            _keep_logs(root, runtime, artifact(f"failed-logs-{root.name}"))
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _keep_logs(root: Path, runtime: Path, keep: Path) -> None:
+    shutil.rmtree(keep, ignore_errors=True)
+    keep.mkdir(parents=True, exist_ok=True)
+    for log in [*runtime.glob("host-*.log"), root / "chromium.log"]:
+        if log.exists():
+            shutil.copy(log, keep / log.name)
