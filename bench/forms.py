@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from harness import arg_parser, machine_info, running_browser, serve_pages, spread, workdir
+from harness import arg_parser, machine_info, spread
+from one_page import one_page
 
 from browserx import Client
 
@@ -56,61 +57,45 @@ def _ids(bx: Client, tab: int) -> dict[str, int]:
 
 
 def run(runs: int, pause: float) -> dict[str, list[float]]:
-    from playwright.sync_api import sync_playwright
-
-    with (
-        workdir("browserx-forms-") as work,
-        serve_pages(work, ()) as (origin, _),
-        running_browser(work) as browser,
-    ):
-        (work / "pages" / "form.html").write_text(PAGE, encoding="utf-8")
-        url = f"{origin}/form.html"
-        driver = sync_playwright().start()
-        try:
-            pw_browser = driver.chromium.connect_over_cdp(browser.cdp_endpoint)
-            page = pw_browser.contexts[0].pages[0]
-            page.goto(url)
-            with Client() as bx:
-                tab = next(t["tab"] for t in bx.tabs() if t["url"] == url)
-                ids = _ids(bx, tab)
-                times: dict[str, list[float]] = {
-                    "browserx fill": [],
-                    "browserx single calls": [],
-                    "playwright": [],
-                }
-                for round_no in range(runs + 2):  # two rounds to warm up, not counted
-                    for kind in times:
-                        page.evaluate(RESET)
-                        values = _values(round_no)
-                        time.sleep(pause)
-                        started = time.perf_counter()
-                        if kind == "browserx fill":
-                            bx.fill([{"id": ids[n], "value": v} for n, v in values.items()], tab=tab)
-                        elif kind == "browserx single calls":
-                            for name, value in values.items():
-                                if isinstance(value, bool):
-                                    bx.check(ids[name], value, tab=tab)
-                                elif name == "Country":
-                                    bx.select(ids[name], value, tab=tab)
-                                else:
-                                    bx.type_text(ids[name], value, clear=True, blur=True, tab=tab)
+    with one_page("browserx-forms-", "form.html", PAGE) as on:
+        bx, tab, page = on.bx, on.tab, on.page
+        ids = _ids(bx, tab)
+        times: dict[str, list[float]] = {
+            "browserx fill": [],
+            "browserx single calls": [],
+            "playwright": [],
+        }
+        for round_no in range(runs + 2):  # two rounds to warm up, not counted
+            for kind in times:
+                page.evaluate(RESET)
+                values = _values(round_no)
+                time.sleep(pause)
+                started = time.perf_counter()
+                if kind == "browserx fill":
+                    bx.fill([{"id": ids[n], "value": v} for n, v in values.items()], tab=tab)
+                elif kind == "browserx single calls":
+                    for name, value in values.items():
+                        if isinstance(value, bool):
+                            bx.check(ids[name], value, tab=tab)
+                        elif name == "Country":
+                            bx.select(ids[name], value, tab=tab)
                         else:
-                            for name, value in values.items():
-                                field = page.get_by_label(name, exact=True)
-                                if isinstance(value, bool):
-                                    field.check()
-                                elif name == "Country":
-                                    field.select_option(label=value)
-                                else:
-                                    field.fill(value)
-                        elapsed = (time.perf_counter() - started) * 1000
-                        state = page.evaluate(READ_BACK)
-                        if state != _expected(values):
-                            raise RuntimeError(f"{kind} left the form as {state}, not {_expected(values)}")
-                        if round_no >= 2:
-                            times[kind].append(elapsed)
-        finally:
-            driver.stop()
+                            bx.type_text(ids[name], value, clear=True, blur=True, tab=tab)
+                else:
+                    for name, value in values.items():
+                        field = page.get_by_label(name, exact=True)
+                        if isinstance(value, bool):
+                            field.check()
+                        elif name == "Country":
+                            field.select_option(label=value)
+                        else:
+                            field.fill(value)
+                elapsed = (time.perf_counter() - started) * 1000
+                state = page.evaluate(READ_BACK)
+                if state != _expected(values):
+                    raise RuntimeError(f"{kind} left the form as {state}, not {_expected(values)}")
+                if round_no >= 2:
+                    times[kind].append(elapsed)
     return times
 
 

@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from harness import arg_parser, machine_info, running_browser, serve_pages, spread, workdir
+from harness import arg_parser, machine_info, spread
+from one_page import one_page
 
 from browserx import Client
 
@@ -79,31 +80,15 @@ def _steps(way: str, bx: Client, tab: int, page: Any, ids: dict[str, int], n: in
 
 
 def run(runs: int, think: tuple[float, float], seed: int) -> dict[str, dict[str, list[float]]]:
-    from playwright.sync_api import sync_playwright
-
     rng = random.Random(seed)
     times: dict[str, dict[str, list[float]]] = {}
-    with (
-        workdir("browserx-pacing-") as work,
-        serve_pages(work, ()) as (origin, _),
-        running_browser(work) as browser,
-    ):
-        (work / "pages" / "plain.html").write_text(PAGE, encoding="utf-8")
-        url = f"{origin}/plain.html"
-        driver = sync_playwright().start()
-        try:
-            page = driver.chromium.connect_over_cdp(browser.cdp_endpoint).contexts[0].pages[0]
-            page.goto(url)
-            with Client() as bx:
-                tab = next(t["tab"] for t in bx.tabs() if t["url"] == url)
-                for round_no in range(runs + 1):  # the first round warms up, not counted
-                    order = WAYS if round_no % 2 else WAYS[::-1]
-                    for way in order:
-                        for kind, ms in _round(way, bx, tab, page, url, rng, think, round_no).items():
-                            if round_no:
-                                times.setdefault(kind, {}).setdefault(way, []).append(ms)
-        finally:
-            driver.stop()
+    with one_page("browserx-pacing-", "plain.html", PAGE) as on:
+        for round_no in range(runs + 1):  # the first round warms up, not counted
+            order = WAYS if round_no % 2 else WAYS[::-1]
+            for way in order:
+                for kind, ms in _round(way, on.bx, on.tab, on.page, on.url, rng, think, round_no).items():
+                    if round_no:
+                        times.setdefault(kind, {}).setdefault(way, []).append(ms)
     return times
 
 
