@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-pacing bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools page-library bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-pacing bench-screenshot clean
 
 setup: system venv native
 
@@ -177,13 +177,19 @@ bench-pacing: bench-venv
 bench-screenshot: setup
 	$(PY) bench/screenshot.py $(SHOT_ARGS)
 
-# tsc and eslint, pinned in tools/js/package.json, into tools/js/node_modules (redone when the pins change).
+# tsc, eslint and esbuild, pinned in tools/js/package.json, into tools/js/node_modules (redone when the
+# pins change).
 js-tools:
 	sh scripts/setup-js-tools.sh
 
-# The JavaScript too: tsc over its JSDoc types (tools/js/check.mjs: the extension, and the page snippets
-# against host/browserx/page_api.d.ts and snippets.d.ts), eslint (tools/js/eslint.config.mjs), and the
-# unit tests of the collector's pure parts under node (tools/js/test).
+# The page library, host/browserx/page/library.gen.js: every page module bundled (tools/js/build.mjs).
+# Run it after changing a module; `make lint` fails while the committed bundle is stale.
+page-library: js-tools
+	node tools/js/build.mjs
+
+# The JavaScript too: tsc over its JSDoc types (tools/js/check.mjs: the extension, and the page
+# library's modules against host/browserx/page_api.d.ts and snippets.d.ts; the bundle is fresh), eslint
+# (tools/js/eslint.config.mjs), and the unit tests of the collector's pure parts under node (tools/js/test).
 lint: venv js-tools
 	$(VENV)/bin/ruff check host tests scripts bench
 	$(VENV)/bin/ruff format --check host tests scripts bench

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The JavaScript checks' tools (tsc, eslint: pinned in tools/js/package.json and package-lock.json)
+# The JavaScript tools (tsc, eslint, esbuild: pinned in tools/js/package.json and package-lock.json)
 # into tools/js/node_modules, `npm ci` without install scripts. Idempotent and quick when done:
 # redone only when the pinned list changed. Node and npm come from scripts/setup-system.sh.
 set -eu

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,7 +18,7 @@ import msgspec
 from browserx.actions.resolve import RESOLVE_JS
 from browserx.errors import BrowserxError, CdpError, StaleElement, UnknownElement
 from browserx.interfaces.agent.backend import Backend
-from browserx.page.kept import MISSING, kept
+from browserx.page_js import MISSING, library_name
 from browserx.relay.connection import decode_result
 from browserx.relay.protocol import ArgsFrom, Gate, Inbound
 from browserx.snapshot.frames import KEY_BITS
@@ -159,9 +158,6 @@ def emit(
                                      params=raw))  # type: ignore[arg-type]  # fmt: skip
 
 
-KEPT_NAME = re.compile(r"(__bxKept_[0-9a-f]+)")
-
-
 class RecordedPage:
     """A page that answers what capture and the element lookup ask of it (an ``Answer`` for
     fake_tab): one main frame showing a recorded document (tests/snapshot/recordings), with its
@@ -189,7 +185,7 @@ class RecordedPage:
         # key (0 when it is not a node of the page) and its tag#id.class.
         self.covers: dict[int, tuple[int, str]] = {}
         self.hit_tested: list[int] = []  # keys the host's hit test was asked about
-        self.kept: set[str] = set()  # the functions browserx's world keeps (page/kept.py)
+        self.kept: set[str] = set()  # what browserx's world keeps: the page library's name, once installed
 
     # -- what the test does to the page --
 
@@ -238,15 +234,14 @@ class RecordedPage:
     # -- the page's answers --
 
     def stub_missed(self, declaration: str) -> dict[str, Any] | None:
-        """A kept function's stub throws when the world does not keep it (its whole form keeps it,
-        as page/kept.py's do): the page's answer then, else None."""
-        found = KEPT_NAME.search(declaration)
-        if found is None:
+        """A library member's stub throws when the world lacks the library (its whole form installs
+        it, as page_js.py's does): the page's answer then, else None."""
+        if library_name() not in declaration:
+            return None  # a page-world function
+        if "Object.defineProperty(globalThis" in declaration:
+            self.kept.add(library_name())
             return None
-        if f"globalThis.{found[1]} = (" in declaration:
-            self.kept.add(found[1])
-            return None
-        if found[1] in self.kept:
+        if library_name() in self.kept:
             return None
         thrown = {
             "type": "object",
@@ -274,11 +269,7 @@ class RecordedPage:
         if missed is not None:
             return missed
         args = [a.get("value") for a in params.get("arguments", [])]
-        if params["functionDeclaration"] in (
-            RESOLVE_JS.source,
-            kept(RESOLVE_JS).whole.source,
-            kept(RESOLVE_JS).stub.source,
-        ):
+        if params["functionDeclaration"] in (RESOLVE_JS.source, RESOLVE_JS.whole):
             return self._lookup(args[0])
         if args and isinstance(args[0], dict) and "freshBase" in args[0]:
             if self.base is None:

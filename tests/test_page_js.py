@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
+import hashlib
+import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,37 +19,57 @@ REPO = PACKAGE.parent.parent
 JS_FILES = sorted(p for p in PACKAGE.rglob("*.js") if p.relative_to(PACKAGE).parts[0] != "extension")
 
 
-def test_the_header_and_the_final_line_break_are_not_sent() -> None:
-    text = "// what it does\n// for whom\n\nfunction(x) {\n  // kept: inside the code\n  return x;\n}\n"
-    assert page_js.snippet(text) == "function(x) {\n  // kept: inside the code\n  return x;\n}"
-    assert page_js.snippet("[scrollX, scrollY]") == "[scrollX, scrollY]"
-    assert page_js.snippet("(() => 1)()\n\n") == "(() => 1)()\n"  # only the last line break goes
+MODULES = sorted(p for p in JS_FILES if not p.name.endswith(".gen.js"))
+# A member is a module's default export; a module without one (the collector's parts) is bundled
+# into the modules that import it.
+NAMES = [str(p.relative_to(PACKAGE)) for p in MODULES if re.search(r"^export default\b", p.read_text(), re.M)]
 
 
-def test_a_file_is_read_once() -> None:
-    assert page_js._read("browserx.actions", "resolve.js") is page_js._read("browserx.actions", "resolve.js")
-    assert page_js.load("browserx.actions", "pointer_hit.js") == page_js.load(
-        "browserx.actions", "pointer_hit.js"
-    )
+def test_the_library_holds_every_page_module_by_its_path() -> None:
+    assert sorted(page_js.members()) == NAMES
+    # Built, not a module: the one generated file.
+    assert [p.relative_to(PACKAGE).as_posix() for p in JS_FILES if p.name.endswith(".gen.js")] == [
+        page_js.LIBRARY_FILE
+    ]
 
 
-def test_a_snippet_names_its_file_in_what_is_sent() -> None:
+def test_a_member_is_loaded_by_its_path_and_a_module_the_library_lacks_is_refused() -> None:
     hit = page_js.load("browserx.actions", "pointer_hit.js")
-    assert hit.name == "actions/pointer_hit.js"
+    assert hit == page_js.Snippet("actions/pointer_hit.js") and hit.code is None
+    with pytest.raises(ValueError, match="make page-library"):
+        page_js.load("browserx.actions", "no_such_module.js")
+
+
+def test_a_member_is_called_by_name_and_names_its_module_in_what_is_sent() -> None:
+    hit = page_js.load("browserx.actions", "pointer_hit.js")
     # On a line of its own, and a line break after it: Chrome closes a function declaration with ")".
-    assert hit.source == hit.code + "\n//# sourceURL=browserx/actions/pointer_hit.js\n"
-
-
-def test_what_a_snippet_uses_is_declared_and_checked() -> None:
-    hit = page_js.Snippet("actions/x.js", "(x) => x")
-    code = page_js.compose(
-        "a.js", "function() { return [__F__(1), __N__, __S__]; }", {"F": hit, "N": 3, "S": 'a"b'}
+    assert hit.source.endswith("\n//# sourceURL=browserx/actions/pointer_hit.js\n")
+    assert len(hit.source) < 400 and page_js.library_name() in hit.source and page_js.MISSING in hit.source
+    assert '"actions/pointer_hit.js"' in hit.source
+    assert page_js.library() in hit.whole and hit.whole.endswith(
+        "//# sourceURL=browserx/actions/pointer_hit.js\n"
     )
-    assert code == 'function() { return [(x) => x(1), 3, "a\\"b"]; }'
-    with pytest.raises(ValueError, match="placeholders"):
-        page_js.compose("a.js", "__F__ + __G__", {"F": 1})  # one missing
-    with pytest.raises(ValueError, match="placeholders"):
-        page_js.compose("a.js", "__F__", {"F": 1, "G": 2})  # one never used
+    assert page_js.library() in page_js.document_start_source()
+
+
+def test_the_library_is_named_after_its_text() -> None:
+    assert (
+        page_js.library_name().removeprefix("__bxLibrary_")
+        in hashlib.sha256(page_js.library().encode()).hexdigest()
+    )
+
+
+def test_a_page_world_function_is_sent_whole_without_its_header_and_export() -> None:
+    text = '// what it does\n// for whom\n/** @type {BxSnippets["x.js"]} */\nexport default function (x) {\n  // inside\n  return x;\n}\n'
+    assert page_js.module_function(text) == "function (x) {\n  // inside\n  return x;\n}"
+    wait = page_js.page_world("browserx.actions", "navigation_wait.js")
+    assert wait.code is not None and wait.code.startswith("function (want, gone) {")
+    assert wait.source == wait.whole == wait.code + "\n//# sourceURL=browserx/actions/navigation_wait.js\n"
+
+
+def test_a_page_world_module_that_imports_is_refused() -> None:
+    with pytest.raises(ValueError, match="imports nothing"):
+        page_js.page_world("browserx.actions", "pointer_aim.js")
 
 
 def test_every_file_sits_where_the_package_data_takes_it() -> None:
@@ -56,48 +79,45 @@ def test_every_file_sits_where_the_package_data_takes_it() -> None:
     assert [p for p in JS_FILES if len(p.relative_to(PACKAGE).parts) not in (2, 3)] == []
 
 
-@pytest.mark.parametrize("path", JS_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_every_file_is_loaded_by_a_module_of_its_package(path: Path) -> None:
-    sources = "\n".join(p.read_text(encoding="utf-8") for p in path.parent.glob("*.py"))
-    assert f'"{path.name}"' in sources
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_module_is_called_by_a_module_of_its_package_or_imported_by_one_that_is(path: Path) -> None:
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py"))
+    imported = "\n".join(p.read_text(encoding="utf-8") for p in MODULES if p != path)
+    name = path.relative_to(PACKAGE).as_posix()
+    package = "browserx." + ".".join(path.relative_to(PACKAGE).parent.parts)
+    assert f'"{package}", "{path.name}"' in sources or f'"{name}"' in sources or f'/{path.name}"' in imported
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "browserx.actions.at_point",
-        "browserx.actions.effects",
-        "browserx.actions.forms",
-        "browserx.actions.keyboard",
-        "browserx.actions.navigation",
-        "browserx.actions.page_changes",
-        "browserx.actions.pointer",
-        "browserx.actions.resolve",
-        "browserx.actions.scroll",
-        "browserx.actions.verify",
-        "browserx.pixels.screenshot",
-        "browserx.page.css_filter",
-        "browserx.page.framework",
-        "browserx.page.occlusion",
-        "browserx.page.opt_out",
-        "browserx.page.page_watch",
-    ],
-)
-def test_every_placeholder_is_filled_at_import(module: str) -> None:
-    snippets = {k: v for k, v in vars(importlib.import_module(module)).items() if k.endswith("_JS")}
-    assert snippets
-    for name, snippet in snippets.items():
-        assert isinstance(snippet, page_js.Snippet) and snippet.code.strip(), name
-        assert not snippet.code.startswith("//"), name
-        assert re.findall(r"__[A-Z][A-Z_]*__", snippet.code) == [], name
+LIBRARY_RUN = """
+const vm = require("vm");
+const [whole, stub, keyed, missing] = %(forms)s;
+const world = vm.createContext({});
+const call = (src, self, ...args) => vm.runInContext("(" + src + ")", world).apply(self, args);
+const out = {};
+out.whole = call(whole, null, {nodeType: 1, hasAttribute: (name) => name === "data-no-ai"});
+out.stub = call(stub, null, {nodeType: 1, hasAttribute: () => false});
+try { vm.runInNewContext("(" + stub + ")").call({}, "z"); } catch (e) { out.thrown = String(e.message); }
+out.keyed = call(keyed, undefined, 0);
+console.log(JSON.stringify(out));
+"""
 
 
-def test_the_scroll_fraction_and_the_wait_call_are_arguments() -> None:
-    from browserx.actions.navigation import WAIT_JS
-    from browserx.actions.scroll import SCROLL_JS
-
-    assert "Math.round(size * pageFraction)" in SCROLL_JS.code
-    assert WAIT_JS.code.startswith("(want, gone) => {") and WAIT_JS.code.endswith("}")
+def test_the_whole_form_installs_the_library_and_the_stub_calls_it_or_throws_missing() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed (scripts/setup-system.sh installs it)")
+    no_ai = page_js.load("browserx.page", "no_ai.js")
+    forms = [
+        no_ai.whole,
+        no_ai.source,
+        page_js.load("browserx.actions", "drag_started.js").keyed().source,
+        page_js.MISSING,
+    ]
+    script = LIBRARY_RUN % {"forms": json.dumps(forms)}
+    out = json.loads(subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout)
+    assert out["whole"] is True and out["stub"] is False  # ran with its arguments, then by name
+    assert out["thrown"] == page_js.MISSING  # a world without the library
+    assert out["keyed"] is None  # no element of that key: nothing is called on
 
 
 def _members_and_globals(code: str) -> tuple[set[str], set[str]]:
@@ -114,7 +134,7 @@ def test_every_member_and_global_the_snippets_use_is_described() -> None:
     members: set[str] = set()
     found_globals: set[str] = set()
     for path in JS_FILES:
-        m, g = _members_and_globals(page_js.snippet(path.read_text(encoding="utf-8")))
+        m, g = _members_and_globals(page_js.module_function(path.read_text(encoding="utf-8")))
         members |= m
         found_globals |= g
     assert {"keyOf", "nodeOf", "keyFor", "closed", "cover", "suspects"} <= members  # the scan works

@@ -1,9 +1,9 @@
-// The type of every page snippet (host/browserx/**/*.js, browserx/page_js.py): its `this`, what
-// the host sends it and what it answers (a function), or what it evaluates to (an expression),
-// keyed by its path under host/browserx. BxPlaceholders: the type of what the loading module
-// declares for each `__NAME__` of a file (page_js.load's `uses`: another snippet, or a number or a
-// string the host owns, written as a JSON literal). Checked by `make lint` (tools/js/check.mjs): a
-// snippet not listed here fails the check.
+// The type of every module of browserx's page library (host/browserx/**/*.js, the extension aside:
+// tools/js/build.mjs bundles them, browserx/page_js.py calls a module's default export by its path):
+// its `this`, its arguments and what it answers, keyed by the module's path under host/browserx.
+// Each module declares its default export as BxSnippets[its path], so `make lint`'s tsc holds the
+// module to it, and a module not listed here fails the check.
+
 
 /**
  * A node a snippet reads by duck typing: it tells the kind (nodeType, localName, `in`) before it
@@ -90,6 +90,9 @@ interface BxSettled {
 /** page/no_ai.js: whether a node is inside what opted out of AI agents (data-no-ai). */
 type BxNoAi = (node: BxDuck) => boolean;
 
+/** screenshot_page_metrics.js: innerWidth, innerHeight, scrollX, scrollY, scrollWidth, scrollHeight. */
+type BxPageMetrics = [number, number, number, number, number, number];
+
 /** page_changes_settle.js: the page's reaction waited for; answers the ms waited. */
 type BxSettleChanges = (quick: boolean) => Promise<number>;
 
@@ -105,7 +108,7 @@ interface BxSnippets {
   "actions/upload_files.js": (this: BxDuck) => {name: string, size: number}[];
   "actions/upload_probe.js": (this: BxDuck) =>
     {file: boolean, multiple: boolean, disabled: boolean, submits: boolean};
-  "actions/effects.js": (this: unknown, msg: BxEffectMessage, el?: Element | null) => void;
+  "actions/effects.js": (this: BxDuck, msg: BxEffectMessage) => void;
   "actions/focus_guard.js": (this: unknown, blur: boolean) =>
     {optedOut: boolean, nowhere?: boolean} | {frameOwner: number} | {closedHost: true};
   "actions/forms_select.js": (this: BxDuck, want: string) => BxSelected | {native: boolean, error: string, options?: string[]};
@@ -123,12 +126,13 @@ interface BxSnippets {
     Promise<{probe: BxProbe, settled: number, counted: BxCounted}>;
   "actions/keyboard_select_all.js": (this: BxDuck) => true;
   "actions/links_at_point.js": (this: BxDuck, x: number, y: number) => BxLink | null;
-  "actions/links_focused.js": BxLink | null;
+  "actions/links_focused.js": () => BxLink | null;
+  "actions/navigation_ready.js": () => DocumentReadyState;
   "actions/navigation_wait.js": (want: string | null, gone: string | null) => [boolean, boolean];
-  "actions/page_changes_peek.js": BxCounted;
-  "actions/page_changes_read.js": BxCounted;
+  "actions/page_changes_peek.js": () => BxCounted;
+  "actions/page_changes_read.js": () => BxCounted;
   "actions/page_changes_settle.js": BxSettleChanges;
-  "actions/page_changes_start.js": string;
+  "actions/page_changes_start.js": () => string;
   "actions/pointer_after.js": (this: BxDuck, settle?: boolean) =>
     BxVerdict | {bad: null, seen: number, settled: number, counted: BxCounted}
     | Promise<{bad: null, seen: number, settled: number, counted: BxCounted}>;
@@ -142,61 +146,34 @@ interface BxSnippets {
   "actions/resolve.js": (this: unknown, key: number) => Node | "no-ai" | null;
   "actions/scroll.js": (this: BxDuck, direction: string, amount: number, measureOnly: boolean, pageFraction: number) =>
     {label: string, before: number[], after: number[], remaining: Record<string, number>};
-  "actions/scroll_page_pos.js": [number, number];
-  "actions/verify_drain_events.js": {now: number, events: BxPageEvent[]};
+  "actions/scroll_page_pos.js": () => [number, number];
+  "actions/scroll_rect.js": (this: Element) => [number, number];
+  "actions/verify_drain_events.js": () => {now: number, events: BxPageEvent[]};
   "actions/verify_target_state.js": (this: BxDuck) =>
     {value: string | null, state: object, password: boolean};
   "control/person/sensitive_facts.js": (this: BxDuck, enter: boolean, x?: number, y?: number) =>
     {submits: boolean, maySubmit?: boolean, host: string, fields: {attrs: object, inputType: string, wasPassword: boolean,
      label: string}[], name: string, activates: boolean, opaque?: boolean};
   "pixels/screenshot_content_box.js": (this: Element) => [number[], boolean, boolean];
-  "pixels/screenshot_page_metrics.js": [number, number, number, number, number, number];
+  "pixels/screenshot_hide_effects.js": () => BxPageMetrics;
+  "pixels/screenshot_page_metrics.js": () => BxPageMetrics;
   "page/closed_roots.js": (this: Element, opts: BxCollectOptions, ...hostsThenRoots: BxDuck[]) => string;
   "page/collector.js": (root: BxDuck, opts?: BxCollectOptions) => string;
   "page/css_filter_match.js": (this: unknown, selector: string, rootKeys: number[]) => string;
-  "page/framework_probe.js": number;
+  "page/framework_probe.js": (max: number, answerDocument?: boolean) => number | Document;
   "page/key_of_this.js": (this: Element) => number;
   "page/keys_of_args.js": (this: unknown, ...els: (Node | null)[]) => number[];
+  "page/main_document.js": () => Document;
   "page/mark_plain.js": (this: Element[], closed: number[]) => void;
   "page/no_ai.js": BxNoAi;
+  "page/no_ai_document.js": () => boolean;
   "page/no_ai_input.js": BxNoAi;
   "page/occlusion_hit_test.js": (this: unknown, keys: number[]) => string;
-  "page/opt_out.js": boolean;
-  "page/page_watch.js": BxWatch;
+  "page/opt_out.js": () => boolean;
+  "page/page_watch.js": () => BxWatch;
+  "page/page_watch_early.js": () => void;
   "page/page_watch_settle.js": (quiet: number, timeout: number, network?: boolean) => Promise<BxSettled>;
+  "page/registry_part.js": (part: "suspects" | "internals") => Element[] | undefined;
   "page/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,
     network?: boolean) => string | Promise<string>;
 }
-
-interface BxPlaceholders {
-  "actions/at_point_hit.js": {__NO_AI__: BxNoAi, __LINK__: BxSnippets["actions/links_at_point.js"]};
-  "actions/focus_guard.js": {__NO_AI__: BxNoAi};
-  "actions/forms_select_counted.js": {__SELECT__: BxSnippets["actions/forms_select.js"], __PEEK__: BxCounted};
-  "actions/keyboard_after.js":
-    {__SETTLE__: BxSettleChanges, __PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
-  "actions/keyboard_probe_focus.js":
-    {__PROBE__: BxSnippets["actions/keyboard_probe.js"], __FOCUSED__: BxSnippets["actions/keyboard_focus.js"]};
-  "actions/keyboard_typed.js":
-    {__PROBE__: BxSnippets["actions/keyboard_probe.js"], __PEEK__: BxCounted};
-  "actions/page_changes_settle.js": {__QUIET__: number, __CAP__: number};
-  /** __SETTLE__: page_changes.SETTLE_JS, the settle function called (not quick). */
-  "actions/pointer_after.js":
-    {__VERDICT__: BxSnippets["actions/pointer_verdict.js"], __SETTLE__: Promise<number>, __PEEK__: BxCounted};
-  "actions/pointer_aim.js": {__AREA__: BxSnippets["actions/pointer_visible_area.js"],
-    __LINK__: BxSnippets["actions/links_at_point.js"], __GUARD__: BxSnippets["actions/pointer_guard.js"]};
-  "actions/pointer_guard.js": {__HIT__: BxSnippets["actions/pointer_hit.js"]};
-  "actions/resolve.js": {__NO_AI__: BxNoAi};
-  "actions/verify_drain_events.js": {__WATCH__: BxWatch};
-  "page/closed_roots.js": {__COLLECT__: BxSnippets["page/collector.js"]};
-  "page/collector.js": {__NO_AI__: BxNoAi};
-  "page/framework_probe.js": {__MAX__: number};
-  "page/no_ai_input.js": {__NO_AI__: BxNoAi};
-  "page/page_watch.js": {__NO_AI__: BxNoAi, __SELECTOR__: string, __MAX__: number};
-  "page/page_watch_early.js": {__WATCH__: BxWatch};
-  "page/page_watch_settle.js": {__WATCH__: BxWatch};
-  "page/settle_and_collect.js":
-    {__COLLECT__: BxSnippets["page/collector.js"], __SETTLE__: BxSnippets["page/page_watch_settle.js"]};
-}
-
-/** The check's wrapper (tools/js/snippet.mjs): a snippet is a BxSnippets[file] (`this` and all). */
-declare function __bxSnippet<K extends keyof BxSnippets>(file: K, snippet: BxSnippets[K]): BxSnippets[K];

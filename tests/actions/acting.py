@@ -15,27 +15,20 @@ from typing import Any, TypeVar
 
 from browserx.actions import page_changes
 from browserx.errors import CdpError
-from browserx.page.kept import kept
-from browserx.page_js import Snippet
 from tests.fakes import FakeConnection, Observed, RecordedPage
 
 T = TypeVar("T")
 Handler = Callable[[list[Any]], Any]
 
 
-def code_of(snippet: Any) -> str:
-    """A snippet's code: the constant itself while snippets are strings, else its ``code``."""
-    return snippet if isinstance(snippet, str) else str(snippet.code)
-
-
 def sends(text: str, snippet: Any) -> bool:
-    """Whether ``text`` (a functionDeclaration or an expression as sent) runs ``snippet``: its code
-    alone, followed by the line naming its file, or called with arguments written into it, or its
-    kept forms (page/kept.py: this fake page keeps every function it is sent)."""
-    code = code_of(snippet)
-    if text == code or text.startswith((code + "\n", f"({code})(")):
-        return True
-    return isinstance(snippet, Snippet) and text in (kept(snippet).whole.source, kept(snippet).stub.source)
+    """Whether ``text`` (a functionDeclaration or an expression as sent) runs ``snippet``: a library
+    member called by name or sent whole (page_js.py), or a page-world function called."""
+    if isinstance(snippet, str):
+        return text == snippet
+    if snippet.code is not None:
+        return text == snippet.source or text.startswith(f"({snippet.code})(")
+    return text in (snippet.source, snippet.whole)
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browserx.actions.effects import EFFECT_CALL_JS, outline
+from browserx.actions.effects import outline
 
 
 def rect(x: float, y: float, w: float, h: float) -> list[float]:
@@ -28,9 +28,3 @@ def test_no_outline_for_an_element_with_nothing_left_to_see() -> None:
 def test_an_element_without_a_box_of_its_own_is_outlined_by_what_shows_of_its_content() -> None:
     # display: contents: no quads; the page measured its content's visible box.
     assert outline([], [5, 6, 25, 16], (1, 1)) == (6, 7, 20, 10)
-
-
-def test_the_call_hands_the_element_acted_on_to_the_drawing() -> None:
-    # ``this`` is the element when the call is made on its handle (kind "element").
-    code = EFFECT_CALL_JS.code
-    assert code.startswith("function(msg) {") and "return effect(msg, this);" in code

@@ -87,8 +87,8 @@ def test_a_frame_is_listed_only_once_it_said_it_did_not_opt_out() -> None:
                 # The late frame's first request arrives while this frame is asked.
                 emit(tab, "Network.requestWillBeSent", request("9", "late"))
                 return {"executionContextId": {"open": 1, "noai": 2}[params["frameId"]]}
-            if method == "Runtime.evaluate":
-                return {"result": {"type": "boolean", "value": params["contextId"] == 2}}
+            if method == "Runtime.callFunctionOn":
+                return {"result": {"type": "boolean", "value": params["executionContextId"] == 2}}
             return {}
 
         def request(rid: str, frame: str) -> dict[str, Any]:

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
+from browserx import page_js
 from browserx.actions.resolve import OBJECT_GROUP, RESOLVE_JS, Target, resolve
 from browserx.errors import DuplicateId, PageOptedOut, StaleElement, UnknownElement
 from browserx.page.capture import capture_tab
-from browserx.page.kept import kept
-from browserx.page_js import Snippet
 from browserx.relay.protocol import TargetInfo
 from tests.builders import recorded, snapshot_of
 from tests.fakes import Observed, RecordedPage, emit, fake_tab
@@ -104,10 +103,8 @@ def test_a_shown_element_resolves_to_a_handle_in_its_frames_isolated_world() -> 
         assert target.fingerprint is not None and target.fingerprint.name == "Press"
         assert target.describe() == f"element {press} (button 'Press')"
         assert seen.page.lookups == [key]
-        # Sent whole the first time in this world (page/kept.py), which then keeps it.
-        (params,) = [
-            p for m, p in seen.conn.sent if p.get("functionDeclaration") == kept(RESOLVE_JS).whole.source
-        ]
+        # By name: the world keeps the page library since the snapshot's collector installed it.
+        (params,) = [p for m, p in seen.conn.sent if p.get("functionDeclaration") == RESOLVE_JS.source]
         assert params["executionContextId"] == 5 and params["arguments"] == [{"value": key}]
         assert params["objectGroup"] == OBJECT_GROUP and params["returnByValue"] is False
         assert seen.tab.snapshot is shown  # found: no new snapshot
@@ -349,17 +346,17 @@ def test_an_id_from_before_a_host_restart_is_stale_and_never_another_element() -
     run(body)
 
 
-def test_a_burst_goes_by_name_only_when_the_world_holds_every_function_of_it() -> None:
-    """The lookup alone was kept before; a burst with a function beside it that the world does not
-    hold goes whole, every function of it (a world that holds none would otherwise fail the lookup
-    after the function beside it had acted); the next such burst goes by name."""
-    probe = Snippet("actions/keyboard_probe_focus.js", "function(key) { return {go: false}; }")
+def test_a_burst_in_a_world_without_the_library_fails_whole_and_goes_again_with_the_lookup_whole() -> None:
+    """Every stub of a burst throws in a world that lacks the page library, before anything of it
+    acts (an early function may act: select's sets the value); it is sent again, the lookup whole
+    (installing the library) and the function beside it by name, run after it; then by name."""
+    probe = page_js.load("browserx.actions", "keyboard_probe_focus.js")
 
     async def body() -> None:
         seen = Observed(RecordedPage("hello", world=5))
         await seen.observe()
         press = seen.id_named("Press")
-        await resolve(seen.tab, press)  # the lookup alone: kept
+        seen.page.kept.clear()  # the world lost the library
         page, declared = seen.conn.answer, []
         seen.conn.answer = lambda m, p, sid: (declared.append(p.get("functionDeclaration")), page(m, p, sid))[
             1
@@ -369,8 +366,8 @@ def test_a_burst_goes_by_name_only_when_the_world_holds_every_function_of_it() -
             declared.clear()
             await resolve(seen.tab, press, early=(probe, ()))
             bursts.append([d for d in declared if d])
-        whole, named = bursts
-        assert whole == [kept(RESOLVE_JS).whole.source, kept(probe).whole.source]
-        assert named == [kept(RESOLVE_JS).stub.source, kept(probe).stub.source]
+        missed, named = bursts
+        assert missed == [RESOLVE_JS.source, probe.source, RESOLVE_JS.whole, probe.source]
+        assert named == [RESOLVE_JS.source, probe.source]
 
     run(body)

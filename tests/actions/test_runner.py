@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from browserx.actions import page_changes
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import Occluded
 from browserx.tabs.tab import Tab
@@ -21,7 +22,10 @@ def page(method: str, params: dict[str, Any], session_id: str | None) -> dict[st
         return {"frameTree": {"frame": {"id": "F"}}}
     if method == "Page.createIsolatedWorld":
         return {"executionContextId": 5}
-    if "takeRecords" in params.get("expression", ""):
+    if any(
+        params.get("functionDeclaration") in (s.source, s.whole)
+        for s in (page_changes.READ_JS, page_changes.PEEK_JS)
+    ):
         return {"result": {"value": [3, "http://x/"]}}
     return {"result": {"value": "http://x/"}}
 
@@ -34,7 +38,8 @@ def tab_with_snapshot() -> tuple[Tab, FakeConnection]:
 
 def settled(conn: FakeConnection) -> bool:
     """Whether the page's reaction was awaited (the settle script), not a fixed sleep."""
-    return any(method == "Runtime.evaluate" for method, _ in conn.calls)
+    declarations = [params.get("functionDeclaration") for _, params in conn.sent]
+    return page_changes.SETTLE_JS.source in declarations
 
 
 def test_success_counts_mutations_and_invalidates() -> None:

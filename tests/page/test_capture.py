@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from browserx.page.capture import KEY_OF_THIS
 from browserx.snapshot.frames import RawFrame
 
 # A collector.js reply as sent, for: <div><label for=x>Name</label><input id=x></div><iframe>,
@@ -109,7 +110,7 @@ class FakePage:
             reply = {"backendNodeId": 7}
         elif method == "DOM.resolveNode":
             reply = {"object": {"objectId": "iframe"}}
-        elif method == "Runtime.callFunctionOn" and "keyOf(this)" in params["functionDeclaration"]:
+        elif method == "Runtime.callFunctionOn" and params["functionDeclaration"] == KEY_OF_THIS.source:
             reply = {"result": {"value": self.base + 5}}
         elif method == "Runtime.callFunctionOn":
             context = params["executionContextId"]

@@ -50,7 +50,7 @@ def test_chrome_is_asked_again_only_about_elements_whose_attributes_changed() ->
     asked: list[str] = []
 
     def answer(method: str, params: dict[str, Any], session_id: str | None) -> Any:
-        if method == "Runtime.evaluate":
+        if method == "Runtime.callFunctionOn":  # the registry's list of elements with internals
             return {"result": {"type": "object", "objectId": "array"}}
         if method == "Runtime.getProperties":
             return {

@@ -114,9 +114,39 @@ def test_an_evaluation_calls_a_function_snippet_with_its_arguments_as_json() -> 
         "returnByValue": True,
         "contextId": 4,
     }
-    _, plain = eval_request(Snippet("a.py", "document"), by_value=False, group="g")
-    assert plain == {"expression": "document\n//# sourceURL=browserx/a.py\n", "returnByValue": False,
-                     "objectGroup": "g"}  # fmt: skip
+    _, plain = eval_request(Snippet("a.js", "function() { return document; }"), by_value=False, group="g")
+    assert plain == {"expression": "(function() { return document; })()\n//# sourceURL=browserx/a.js\n",
+                     "returnByValue": False, "objectGroup": "g"}  # fmt: skip
+
+
+def test_a_library_member_is_never_evaluated_in_the_page_world() -> None:
+    with pytest.raises(ValueError, match="browserx's world"):
+        eval_request(page_js.load("browserx.actions", "pointer_hit.js"))
+
+
+def test_a_member_is_called_by_name_and_sent_again_whole_where_the_world_lacks_the_library() -> None:
+    hit = page_js.load("browserx.actions", "pointer_hit.js")
+    installed = False
+
+    def page(method: str, params: dict[str, Any], sid: str | None) -> Any:
+        nonlocal installed
+        if method != "Runtime.callFunctionOn":
+            return {}
+        if params["functionDeclaration"] == hit.whole:
+            installed = True
+        if not installed:
+            thrown = {"type": "object", "subtype": "error", "description": f"Error: {page_js.MISSING}"}
+            return {"result": {"type": "object"}, "exceptionDetails": {"exceptionId": 1, "text": "Uncaught",
+                    "lineNumber": 0, "columnNumber": 0, "exception": thrown}}  # fmt: skip
+        return {"result": {"type": "number", "value": 7}}
+
+    session, conn = session_over(page)
+    with capture_logs() as logs:
+        assert run(page_call(session, hit, 1, 2, world=3)) == 7  # by name, then whole
+        assert run(page_call(session, hit, 1, 2, world=3)) == 7  # by name: the world keeps it now
+    declarations = [params["functionDeclaration"] for m, params in conn.sent if m == "Runtime.callFunctionOn"]
+    assert declarations == [hit.source, hit.whole, hit.source]
+    assert [e for e in logs if e["event"] == "page_script_error"] == []  # a missing library is no page error
 
 
 def test_the_answer_is_the_value_or_the_handle() -> None:
@@ -177,18 +207,15 @@ def test_the_client_gets_the_code_and_the_snippet() -> None:
     assert isinstance(back, PageScriptError) and back.details["snippet"] == "actions/x.js"
 
 
-def test_every_snippet_file_is_held_by_a_module() -> None:
-    assert sorted(n for n in SNIPPETS if n.endswith(".js")) == JS_FILES
-    # The few one-line expressions a module keeps inline are named after it.
-    assert all(n.endswith(".py") for n in SNIPPETS if not n.endswith(".js"))
+def test_every_snippet_a_module_holds_is_a_page_module() -> None:
+    assert SNIPPETS and sorted(SNIPPETS) == sorted(n for n in SNIPPETS if n in JS_FILES)
 
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_a_page_that_throws_from_each_snippet_gets_a_page_script_error_naming_it(name: str) -> None:
     for snippet in SNIPPETS[name]:
         assert snippet.source.endswith(f"\n//# sourceURL=browserx/{name}\n")
-        assert not page_js.PLACEHOLDER.search(snippet.code)  # every one filled at import
-        for how in ("world", "this", "eval"):
+        for how in ("world", "this", "eval") if snippet.code is not None else ("world", "this"):
             session, conn = session_over(threw())
             call = (
                 page_call(session, snippet, 1, world=3)

@@ -1,21 +1,19 @@
 // `make lint`'s type check of browserx's JavaScript (tsc --strict --allowJs --checkJs --noEmit, JSDoc types).
 // The extension's files are checked as they are, one program per place they run (the service
-// worker and the scripts it imports, the popup, the options page), with chrome's types. The page
-// snippets under host/browserx are not scripts (snippet.mjs): each is wrapped into .gen/ line for
-// line, checked there against host/browserx/page_api.d.ts and snippets.d.ts, and every message is
-// printed with the snippet file's own path, line and column. No file of either is minified: a line
-// longer than MAX_LINE characters fails the check too.
+// worker and the scripts it imports, the popup, the options page), with chrome's types; the page
+// library's modules (host/browserx/**/*.js) as one program of ES modules, each against
+// host/browserx/page_api.d.ts and snippets.d.ts. No file of either is minified: a line longer than
+// MAX_LINE characters fails the check too. Then the committed library (page/library.gen.js) must
+// be what the modules build to (build.mjs).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { wrap } from "./snippet.mjs";
+import { OUT, library } from "./build.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..", "..");
 const HOST = join(REPO, "host", "browserx");
-const EXTENSION = join(HOST, "extension"); // the browser extension: scripts, not page snippets
-const GEN = join(HERE, ".gen");
 const TSC = join(HERE, "node_modules", "typescript", "bin", "tsc");
 const MAX_LINE = 160;
 
@@ -27,18 +25,6 @@ function jsFiles(dir) {
   });
 }
 
-rmSync(GEN, { recursive: true, force: true });
-/** @type {Map<string, {source: string, line: number, shift: number}>} generated path → where it came from */
-const origin = new Map();
-for (const path of jsFiles(HOST).filter((p) => !p.startsWith(EXTENSION))) {
-  const name = relative(HOST, path).split("\\").join("/");
-  const out = wrap(name, readFileSync(path, "utf8"), { module: true });
-  const target = join(GEN, name);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, out.text);
-  origin.set(relative(REPO, target), { source: relative(REPO, path), line: out.line, shift: out.shift });
-}
-
 // Every message fails the check. Where a snippet reads the DOM by duck typing (a `host` or
 // `contentDocument` of whatever element it holds), it says so with a JSDoc cast
 // (`/** @type {HTMLIFrameElement} */ (el)`), not an instanceof: a node of another frame's document
@@ -46,7 +32,7 @@ for (const path of jsFiles(HOST).filter((p) => !p.startsWith(EXTENSION))) {
 /** @type {string[]} */ const messages = [];
 
 // Source, not minified: every line of a snippet or an extension script a reader can take in.
-for (const path of jsFiles(HOST)) {
+for (const path of jsFiles(HOST).filter((p) => !p.endsWith(".gen.js"))) {
   readFileSync(path, "utf8").split("\n").forEach((line, i) => {
     if (line.length > MAX_LINE) {
       messages.push(`${relative(REPO, path)}(${i + 1},${MAX_LINE + 1}): error: a line of ${line.length} characters ` +
@@ -63,18 +49,10 @@ for (const project of ["tsconfig.snippets.json", "tsconfig.worker.json", "tsconf
     if (!output) throw e;
   }
   // One message: its first line and the indented ones after it.
-  for (const message of output.split(/\n(?=\S)/).filter((m) => m.trim())) {
-    // tools/js/.gen/actions/x.js(3,40): error ... → host/browserx/actions/x.js(3,10): error ...
-    const where = /^(\S+?)\((\d+),(\d+)\)/.exec(message);
-    const from = where && origin.get(where[1]);
-    let text = message;
-    if (from) {
-      const line = Number(where[2]), col = Number(where[3]);
-      const c = line === from.line ? Math.max(1, col - from.shift) : col;
-      text = `${from.source}(${line},${c})` + message.slice(where[0].length);
-    }
-    messages.push(text);
-  }
+  messages.push(...output.split(/\n(?=\S)/).filter((m) => m.trim()));
+}
+if (readFileSync(OUT, "utf8") !== await library()) {
+  messages.push(`${relative(REPO, OUT)}: not what the page modules build to; run \`make page-library\``);
 }
 for (const m of messages) console.log(m);
 process.exit(messages.length ? 1 : 0);

@@ -1,39 +1,11 @@
 // eslint over browserx's JavaScript (`make lint`): eslint:recommended, the globals of where each
-// file runs. The page snippets (host/browserx/**/*.js) are linted wrapped (snippet.mjs), with each
-// message moved back to the file's own line and column.
+// file runs: the extension's scripts, the page library's modules (host/browserx/**/*.js, ES modules
+// run in a page), the tools.
 import js from "@eslint/js";
 import globals from "globals";
-import { wrap } from "./snippet.mjs";
-
-/** @type {Map<string, {line: number, shift: number}>} */
-const wrapped = new Map();
-
-const snippets = {
-  meta: { name: "browserx-snippets" },
-  /** @param {string} text @param {string} filename */
-  preprocess(text, filename) {
-    const name = filename.split(/[\\/]host[\\/]browserx[\\/]/).pop().split("\\").join("/");
-    const out = wrap(name, text);
-    wrapped.set(filename, out);
-    return [{ text: out.text, filename: "wrapped.snippetjs" }];
-  },
-  /** @param {import("eslint").Linter.LintMessage[][]} messages @param {string} filename */
-  postprocess(messages, filename) {
-    const out = wrapped.get(filename);
-    return messages[0].map((m) => {
-      if (!out) return m;
-      const fix = (/** @type {number} */ line, /** @type {number} */ col) => (line === out.line ? Math.max(1, col - out.shift) : col);
-      const moved = { ...m, column: fix(m.line, m.column) };
-      if (m.endLine !== undefined && m.endColumn !== undefined) moved.endColumn = fix(m.endLine, m.endColumn);
-      delete moved.fix; // a fix's offsets are the wrapped text's
-      return moved;
-    });
-  },
-  supportsAutofix: false,
-};
 
 export default [
-  { ignores: ["tools/js/node_modules/**", "tools/js/.gen/**", "tests/**", "bench/**", "demo/**"] },
+  { ignores: ["tools/js/node_modules/**", "host/browserx/**/*.gen.js", "tests/**", "bench/**", "demo/**"] },
   {
     files: ["host/browserx/extension/**/*.js"],
     ...js.configs.recommended,
@@ -47,18 +19,13 @@ export default [
   },
   {
     files: ["host/browserx/**/*.js"],
-    ignores: ["host/browserx/extension/**"], // the extension's scripts are scripts, not page snippets
-    processor: snippets,
-  },
-  {
-    files: ["**/*.snippetjs"],
+    ignores: ["host/browserx/extension/**", "host/browserx/**/*.gen.js"], // scripts; the built library
     ...js.configs.recommended,
-    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser, __bxSnippet: "readonly" } },
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: {
       ...js.configs.recommended.rules,
       "no-empty": ["error", { allowEmptyCatch: true }], // a frame of another origin: `try { ... } catch (e) {}`
-      // The wrapper's names (__bxWrapped, __bxSnippet's placeholders) and the snippets' own `catch (e)`.
-      "no-unused-vars": ["error", { varsIgnorePattern: "^__", argsIgnorePattern: "^\\$$", caughtErrors: "none" }],
+      "no-unused-vars": ["error", { caughtErrors: "none" }], // the modules' own `catch (e)`
     },
   },
   {

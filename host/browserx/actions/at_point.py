@@ -14,7 +14,7 @@ from typing import Any
 
 from browserx import page_js
 from browserx.actions.effects import at_point, ripple
-from browserx.actions.links import AT_POINT_JS, refuse_link
+from browserx.actions.links import refuse_link
 from browserx.actions.pointer import Button, held_keys, mouse_click, mouse_move
 from browserx.actions.resolve import describe_id
 from browserx.actions.result import ActionResult, HitElement
@@ -22,7 +22,6 @@ from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest, BrowserxError, PageOptedOut, PageScriptError
 from browserx.expectations import Expect
 from browserx.page.page_call import page_call
-from browserx.page.page_watch import NO_AI_INPUT_JS
 from browserx.page.worlds import isolated_world
 from browserx.relay.cdp_types import GetFrameOwnerResult, ResolveNodeResult
 from browserx.snapshot.model import NodeRef
@@ -30,9 +29,7 @@ from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
 MAX_FRAME_DEPTH = 8
-HIT_AT_JS = page_js.load(
-    "browserx.actions", "at_point_hit.js", uses={"NO_AI": NO_AI_INPUT_JS, "LINK": AT_POINT_JS}
-)
+HIT_AT_JS = page_js.load("browserx.actions", "at_point_hit.js")
 KEY_FOR_JS = page_js.load("browserx.actions", "at_point_key_for.js")
 
 

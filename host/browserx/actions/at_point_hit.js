@@ -5,13 +5,15 @@
 // at an out-of-process frame, that frame's <iframe> (its key: frameOwner) and the point inside it
 // (local). Keys are the collector's (__browserx.keyOf), nearest first, up to the frame's document;
 // link: the page a click there would open (links_at_point.js), or null.
-function(x, y) {
+import linkAtPoint from "./links_at_point.js";
+import noAi from "../page/no_ai_input.js";
+/** @type {BxSnippets["actions/at_point_hit.js"]} */
+export default function (x, y) {
   const B = globalThis.__browserx;
   const key = (/** @type {Node} */ n) => (B && B.keyOf ? B.keyOf(n) : 0);
   const view = [innerWidth, innerHeight];
   // data-no-ai on the element there or around it (through shadow roots, slots and same-origin
   // frames), or on its document: answered as optedOut alone, nothing of it read.
-  const noAi = __NO_AI__;
   if (noAi(document)) return {view, optedOut: true};
   let doc = document, lx = x, ly = y, el = null;
   for (let depth = 0; depth < 20; depth++) {
@@ -43,6 +45,6 @@ function(x, y) {
   const text = ((el.getAttribute && el.getAttribute('aria-label')) || /** @type {HTMLElement} */ (el).innerText || el.textContent || '')
     .replace(/\s+/g, ' ').trim().slice(0, 60);
   // The page a click there would open (a link, a form's submit button), for the host's checks.
-  const link = (__LINK__).call(el, x, y);
+  const link = linkAtPoint.call(el, x, y);
   return {view, keys, desc, text: /** @type {HTMLInputElement} */ (el).type === 'password' ? '' : text, link};
 }

@@ -2,7 +2,8 @@
 // drag (actions/drag.py), called on the dragged element before the mouse is pressed: listens on
 // its window for the page's dragstart, so after the first move the host knows whether an HTML5
 // drag began (and the page did not cancel it) without waiting for an event that may never come.
-function() {
+/** @type {BxSnippets["actions/drag_arm.js"]} */
+export default function () {
   const w = /** @type {Window} */ (this.ownerDocument.defaultView);
   /** @type {{event: Event | null, off: () => void}} */
   const rec = {event: null, off: () => {}};

@@ -2,7 +2,8 @@
 // drag (actions/drag.py), called on the dragged element before and after the drop: where it is
 // in the page (its container's collector key, its rank among the container's elements, the
 // centre of its box in its frame's viewport), so the result can say what the drop changed.
-function() {
+/** @type {BxSnippets["actions/drag_place.js"]} */
+export default function () {
   const el = this, B = globalThis.__browserx;
   const parent = el.parentElement || (el.parentNode && el.parentNode.host) || null;
   const r = el.getBoundingClientRect();

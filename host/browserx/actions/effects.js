@@ -1,14 +1,21 @@
 // @ts-check
 // browserx visual effects: a cursor, click ripples and highlights so the user can see what the
 // agent does. Run by the host in browserx's isolated world of the tab's top document (no content
-// script on any site): called as effect(msg, el) with {kind, x, y, width, height, box, click,
+// script on any site): the member is called with msg (`this`: the element acted on, when called on
+// one); effect(msg, el) draws, with {kind, x, y, width, height, box, click,
 // durationMs} (el: the element acted on, for kind "element"); the drawing state lives in that
 // world's globalThis.__bxEffects ({doc, run, host}: host() is the overlay element, which the
 // DOM change counters leave out). Everything is drawn into one overlay host with a closed shadow
 // root, pointer-events: none throughout (no hit test, the page's or browserx's, ever lands on
 // it); the page is never touched otherwise. Styles go through element.style and animations
 // through element.animate(), both allowed under a strict CSP, unlike injected <style> text.
-function effect(/** @type {BxEffectMessage} */ msg, /** @type {Element | null | undefined} */ el) {
+/** @type {BxSnippets["actions/effects.js"]} */
+export default function (msg) {
+  effect(msg, this && this.nodeType === 1 ? this : null);  // an element of any frame's realm
+}
+
+/** @param {BxEffectMessage} msg @param {Element | null | undefined} el */
+export function effect(msg, el) {
   let fx = globalThis.__bxEffects;
   if (!fx || fx.doc !== document) {
     const made = makeEffects();

@@ -17,19 +17,13 @@ from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point, Quad, add_offsets, best_point
 from browserx.environment import environment
 from browserx.errors import BrowserxError
-from browserx.page.kept import kept_call
-from browserx.page_js import Snippet
+from browserx.page.page_call import page_call
 from browserx.relay.cdp_types import GetContentQuadsResult
 from browserx.relay.session import in_background, once_answered
 from browserx.tabs.tab import Tab
 
 EFFECT_BUDGET_S = 0.05
 EFFECTS_JS = page_js.load("browserx.actions", "effects.js")
-# One function for CDP: the file's two declarations, then the call (``this``: the element acted
-# on, when called on one).
-EFFECT_CALL_JS = Snippet(
-    EFFECTS_JS.name, "function(msg) {\n" + EFFECTS_JS.code + "\nreturn effect(msg, this);\n}"
-)
 Box = tuple[float, float, float, float]  # x, y, width, height in the top-level viewport
 _pending: set[asyncio.Task[Any]] = set()  # keep references until the replies arrive
 
@@ -48,8 +42,9 @@ def _send(
     tab: Tab, msg: dict[str, Any], *, world: int, this: str | None = None, held: bool = False
 ) -> asyncio.Task[Any]:
     """The effect drawn in browserx's ``world`` of the top document (on ``this``, an element of that
-    world), where the function is kept after its first call (page/kept.py)."""
-    call = kept_call(tab.session, EFFECT_CALL_JS, msg, world=(None, world), this=this)
+    world)."""
+    where: dict[str, Any] = {"this": this} if this is not None else {"world": world}
+    call = page_call(tab.session, EFFECTS_JS, msg, **where)
     task = in_background(once_answered(call) if held else call)
     _pending.add(task)
     # Never cancelled (a cancelled send could cut a frame in half); its outcome is ignored (a page

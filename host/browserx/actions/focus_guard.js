@@ -2,12 +2,14 @@
 // key without an ID (actions/focus_guard.py), in browserx's isolated world of a session's top
 // document: where the keys would go — the focused element, through open shadow roots, closed ones
 // the host handed in (__browserx.closed) and same-origin frames. Answers {optedOut} (read by
-// __NO_AI__), {frameOwner: key} when focus is in an out-of-process frame (the host asks there), or
+// page/no_ai.js), {frameOwner: key} when focus is in an out-of-process frame (the host asks there), or
 // {closedHost: true} when focus is in a shadow root this world cannot see yet. With `blur`, focus
 // found in an opted-out part is taken out of it (after a key moved it there: Tab). nowhere: no
 // element of the document holds the focus (it may be on its way into an out-of-process frame).
-function(blur) {
-  const noAi = __NO_AI__, B = globalThis.__browserx;
+import noAi from "../page/no_ai.js";
+/** @type {BxSnippets["actions/focus_guard.js"]} */
+export default function (blur) {
+  const B = globalThis.__browserx;
   let a = document.activeElement;
   const out = () => { if (blur && document.activeElement) /** @type {HTMLElement} */ (document.activeElement).blur(); return {optedOut: true}; };
   for (let i = 0; a && i < 40; i++) {

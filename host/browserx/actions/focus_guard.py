@@ -12,12 +12,11 @@ from browserx import page_js
 from browserx.actions.at_point import child_session
 from browserx.errors import ActionError, PageOptedOut
 from browserx.page.page_call import page_call
-from browserx.page.page_watch import NO_AI_JS
 from browserx.page.worlds import isolated_world
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js", uses={"NO_AI": NO_AI_JS})
+FOCUS_GUARD_JS = page_js.load("browserx.actions", "focus_guard.js")
 MAX_FRAME_DEPTH = 8
 FRAME_ATTACH_WAIT_S = 1.5
 # After a key that moves focus, a page where no element holds it is asked again after these waits:

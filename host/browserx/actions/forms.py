@@ -12,7 +12,6 @@ from browserx.actions.effects import on_target
 from browserx.actions.keyboard import focus, press
 from browserx.actions.keys import key_press
 from browserx.actions.matching import normalise
-from browserx.actions.page_changes import PEEK_JS
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, by_key, call_on, resolve
 from browserx.actions.result import ActionResult
@@ -27,9 +26,7 @@ from browserx.tabs.tab import Tab
 
 SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
 STATE_JS = page_js.load("browserx.actions", "forms_state.js")
-SELECT_COUNTED_JS = page_js.load(
-    "browserx.actions", "forms_select_counted.js", uses={"SELECT": SELECT_JS, "PEEK": PEEK_JS}
-)
+SELECT_COUNTED_JS = page_js.load("browserx.actions", "forms_select_counted.js")
 SELECT_COUNTED_BY_KEY_JS = by_key(SELECT_COUNTED_JS)
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
 OPEN_WAIT_S = 1.0  # a custom list still opening (an animation, a fetch) is read again this long

@@ -3,7 +3,8 @@
 // by exact label, then value, then case-insensitive label; fire the events a user's choice fires
 // (input, change; bubbling) so frameworks notice. Anything else answers {native: false} (the host
 // then treats it as an ARIA list).
-function(want) {
+/** @type {BxSnippets["actions/forms_select.js"]} */
+export default function (want) {
   const el = /** @type {HTMLSelectElement} */ (this); // any element: told by its localName
   if (el.localName !== 'select') return {native: false};
   if (el.disabled) return {native: true, error: 'disabled'};

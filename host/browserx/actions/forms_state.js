@@ -1,7 +1,8 @@
 // @ts-check
 // check (actions/forms.py), called on the element: the checked state of a native or ARIA toggle;
 // null when the element has none.
-function() {
+/** @type {BxSnippets["actions/forms_state.js"]} */
+export default function () {
   // A label standing in for a hidden native toggle (custom checkboxes) answers with its control's.
   const el = this.localName === 'label' && this.control ? this.control : this;
   if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {

@@ -25,7 +25,6 @@ from browserx.actions.keys import (
     parse_combo,
 )
 from browserx.actions.links import refuse_link_focused
-from browserx.actions.page_changes import PEEK_JS, SETTLE_FN
 from browserx.actions.pointer import click_target
 from browserx.actions.resolve import Target, by_key, call_on, resolve
 from browserx.actions.result import ActionResult
@@ -55,14 +54,10 @@ PICKER_FORMATS: dict[str, str] = {
 PICK_JS = page_js.load("browserx.actions", "keyboard_pick.js")
 FOCUS_JS = page_js.load("browserx.actions", "keyboard_focus.js")
 BLUR_JS = page_js.load("browserx.actions", "keyboard_blur.js")
-PROBE_FOCUS_JS = page_js.load(
-    "browserx.actions", "keyboard_probe_focus.js", uses={"PROBE": PROBE_JS, "FOCUSED": FOCUS_JS}
-)
+PROBE_FOCUS_JS = page_js.load("browserx.actions", "keyboard_probe_focus.js")
 PROBE_FOCUS_BY_KEY_JS = by_key(PROBE_FOCUS_JS)
-AFTER_JS = page_js.load(
-    "browserx.actions", "keyboard_after.js", uses={"SETTLE": SETTLE_FN, "PROBE": PROBE_JS, "PEEK": PEEK_JS}
-)
-TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js", uses={"PROBE": PROBE_JS, "PEEK": PEEK_JS})
+AFTER_JS = page_js.load("browserx.actions", "keyboard_after.js")
+TYPED_JS = page_js.load("browserx.actions", "keyboard_typed.js")
 TYPED_BY_KEY_JS = by_key(TYPED_JS)
 
 

@@ -1,7 +1,8 @@
 // @ts-check
 // focus (actions/keyboard.py), called on the element: whether it (or, for an editable region,
 // something inside it) has focus.
-function() {
+/** @type {BxSnippets["actions/keyboard_focus.js"]} */
+export default function () {
   const r = this.getRootNode();
   return r.activeElement === this || this.contains(r.activeElement);
 }

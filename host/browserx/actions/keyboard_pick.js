@@ -3,7 +3,8 @@
 // with the text: its value set the way the picker sets it (the native value setter, then input and
 // change events that bubble, which React's and other frameworks' change tracking picks up). {ok:
 // false} when the input refused the text.
-function(text) {
+/** @type {BxSnippets["actions/keyboard_pick.js"]} */
+export default function (text) {
   const el = this, before = el.value;
   const set = /** @type {(this: HTMLInputElement, v: string) => void} */ (
     /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')).set);

@@ -1,7 +1,8 @@
 // @ts-check
 // type and clear_field (actions/keyboard.py), called on the element with the text input types: what
 // kind of text target it is (input, textarea, editable or null), and its value.
-function(types) {
+/** @type {BxSnippets["actions/keyboard_probe.js"]} */
+export default function (types) {
   const el = this, tag = el.localName;
   let kind = null, type = '';
   if (tag === 'input') { type = (el.getAttribute('type') || '').toLowerCase(); if (types.includes(type)) kind = 'input'; }

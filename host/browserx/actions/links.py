@@ -14,7 +14,7 @@ from browserx.actions.frames import frame_hops, offsets
 from browserx.actions.geometry import Point
 from browserx.actions.resolve import Target
 from browserx.errors import PAGE_CALL_ERRORS
-from browserx.page.page_call import page_call, page_eval
+from browserx.page.page_call import page_call
 from browserx.page.worlds import isolated_world
 from browserx.tabs.tab import Tab
 from browserx.url_policy import check_link
@@ -69,7 +69,7 @@ async def refuse_link_focused(tab: Tab, target: Target | None) -> None:
                         return
                     continue
             _, ctx = await isolated_world(tab.capture, None)
-            focused = await page_eval(tab.session, FOCUSED_JS, world=ctx)
+            focused = await page_call(tab.session, FOCUSED_JS, world=ctx)
         except PAGE_CALL_ERRORS:
             return
         if not await refuse_link(tab, focused):

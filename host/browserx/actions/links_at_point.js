@@ -5,7 +5,8 @@
 // {href, download, page}; a submit button the click would press as its form's address, with form:
 // true; null when neither is involved. Same-origin frames are walked as in
 // pointer_hit.js; shadow roots are crossed upward through their hosts.
-function(x, y) {
+/** @type {BxSnippets["actions/links_at_point.js"]} */
+export default function (x, y) {
   const el = this, chain = [];
   let w = el.ownerDocument.defaultView;
   try { while (w && w.frameElement) { chain.unshift(w.frameElement); w = w.parent; } } catch (e) {}

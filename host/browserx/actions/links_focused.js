@@ -3,7 +3,8 @@
 // follow — the focused element (through open shadow roots and same-origin frames) or its link
 // ancestor — as {href, download, page}; a form Enter would send, as its address with form: true;
 // null when focus is on neither.
-(() => {
+/** @type {BxSnippets["actions/links_focused.js"]} */
+export default function () {
   let n = document.activeElement;
   try {
     for (;;) {
@@ -41,4 +42,4 @@
   let href = el.ownerDocument.URL;
   try { href = new URL(raw, el.ownerDocument.baseURI).href; } catch (e) {}
   return {href: href, download: false, page: el.ownerDocument.URL, form: true};
-})()
+}

@@ -19,7 +19,6 @@ from browserx.errors import (
 )
 from browserx.expectations import Expect
 from browserx.page.page_call import page_eval
-from browserx.page_js import Snippet
 from browserx.relay.cdp_types import GetNavigationHistoryResult, NavigateResult
 from browserx.snapshot.redaction import redact_url
 from browserx.tabs.tab import Tab
@@ -27,7 +26,7 @@ from browserx.tabs.tab import Tab
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.I)  # a scheme, not a host's port
 POLL_S = 0.1
 DEFAULT_TIMEOUT_S = 30.0
-READY_STATE_JS = Snippet("actions/navigation.py", "document.readyState")
+READY_STATE_JS = page_js.page_world("browserx.actions", "navigation_ready.js")
 
 
 def normalise_url(url: str) -> str:
@@ -139,7 +138,7 @@ async def reload(
     return await perform(tab, "reload", None, body, expect)
 
 
-WAIT_JS = page_js.load("browserx.actions", "navigation_wait.js")  # a function of the two texts
+WAIT_JS = page_js.page_world("browserx.actions", "navigation_wait.js")  # a function of the two texts
 
 
 async def wait_for(

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 
 import msgspec
 
+from browserx import page_js
 from browserx.actions.result import NetworkFacts, RequestFact
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, PageScriptError
-from browserx.page.page_call import page_eval
-from browserx.page.page_watch import NO_AI_JS
+from browserx.page.page_call import page_call
 from browserx.page.worlds import WORLD_NAME
-from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CreateIsolatedWorldResult
 from browserx.relay.protocol import Inbound
 from browserx.snapshot.redaction import hide_typed, redact_url
@@ -31,7 +30,7 @@ API_TYPES = frozenset({"XHR", "Fetch"})
 # A frame that cannot say whether it opted out: gone, or a page error (logged by page/page_call.py).
 NO_ANSWER: tuple[type[BrowserxError], ...] = (*PAGE_CALL_ERRORS, PageScriptError)
 # In a frame's isolated world: whether it opted out.
-FRAME_OPTED_OUT_JS = Snippet(NO_AI_JS.name, f"({NO_AI_JS.code})(document)")
+FRAME_OPTED_OUT_JS = page_js.load("browserx.page", "no_ai_document.js")
 MAX_LISTED = 20
 # A fetch the action started is usually answered within this; its status is worth the wait.
 PENDING_GRACE_S = 0.5
@@ -166,7 +165,7 @@ class NetworkWatch:
                     session_id=sid,
                     result_type=CreateIsolatedWorldResult,
                 )
-                opted_out = await page_eval(
+                opted_out = await page_call(
                     self.tab.session, FRAME_OPTED_OUT_JS, world=world.executionContextId, session_id=sid
                 )
             except NO_ANSWER:  # kept private

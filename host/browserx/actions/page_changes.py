@@ -11,7 +11,7 @@ import msgspec
 
 from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
-from browserx.page.page_call import page_eval
+from browserx.page.page_call import page_call
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
 from browserx.relay.protocol import Inbound
@@ -21,10 +21,7 @@ QUIET_MS = 50
 SETTLE_CAP_MS = 600
 START_JS = page_js.load("browserx.actions", "page_changes_start.js")
 # The settling function (an arrow taking ``quick``), and the expression that runs it the usual way.
-SETTLE_FN = page_js.load(
-    "browserx.actions", "page_changes_settle.js", uses={"QUIET": QUIET_MS, "CAP": SETTLE_CAP_MS}
-)
-SETTLE_JS = Snippet(SETTLE_FN.name, f"({SETTLE_FN.code})(false)")
+SETTLE_JS = page_js.load("browserx.actions", "page_changes_settle.js")
 READ_JS = page_js.load("browserx.actions", "page_changes_read.js")
 PEEK_JS = page_js.load("browserx.actions", "page_changes_peek.js")
 NAV_COMMIT_S = 5.0
@@ -107,7 +104,7 @@ class MutationCounter:
             return
         try:
             _, ctx = await isolated_world(self.tab.capture, session_id)
-            url = await page_eval(self.tab.session, START_JS, world=ctx, session_id=session_id)
+            url = await page_call(self.tab.session, START_JS, world=ctx, session_id=session_id)
         except PAGE_CALL_ERRORS:
             return  # observing is best effort: never fail an action because of a frame gone
         # (A page error is no such thing: the counter could not be set, and the action says so.)
@@ -132,8 +129,8 @@ class MutationCounter:
         """Until the acted-on documents have reacted (``SETTLE_JS``), all of them at once."""
 
         async def one(session_id: str | None, ctx: int) -> None:
-            await page_eval(
-                self.tab.session, SETTLE_JS, world=ctx, session_id=session_id, await_promise=True,
+            await page_call(
+                self.tab.session, SETTLE_JS, False, world=ctx, session_id=session_id, await_promise=True,
                 timeout=SETTLE_CAP_MS / 1000 + 2,
             )  # fmt: skip
 
@@ -162,7 +159,7 @@ class MutationCounter:
             total = None if total is None or changes < 0 else total + changes
             # Its outcome is nobody's: a page error there is only logged (page/page_call.py).
             self.tab.session.fire_and_forget(
-                page_eval(self.tab.session, READ_JS, world=ctx, session_id=session_id)
+                page_call(self.tab.session, READ_JS, world=ctx, session_id=session_id)
             )
         return total, url
 
@@ -175,7 +172,7 @@ class MutationCounter:
         url: str | None = None
         for session_id, ctx in self.sessions.items():
             try:  # a page error is PageScriptError: not "a document was replaced"
-                value = await page_eval(self.tab.session, snippet, world=ctx, session_id=session_id)
+                value = await page_call(self.tab.session, snippet, world=ctx, session_id=session_id)
             except PAGE_CALL_ERRORS:
                 value = None
             if not isinstance(value, list) or value[0] < 0:

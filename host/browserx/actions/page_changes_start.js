@@ -3,7 +3,8 @@
 // document: a MutationObserver counting DOM changes, kept in globalThis.__bxmo (replacing any
 // earlier one); answers the URL. browserx's own overlay coming or going (actions/effects.js) is
 // no change of the page's.
-(() => {
+/** @type {BxSnippets["actions/page_changes_start.js"]} */
+export default function () {
   const old = globalThis.__bxmo; if (old) old.o.disconnect();
   const s = /** @type {BxChangeCounter} */ ({n: 0, last: -1e9, t0: performance.now()}); s.o = new MutationObserver(r => {
     const fx = globalThis.__bxEffects, mine = fx && fx.host && fx.host(); // made during the action, maybe
@@ -13,4 +14,4 @@
   });
   s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   globalThis.__bxmo = s; return location.href;
-})()
+}

@@ -21,9 +21,7 @@ from browserx.actions.effects import Box, at_point, outline
 from browserx.actions.frames import Hop, frame_hops, offsets
 from browserx.actions.geometry import Point, add_offsets, best_point
 from browserx.actions.keys import modifiers_mask
-from browserx.actions.links import AT_POINT_JS as LINK_AT_POINT_JS
 from browserx.actions.links import refuse_link, refuse_link_at
-from browserx.actions.page_changes import PEEK_JS, SETTLE_JS
 from browserx.actions.resolve import OBJECT_GROUP, Target, call_on, resolve
 from browserx.actions.result import ActionResult
 from browserx.actions.runner import ActionContext, perform
@@ -41,16 +39,10 @@ BUTTON_BITS: dict[str, int] = {"left": 1, "right": 2, "middle": 4}
 HIT_JS = page_js.load("browserx.actions", "pointer_hit.js")
 FRAMES_JS = page_js.load("browserx.actions", "pointer_frames.js")
 VISIBLE_AREA_JS = page_js.load("browserx.actions", "pointer_visible_area.js")
-GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js", uses={"HIT": HIT_JS})
+GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js")
 VERDICT_JS = page_js.load("browserx.actions", "pointer_verdict.js")
-AIM_JS = page_js.load(
-    "browserx.actions",
-    "pointer_aim.js",
-    uses={"AREA": VISIBLE_AREA_JS, "LINK": LINK_AT_POINT_JS, "GUARD": GUARD_JS},
-)
-AFTER_JS = page_js.load(
-    "browserx.actions", "pointer_after.js", uses={"VERDICT": VERDICT_JS, "SETTLE": SETTLE_JS, "PEEK": PEEK_JS}
-)
+AIM_JS = page_js.load("browserx.actions", "pointer_aim.js")
+AFTER_JS = page_js.load("browserx.actions", "pointer_after.js")
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 

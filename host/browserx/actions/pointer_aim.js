@@ -1,14 +1,18 @@
 // @ts-check
 // actions/pointer.py (click_target), called on the target in the top document (or a same-origin
 // frame of it): everything decided before the mouse events, in one call. Its visible part
-// (pointer_visible_area.js, __AREA__); when not wholly in view, {scroll: true} and nothing else
+// (pointer_visible_area.js); when not wholly in view, {scroll: true} and nothing else
 // (the caller scrolls and measures the slow way). Else the point: the center of the largest
 // visible part of its boxes (an inline element wrapping over lines has several), in the session's
-// root viewport; the link a click there would follow (links_at_point.js, __LINK__); then the hit
-// test and, when the point is the target's, the interceptor armed (pointer_guard.js, __GUARD__):
+// root viewport; the link a click there would follow (links_at_point.js); then the hit
+// test and, when the point is the target's, the interceptor armed (pointer_guard.js):
 // {area, point, link, cover} (cover null: armed).
-function() {
-  const area = (__AREA__).call(this);
+import guard from "./pointer_guard.js";
+import linkAtPoint from "./links_at_point.js";
+import visibleArea from "./pointer_visible_area.js";
+/** @type {BxSnippets["actions/pointer_aim.js"]} */
+export default function () {
+  const area = visibleArea.call(this);
   if (!area) return null;
   if (!area.whole) return {area: area, scroll: true};
   const rect = area.rect;
@@ -23,7 +27,7 @@ function() {
     }
   }
   if (!point) point = [(rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2];
-  const link = (__LINK__).call(this, point[0], point[1]);
-  const cover = (__GUARD__).call(this, point[0], point[1]);
+  const link = linkAtPoint.call(this, point[0], point[1]);
+  const cover = guard.call(this, point[0], point[1]);
   return {area: area, point: point, link: link, cover: cover};
 }

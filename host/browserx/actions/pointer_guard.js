@@ -1,14 +1,16 @@
 // @ts-check
 // actions/pointer.py, called on the target right before the mouse events are dispatched, with the
 // point in its session's root viewport (a Playwright-like hit-target interceptor). First the hit
-// test of pointer_hit.js (__HIT__, spliced in by pointer.py): what is under the point now; anything
+// test of pointer_hit.js : what is under the point now; anything
 // but the target is returned and nothing is armed. Then, armed: until disarmed (or 3 s), every
 // trusted press/release/click in the target's window whose target is not the element (nor inside
 // it, nor its label) is stopped before the page sees it (capture phase on window, default
 // prevented) and remembered, until the press has reached the target: a page that moves another
 // control under the point between this check and the dispatch gets no click at all.
-function(x, y) {
-  const hit = (__HIT__).call(this, x, y);
+import hitAt from "./pointer_hit.js";
+/** @type {BxSnippets["actions/pointer_guard.js"]} */
+export default function (x, y) {
+  const hit = hitAt.call(this, x, y);
   if (hit) return hit;
   const el = this, w = /** @type {Window} */ (el.ownerDocument.defaultView);
   if (w.__bxGuard) w.__bxGuard.off();

@@ -3,7 +3,8 @@
 // its session's root viewport. Walks down same-origin frames (their quads are already top-level),
 // then hit-tests in the element's own tree scope (a closed shadow root too: we hold the element).
 // null = clear; else what is hit instead ({outside: true}: nothing).
-function(x, y) {
+/** @type {BxSnippets["actions/pointer_hit.js"]} */
+export default function (x, y) {
   const el = this, chain = [];
   let w = el.ownerDocument.defaultView;
   try { while (w && w.frameElement) { chain.unshift(w.frameElement); w = w.parent; } } catch (e) {}

@@ -4,7 +4,8 @@
 // lists is one a click reaches. Without a visible box of its own (display: contents, a zero-size
 // wrapper whose content overflows it) the largest visible box inside it is where a person would
 // click. In the coordinates of the session's root viewport (CDP's quads).
-function() {
+/** @type {BxSnippets["actions/pointer_visible_area.js"]} */
+export default function () {
   const B = globalThis.__browserx;
   if (!B || !B.visibleRect) return null;
   const own = B.visibleRect(this);

@@ -30,9 +30,7 @@ from browserx.errors import (
     StaleElement,
     UnknownElement,
 )
-from browserx.page import kept
-from browserx.page.page_call import answer, call_request
-from browserx.page.page_watch import NO_AI_INPUT_JS
+from browserx.page.page_call import answer, call_request, missing, page_call
 from browserx.page.worlds import isolated_world
 from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CallFunctionOnResult
@@ -44,7 +42,7 @@ from browserx.tabs.memory import Fingerprint
 from browserx.tabs.snapshots import take_snapshot
 from browserx.tabs.tab import Tab
 
-RESOLVE_JS = page_js.load("browserx.actions", "resolve.js", uses={"NO_AI": NO_AI_INPUT_JS})
+RESOLVE_JS = page_js.load("browserx.actions", "resolve.js")
 OBJECT_GROUP = "browserx-act"
 
 
@@ -68,7 +66,7 @@ class Target:
     then: list[Any] = field(default_factory=list)
 
     @property
-    def world(self) -> kept.World:
+    def world(self) -> tuple[str | None, int]:
         """The world its handle lives in: browserx's, of its frame's document."""
         return (self.session_id, self.context_id)
 
@@ -100,9 +98,9 @@ def _description_tag(description: str) -> str:
 async def call_on(tab: Tab, target: Target, js: Snippet, *args: Any) -> Any:
     """Run a function on the resolved element (``this``) with JSON arguments; its value back (a
     promise's, once it settles). A page error is a PageScriptError: each caller says what it means.
-    The element lives in browserx's world, which keeps the function (page/kept.py)."""
-    return await kept.kept_call(
-        tab.session, js, *args, world=target.world, this=target.object_id, await_promise=True
+    The element lives in browserx's world, which keeps the page library."""
+    return await page_call(
+        tab.session, js, *args, this=target.object_id, session_id=target.session_id, await_promise=True
     )
 
 
@@ -120,11 +118,7 @@ def by_key(js: Snippet) -> Snippet:
     """``js`` (a function called on the element) as a function of the element's key, run in its
     world beside the lookup: the same element resolve.js finds, or nothing (null) when that is gone
     or opted out, so it never touches another."""
-    return Snippet(
-        js.name,
-        "function(key, ...args) {\n  const el = (" + RESOLVE_JS.code + ")(key);\n"
-        "  return el && typeof el === 'object' ? (" + js.code + ").apply(el, args) : null;\n}",
-    )
+    return js.keyed()
 
 
 async def _lookup(
@@ -146,13 +140,13 @@ async def _lookup(
     if fp is not None and fp.context_id is not None and world[1] != fp.context_id:
         return None  # another document: the node the ID named is not on the page any more
     try:
-        return await _lookup_in(tab, element_id, ref, fp, (session_id, world[1]), early, then)
-    except _StubMissed:  # the world holds none of the functions recorded for it: sent whole
-        return await _lookup_in(tab, element_id, ref, fp, (session_id, world[1]), early, then)
+        return await _lookup_in(tab, element_id, ref, fp, (session_id, world[1]), early, then, whole=False)
+    except _StubMissed:  # the world lacks the page library: the lookup installs it, then all runs
+        return await _lookup_in(tab, element_id, ref, fp, (session_id, world[1]), early, then, whole=True)
 
 
 class _StubMissed(Exception):
-    """A stub of the lookup's burst found its function not kept (page/kept.py); nothing acted."""
+    """The lookup's burst found the world without the page library; nothing ran."""
 
 
 async def _lookup_in(
@@ -160,23 +154,21 @@ async def _lookup_in(
     element_id: int,
     ref: NodeRef,
     fp: Fingerprint | None,
-    where: kept.World,
+    where: tuple[str | None, int],
     early: Early | None,
     then: Sequence[Then],
+    whole: bool,
 ) -> Target | None:
     session_id, ctx = where
     steps = list(then) if early is not None else []  # sent behind the early one
-    # By name only when the world holds every function of the burst, else all whole: a world that
-    # turns out to hold none then fails the whole burst before anything in it acts (an early
-    # function may act: select's sets the value), and it is sent again whole.
-    burst = [RESOLVE_JS, *([early[0]] if early is not None else [])]
-    burst += [step[0] for step in steps if isinstance(step[0], Snippet)]
-    by_name = all(kept.holds(tab.session, where, js) for js in burst)
 
     def request(js: Snippet, *args: Any, **how: Any) -> tuple[str, dict[str, Any]]:
-        return call_request(kept.kept(js).stub if by_name else kept.kept(js).whole, *args, world=ctx, **how)
+        return call_request(js, *args, world=ctx, **how)
 
-    lookup = request(RESOLVE_JS, ref.key, by_value=False, group=OBJECT_GROUP)
+    # ``whole``: the lookup installs the library, and the renderer runs the calls behind it after it.
+    # Without, a world that turns out to lack the library fails the whole burst before anything in
+    # it acts (an early function may act: select's sets the value), and it is sent again whole.
+    lookup = request(RESOLVE_JS, ref.key, by_value=False, group=OBJECT_GROUP, whole=whole)
     early_value: Any = None
     then_values: list[Any] = []
     went = False  # steps behind the early function were let go: the element has been acted on
@@ -196,12 +188,8 @@ async def _lookup_in(
             )
         page_answers = [reply for reply, step in zip(answers, [None, None, *steps], strict=False)
                         if step is None or isinstance(step[0], Snippet)]  # fmt: skip
-        for js, reply in zip(burst, page_answers, strict=True):
-            if not by_name and isinstance(reply, dict):
-                kept.note(tab.session, where, js)  # it ran there: kept
-        if any(kept.stub_missed(reply) for reply in page_answers):
-            kept.forget(tab.session, where)
-            early_ran = early is not None and not kept.stub_missed(answers[1])
+        if not whole and any(missing(reply) for reply in page_answers):
+            early_ran = early is not None and not missing(answers[1])
             if early_ran or any(not isinstance(reply, BaseException) for reply in answers[2:]):
                 raise _acted_unconfirmed(element_id)  # something of it ran: never twice
             raise _StubMissed

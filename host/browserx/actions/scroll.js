@@ -3,7 +3,8 @@
 // (the page). Scrolls by `amount` px (a negative amount: pageFraction of a page) unless
 // measureOnly; answers the scroller, the positions before and after and what is left in each
 // direction.
-function(direction, amount, measureOnly, pageFraction) {
+/** @type {BxSnippets["actions/scroll.js"]} */
+export default function (direction, amount, measureOnly, pageFraction) {
   let el = this && this.nodeType === 1 ? this : null;
   const doc = el ? el.ownerDocument : document, win = doc.defaultView;
   const page = (/** @type {Document} */ d) => d.scrollingElement || d.documentElement;

@@ -15,9 +15,8 @@ from browserx.actions.result import ActionResult, ScrollInfo
 from browserx.actions.runner import ActionContext, perform
 from browserx.errors import BadRequest
 from browserx.expectations import Expect
-from browserx.page.page_call import page_call, page_eval
+from browserx.page.page_call import page_call
 from browserx.page.worlds import isolated_world
-from browserx.page_js import Snippet
 from browserx.tabs.tab import Tab
 
 Direction = Literal["down", "up", "left", "right"]
@@ -26,9 +25,7 @@ INFINITE_SETTLE_S = 0.25
 
 SCROLL_JS = page_js.load("browserx.actions", "scroll.js")
 PAGE_POS_JS = page_js.load("browserx.actions", "scroll_page_pos.js")
-RECT_JS = Snippet(
-    "actions/scroll.py", "function(){const r=this.getBoundingClientRect();return [r.left,r.top]}"
-)
+RECT_JS = page_js.load("browserx.actions", "scroll_rect.js")
 
 
 async def _run(
@@ -49,7 +46,7 @@ async def _run(
 
 async def _page_pos(tab: Tab) -> tuple[float, float]:
     _, ctx = await isolated_world(tab.capture, None)
-    x, y = await page_eval(tab.session, PAGE_POS_JS, world=ctx) or (0, 0)
+    x, y = await page_call(tab.session, PAGE_POS_JS, world=ctx) or (0, 0)
     return (float(x), float(y))
 
 

@@ -1,3 +1,6 @@
 // @ts-check
 // actions/scroll.py: the top-level page's scroll position.
-[scrollX, scrollY]
+/** @type {BxSnippets["actions/scroll_page_pos.js"]} */
+export default function () {
+  return [scrollX, scrollY];
+}

@@ -22,8 +22,7 @@ from browserx.actions.result import ActionResult, PageState, Verification
 from browserx.errors import PAGE_CALL_ERRORS, BrowserxError, ElementError
 from browserx.expectations import ElementMatch, Expect
 from browserx.page.events import EventLog, PageEvent, from_raw
-from browserx.page.page_call import page_eval
-from browserx.page.page_watch import WATCH_JS
+from browserx.page.page_call import page_call
 from browserx.page.worlds import isolated_world
 from browserx.quoting import quote
 from browserx.snapshot.redaction import redact_url
@@ -37,7 +36,7 @@ POLL_S = 0.1
 TARGET_GONE: tuple[type[BrowserxError], ...] = (*PAGE_CALL_ERRORS, ElementError)
 MAX_MESSAGES = 5
 TARGET_STATE_JS = page_js.load("browserx.actions", "verify_target_state.js")
-DRAIN_EVENTS_JS = page_js.load("browserx.actions", "verify_drain_events.js", uses={"WATCH": WATCH_JS})
+DRAIN_EVENTS_JS = page_js.load("browserx.actions", "verify_drain_events.js")
 
 
 # -- what the page looks like at one moment ---------------------------------------------------
@@ -297,7 +296,7 @@ class Verifier:
     async def _drain_events(self) -> None:
         try:
             _, ctx = await isolated_world(self.tab.capture, None)
-            value = await page_eval(self.tab.session, DRAIN_EVENTS_JS, world=ctx)
+            value = await page_call(self.tab.session, DRAIN_EVENTS_JS, world=ctx)
         except PAGE_CALL_ERRORS:  # an answer of a shape Chrome never sends included
             return  # (a page error is PageScriptError: the events could not be read)
         if isinstance(value, dict):

@@ -1,7 +1,8 @@
 // @ts-check
 // expect (actions/verify.py), called on the acted-on element: its value and states, as a person
 // would see them change.
-function() {
+/** @type {BxSnippets["actions/verify_target_state.js"]} */
+export default function () {
   const el = this, a = (/** @type {string} */ n) => el.getAttribute && el.getAttribute(n);
   const value = 'value' in el && typeof el.value === 'string' ? el.value
     : el.isContentEditable ? el.textContent : null;

@@ -1,11 +1,12 @@
 // @ts-check
 // Walks closed shadow roots the host found through CDP (page/closed_roots.py), called on the
 // first host with (opts, ...hosts, ...roots): each root is collected with collector.js
-// (__COLLECT__) and remembered in globalThis.__browserx.closed, so the next collector run walks it
+// and remembered in globalThis.__browserx.closed, so the next collector run walks it
 // inline. Answers [[host key, collected subtree], ...]; the hosts suspected inside them are left
 // in __browserx.suspects for the next round.
-function(opts, ...objs) {
-  const collect = __COLLECT__;
+import collect from "./collector.js";
+/** @type {BxSnippets["page/closed_roots.js"]} */
+export default function (opts, ...objs) {
   const B = /** @type {BxRegistry} */ (globalThis.__browserx), n = objs.length / 2, parts = [], suspects = [];
   // Where the host's document sits in this frame: the content-box origins of the same-origin
   // iframes around it (as the document walk adds them).

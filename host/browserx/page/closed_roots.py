@@ -12,12 +12,9 @@ import msgspec
 
 from browserx import page_js
 from browserx.page.capture_state import CaptureState
-from browserx.page.collector import COLLECTOR_JS
-from browserx.page.page_call import Handle, answer, call_request, eval_request, mixed_answer, page_call
-from browserx.page_js import Snippet
+from browserx.page.page_call import Handle, call_request, mixed_answer, page_call, page_object
 from browserx.relay.cdp_types import (
     DescribeNodeResult,
-    EvaluateResult,
     GetPropertiesResult,
     ResolveNodeResult,
 )
@@ -28,16 +25,19 @@ MAX_CLOSED_ROOT_DEPTH = 3
 # Marks the suspected hosts that have no closed shadow root (by position in the array), so the
 # collector does not suspect them again.
 MARK_PLAIN_JS = page_js.load("browserx.page", "mark_plain.js")
-CLOSED_ROOTS_JS = page_js.load("browserx.page", "closed_roots.js", uses={"COLLECT": COLLECTOR_JS})
-SUSPECTS_JS = Snippet("page/closed_roots.py", "globalThis.__browserx.suspects")
+CLOSED_ROOTS_JS = page_js.load("browserx.page", "closed_roots.js")
+# A list the collector keeps for the host (its suspected hosts, the elements with internals).
+REGISTRY_PART_JS = page_js.load("browserx.page", "registry_part.js")
 
 
 async def object_ids(
-    state: CaptureState, session_id: str | None, ctx: int, expression: Snippet, group: str = "browserx"
+    state: CaptureState, session_id: str | None, ctx: int, part: str, group: str = "browserx"
 ) -> tuple[str | None, list[str]]:
-    """The objectId of an array held in the isolated world, and those of its elements."""
-    method, params = eval_request(expression, world=ctx, by_value=False, group=group)
-    arr = answer(expression, await state.session.cdp(method, params, session_id, result_type=EvaluateResult))
+    """The objectId of a list the collector's registry keeps in the isolated world (``part``:
+    "suspects", "internals"), and those of its elements."""
+    arr = await page_object(
+        state.session, REGISTRY_PART_JS, part, world=ctx, session_id=session_id, group=group
+    )
     object_id = arr.objectId
     if not object_id:
         return None, []
@@ -61,7 +61,7 @@ async def collect_closed_roots(
     (and of hosts found inside those, a few levels deep). Batched: a handful of round trips."""
     found: list[tuple[int, RawFrame]] = []
     for _depth in range(MAX_CLOSED_ROOT_DEPTH):
-        array, hosts = await object_ids(state, session_id, ctx, SUSPECTS_JS)
+        array, hosts = await object_ids(state, session_id, ctx, "suspects")
         if not hosts:
             break
         described = await state.session.cdp_batch(

@@ -3,7 +3,8 @@
 // elements a CSS selector matches in the document and in the shadow roots and frame documents the
 // snapshot holds (rootKeys, through __browserx.nodeOf), as JSON; {error} for a selector the browser
 // rejects.
-function(selector, rootKeys) {
+/** @type {BxSnippets["page/css_filter_match.js"]} */
+export default function (selector, rootKeys) {
   const B = globalThis.__browserx;
   if (!B) return JSON.stringify({keys: []});
   const roots = new Set([document]);

@@ -21,14 +21,11 @@ from browserx import page_js
 from browserx.errors import PAGE_CALL_ERRORS, PageScriptError
 from browserx.page.capture_state import CaptureState
 from browserx.page.page_call import answer, eval_request
-from browserx.page_js import Snippet
 from browserx.relay.cdp_types import EvaluateResult
 
 MAX_MARKED = 5000  # bounds the probe's work on huge component trees
 
-FRAMEWORK_PROBE_JS = page_js.load("browserx.page", "framework_probe.js", uses={"MAX": MAX_MARKED})
-# The probe, answering a handle on the main world's document.
-PROBE_AND_DOCUMENT_JS = Snippet(FRAMEWORK_PROBE_JS.name, f"({FRAMEWORK_PROBE_JS.code}, document)")
+FRAMEWORK_PROBE_JS = page_js.page_world("browserx.page", "framework_probe.js")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +43,8 @@ async def install_probe(state: CaptureState, session_id: str | None, handle: boo
     # In no object group: DOMDebugger.getEventListeners then lists the listeners without a handle
     # on each handler function (and its source: a fifth of the time and payload). The one handle a
     # document gets is kept while the document lives.
-    snippet = PROBE_AND_DOCUMENT_JS if handle else FRAMEWORK_PROBE_JS
-    method, params = eval_request(snippet, by_value=not handle)
+    snippet = FRAMEWORK_PROBE_JS
+    method, params = eval_request(snippet, MAX_MARKED, handle, by_value=not handle)
     try:
         reply = answer(
             snippet, await state.session.cdp(method, params, session_id, result_type=EvaluateResult)

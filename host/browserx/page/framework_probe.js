@@ -3,10 +3,12 @@
 // expandos only that world sees). Installed once per document (marked by document.__bxProbe); every
 // call answers how many elements the document has. On the event `browserx-scan` (dispatched by the
 // collector from browserx's isolated world) it dispatches `browserx-clickable` at every element
-// whose React props hold a click-like handler (at most __MAX__ elements).
-(() => {
+// whose React props hold a click-like handler (at most `max` elements). With `answerDocument` it
+// answers the document itself (a handle for the host) instead of the count.
+/** @type {BxSnippets["page/framework_probe.js"]} */
+export default function (max, answerDocument) {
   const d = document, count = d.getElementsByTagName("*").length;
-  if (d.__bxProbe) return count;
+  if (d.__bxProbe) return answerDocument ? d : count;
   Object.defineProperty(d, "__bxProbe", { value: true });
   const HANDLERS = ["onClick", "onClickCapture", "onMouseDown", "onMouseUp", "onPointerDown",
     "onPointerUp", "onDoubleClick", "onTouchStart", "onTouchEnd"];
@@ -14,9 +16,9 @@
     e.stopImmediatePropagation();
     let key = null, marked = 0;
     const roots = /** @type {(Document | ShadowRoot)[]} */ ([d]);
-    while (roots.length && marked < __MAX__) {
+    while (roots.length && marked < max) {
       const all = /** @type {Document | ShadowRoot} */ (roots.pop()).querySelectorAll("*");
-      for (let i = 0; i < all.length && marked < __MAX__; i++) {
+      for (let i = 0; i < all.length && marked < max; i++) {
         const el = all[i];
         if (el.shadowRoot) roots.push(el.shadowRoot);
         if (key === null) {
@@ -39,5 +41,5 @@
       }
     }
   });
-  return count;
-})()
+  return answerDocument ? d : count;
+}

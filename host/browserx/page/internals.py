@@ -16,12 +16,10 @@ from typing import Any
 
 from browserx.page.capture_state import CaptureState
 from browserx.page.closed_roots import object_ids
-from browserx.page_js import Snippet
 from browserx.relay.cdp_types import AXNode, PartialAXTreeResult
 from browserx.snapshot.frames import RawFrame
 
 GROUP = "browserx-ax"
-INTERNALS_JS = Snippet("page/internals.py", "globalThis.__browserx.internals")
 # Chrome's roles for an element that is only a wrapper (the host of a control in its shadow root).
 PRESENTATIONAL = frozenset({"none", "presentation", "generic", "GenericContainer"})
 # AX properties read as states, named as the collector names native ones (snapshot/states.py).
@@ -69,7 +67,7 @@ async def internal_roles(
         del known[key]  # gone, or no longer such an element
     if not missing:
         return out
-    _, objects = await object_ids(state, session_id, ctx, INTERNALS_JS, GROUP)
+    _, objects = await object_ids(state, session_id, ctx, "internals", GROUP)
     asked = [p for p in missing if p < len(objects)]
     try:
         replies = await state.session.cdp_batch(

@@ -20,7 +20,6 @@ from browserx.page.page_call import (
     mixed_answer,
     page_call,
 )
-from browserx.page_js import Snippet
 from browserx.relay.cdp_types import (
     CaptureSnapshotResult,
     EvaluateResult,
@@ -39,7 +38,7 @@ CLICK_EVENT_SET = frozenset(CLICK_EVENTS)
 SMALL_DOCUMENT = 5000
 LISTENER_HEAVY = 500  # click-like listeners in one listing that make a session "heavy"
 KEYS_OF_ARGS = page_js.load("browserx.page", "keys_of_args.js")
-DOCUMENT_JS = Snippet("page/listeners.py", "document")
+DOCUMENT_JS = page_js.page_world("browserx.page", "main_document.js")
 
 
 async def clickable_nodes(state: CaptureState, session_id: str | None) -> dict[int, set[str]]:

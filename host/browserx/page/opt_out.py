@@ -27,7 +27,7 @@ from browserx.relay.session import TabSession
 
 LATE_FRAME_SETTLE_S = 0.3
 
-OPTED_OUT_JS = page_js.load("browserx.page", "opt_out.js")
+OPTED_OUT_JS = page_js.page_world("browserx.page", "opt_out.js")
 
 
 async def page_opted_out(session: TabSession) -> bool:

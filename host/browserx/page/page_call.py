@@ -1,15 +1,16 @@
 """The one way the host runs JavaScript in a page: a ``Snippet`` (browserx/page_js.py) called with
-its arguments as CDP arguments, its file named in what is sent (``//# sourceURL=browserx/<file>``),
+its arguments as CDP arguments, its module named in what is sent (``//# sourceURL=browserx/<file>``),
 and a page error raised as ``PageScriptError`` (naming the snippet and carrying the page's message,
-logged in the host log) — never read as "no value".
+logged in the host log) — never read as "no value". A member of the page library is called by name
+in browserx's world, and sent whole (installing the library) where that world lacks it.
 
     value = await page_call(session, HIT_JS, x, y, this=object_id, session_id=sid)
-    value = await page_eval(session, PAGE_POS_JS, world=ctx)
+    value = await page_eval(session, PAGE_METRICS_JS)  # a page-world function, in the page's world
 
 Where several commands go in one batch (one round trip), ``call_request`` / ``eval_request`` build
-a command and ``answer`` reads its reply, with the same checks. A caller to whom a page error
-means something else (nothing to report, a frame to skip) catches ``PageScriptError`` and says so
-where it does.
+a command and ``answer`` reads its reply, with the same checks (``missing`` tells a stub's throw:
+the caller sends the batch again with ``whole``). A caller to whom a page error means something else
+(nothing to report, a frame to skip) catches ``PageScriptError`` and says so where it does.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import msgspec
 import structlog
 
 from browserx.errors import BrowserxError, CdpError, PageScriptError, clip
-from browserx.page_js import Snippet
+from browserx.page_js import MISSING, Snippet
 from browserx.relay.cdp_types import EvaluateResult, ExceptionDetails, RemoteObject
 from browserx.relay.session import TabSession
 
@@ -50,13 +51,16 @@ def call_request(
     by_value: bool = True,
     await_promise: bool = False,
     group: str | None = None,
+    whole: bool = False,
 ) -> Request:
     """``Runtime.callFunctionOn`` of a function snippet on an object (``this``: its objectId) or in
     an execution context (``world``), with ``args`` as its arguments (JSON values, or ``Handle``s);
-    ``by_value`` False: the answer as a handle (kept in ``group``)."""
+    ``by_value`` False: the answer as a handle (kept in ``group``); ``whole``: a member sent with
+    the library (where the world may lack it)."""
     if (this is None) == (world is None):
         raise ValueError(f"{snippet.name}: call it on an object (this) or in a world, one of the two")
-    params: dict[str, Any] = {"functionDeclaration": snippet.source, "returnByValue": by_value}
+    declaration = snippet.whole if whole else snippet.source
+    params: dict[str, Any] = {"functionDeclaration": declaration, "returnByValue": by_value}
     if this is not None:
         params["objectId"] = this
     else:
@@ -78,12 +82,12 @@ def eval_request(
     await_promise: bool = False,
     group: str | None = None,
 ) -> Request:
-    """``Runtime.evaluate`` of an expression snippet in ``world`` (None: the page's own world of the
-    top document). With ``args`` the snippet is a function, called with them written as JSON (an
-    evaluation has no arguments of its own)."""
-    code = snippet.code
-    if args:
-        code = f"({code})({', '.join(json.dumps(a) for a in args)})"
+    """``Runtime.evaluate`` of a page-world function (``page_js.page_world``) in ``world`` (None: the
+    page's own world of the top document), called with ``args`` written as JSON (an evaluation has
+    no arguments of its own). Not a library member: the page's world keeps none."""
+    if snippet.code is None:
+        raise ValueError(f"{snippet.name}: a library member is called in browserx's world (call_request)")
+    code = f"({snippet.code})({', '.join(json.dumps(a) for a in args)})"
     params: dict[str, Any] = {"expression": Snippet(snippet.name, code).source, "returnByValue": by_value}
     if world is not None:
         params["contextId"] = world
@@ -92,6 +96,22 @@ def eval_request(
     if group is not None:
         params["objectGroup"] = group
     return "Runtime.evaluate", params
+
+
+def missing(reply: EvaluateResult | dict[str, Any] | BaseException) -> bool:
+    """Whether a call's reply is a stub's throw: the world lacks the library (nothing ran)."""
+    if isinstance(reply, EvaluateResult):
+        details = reply.exceptionDetails
+        return (
+            details is not None
+            and MISSING in f"{details.exception and details.exception.description} {details.text}"
+        )
+    details = reply.get("exceptionDetails") if isinstance(reply, dict) else None
+    if not isinstance(details, dict):
+        return False
+    thrown = details.get("exception")
+    description = thrown.get("description", "") if isinstance(thrown, dict) else ""
+    return MISSING in str(description) or MISSING in str(details.get("text", ""))
 
 
 def answer(snippet: Snippet, reply: EvaluateResult | BrowserxError) -> RemoteObject:
@@ -141,9 +161,27 @@ async def page_call(
 ) -> Any:
     """The value a function snippet answers (a promise's once it settles, with ``await_promise``),
     called on ``this`` or in ``world`` of the frame session ``session_id``."""
-    method, params = call_request(snippet, *args, this=this, world=world, await_promise=await_promise)
-    reply = await session.cdp(method, params, session_id, timeout, result_type=EvaluateResult)
+    reply = await _called(
+        session, snippet, args, session_id, timeout, this=this, world=world, await_promise=await_promise
+    )
     return answer(snippet, reply).value
+
+
+async def _called(
+    session: TabSession,
+    snippet: Snippet,
+    args: tuple[Any, ...],
+    session_id: str | None,
+    timeout: float | None,
+    **how: Any,
+) -> EvaluateResult:
+    """The reply to a call of ``snippet``: by name, then whole where the world lacks the library."""
+    for whole in (False, True) if snippet.code is None else (True,):
+        method, params = call_request(snippet, *args, whole=whole, **how)
+        reply = await session.cdp(method, params, session_id, timeout, result_type=EvaluateResult)
+        if whole or not missing(reply):
+            return reply
+    raise AssertionError("unreachable")
 
 
 async def page_object(
@@ -156,8 +194,9 @@ async def page_object(
     group: str | None = None,
 ) -> RemoteObject:
     """What a function snippet answers as a handle (an objectId, kept in ``group``) or a value."""
-    method, params = call_request(snippet, *args, this=this, world=world, by_value=False, group=group)
-    reply = await session.cdp(method, params, session_id, result_type=EvaluateResult)
+    reply = await _called(
+        session, snippet, args, session_id, None, this=this, world=world, by_value=False, group=group
+    )
     return answer(snippet, reply)
 
 
@@ -170,7 +209,7 @@ async def page_eval(
     await_promise: bool = False,
     timeout: float | None = None,
 ) -> Any:
-    """The value an expression snippet evaluates to in ``world`` (None: the page's own world)."""
+    """The value a page-world function answers in ``world`` (None: the page's own world)."""
     method, params = eval_request(snippet, *args, world=world, await_promise=await_promise)
     reply = await session.cdp(method, params, session_id, timeout, result_type=EvaluateResult)
     return answer(snippet, reply).value
@@ -182,6 +221,7 @@ __all__ = [
     "answer",
     "call_request",
     "eval_request",
+    "missing",
     "mixed_answer",
     "page_call",
     "page_eval",

@@ -2,8 +2,8 @@
 // The page watcher (page/page_watch.py), in browserx's isolated world of a document; installed
 // once, then answered from globalThis.__bxWatch: one MutationObserver that remembers when the DOM
 // last changed (last: for the stability wait), counts changes (mutations) and records text that
-// appears in or disappears from elements matching __SELECTOR__ (alerts, live regions, toasts…) into
-// a ring buffer of at most __MAX__ events (events), drained at every snapshot.
+// appears in or disappears from elements matching SELECTOR (alerts, live regions, toasts…) into
+// a ring buffer of at most MAX events (events), drained at every snapshot.
 // A page that never stops updating (a clock, a streaming grid, a status line a server pushes) is
 // never quiet: for the stability wait (page_watch_settle.js), the watcher also tells its ticks from
 // new changes. busySince: when the current run of changes began (a run ends at a pause of GAP ms).
@@ -11,9 +11,17 @@
 // of its kind (same tag and class, same kind of change), have been changing for LIVE ms without
 // such a pause, or when it only rewrites text on a page busy that long; lastNew: when the DOM last
 // changed otherwise. An attribute set to the value it had is no change at all.
-(() => {
+import noAi from "./no_ai.js";
+// Elements whose text changes are page events.
+const SELECTOR = [
+  "[role=alert],[role=status],[role=alertdialog],[role=log],[aria-live]:not([aria-live=off]),output",
+  "[class*=toast],[class*=Toast],[class*=snackbar],[class*=notif],[class*=flash],[class*=alert]",
+  "[class*=error],[class*=Error],[class*=success],[class*=message]",
+].join(",");
+/** @type {BxSnippets["page/page_watch.js"]} */
+export default function () {
   if (globalThis.__bxWatch) return globalThis.__bxWatch;
-  const SEL = __SELECTOR__, MAX = __MAX__, GAP = 1500, LIVE = 2000, PLACES = 2000;
+  const SEL = SELECTOR, MAX = 100, GAP = 1500, LIVE = 2000, PLACES = 2000;
   const born = performance.now();
   const w = /** @type {Required<BxWatch>} */ ({last: born, events: [], mutations: 0, seen: new WeakMap(), lastNew: born, busySince: born,
     runs: new WeakMap(), kinds: new Map()});
@@ -47,7 +55,6 @@
   const vis = (/** @type {Element} */ el) => !el.checkVisibility || el.checkVisibility({visibilityProperty: true});
   // data-no-ai: nothing inside an opted-out subtree (or document, or frame around it) is an event,
   // and an event's text leaves out the opted-out parts inside its region.
-  const noAi = __NO_AI__;
   const bare = (/** @type {Node} */ n) => {
     const out = [], walk = document.createTreeWalker(n, 5, {acceptNode: x =>
       x.nodeType === 1 && /** @type {Element} */ (x).hasAttribute("data-no-ai") ? 2 : 1});
@@ -110,4 +117,4 @@
   observer.observe(document, {subtree: true, childList: true, characterData: true, attributes: true,
     attributeOldValue: true, attributeFilter: ["class", "style", "hidden", "aria-hidden", "open", "aria-busy", "disabled"]});
   return globalThis.__bxWatch = w;
-})()
+}

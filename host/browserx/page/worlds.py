@@ -70,11 +70,10 @@ def _ignore_outcome(task: asyncio.Future[Any]) -> None:
 
 
 async def call_in_world(
-    state: CaptureState, session_id: str | None, call: Callable[[int, bool], Awaitable[T]]
+    state: CaptureState, session_id: str | None, call: Callable[[int], Awaitable[T]]
 ) -> tuple[str, int, T]:
-    """(frame id, context id, answer) of ``call(context id, installed)`` in browserx's current
-    world of the session's document; ``installed`` says the world is one the host called in
-    before (the collector is installed there)."""
+    """(frame id, context id, answer) of ``call(context id)`` in browserx's current world of the
+    session's document."""
     for attempt in (0, 1):
         # The call goes out right behind the question which world is current, into the world
         # the frame had: the renderer answers in order, so it waits for no round trip. Should the
@@ -82,8 +81,7 @@ async def call_in_world(
         # dropped, and called again in the new one.
         known = state.worlds.get(session_id) if attempt == 0 else None
         asking = asyncio.ensure_future(isolated_world(state, session_id, fresh=attempt == 1))
-        # A world the host collected in before holds the collector already.
-        early = asyncio.ensure_future(call(known[1], True)) if known is not None else None
+        early = asyncio.ensure_future(call(known[1])) if known is not None else None
         if early is not None:
             early.add_done_callback(_ignore_outcome)
         try:
@@ -96,7 +94,7 @@ async def call_in_world(
             early.cancel()
             early = None
         try:
-            reply = await (early if early is not None else call(ctx, False))
+            reply = await (early if early is not None else call(ctx))
         except CdpError as exc:
             # The page navigated since the world was made: its context is gone. Make a new one.
             if attempt == 0 and "context" in exc.message.lower():

@@ -24,12 +24,11 @@ from browserx import page_js
 if TYPE_CHECKING:  # Pillow is imported on first use: a host that takes no picture does without its ~4 MB
     from PIL import Image
 
-from browserx.actions.effects import EFFECTS_JS, effects_enabled
+from browserx.actions.effects import effects_enabled
 from browserx.actions.frames import frame_hops
 from browserx.actions.resolve import call_on, resolve
 from browserx.errors import BadRequest, CdpError, CdpTimeout, NotInteractable
 from browserx.page.page_call import page_call, page_eval
-from browserx.page_js import Snippet
 from browserx.relay.cdp_types import CaptureScreenshotResult
 from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.snapshot import DomSnapshot
@@ -41,18 +40,10 @@ BLANK = (128, 128, 128)  # the fill of an opted-out box: plain grey, nothing of 
 FRESH_SNAPSHOT_S = 1.0  # a caller's snapshot younger than this names the opted-out boxes
 MAX_PIXELS = 40_000_000  # a full-page shot larger than this is scaled down (Chrome's own limits are near)
 JPEG_MAX_SIDE = 65_000  # JPEG holds at most 65,535 px a side: Chrome answers a longer one with no image
-PAGE_METRICS_JS = page_js.load("browserx.pixels", "screenshot_page_metrics.js")
+PAGE_METRICS_JS = page_js.page_world("browserx.pixels", "screenshot_page_metrics.js")
 CONTENT_BOX_JS = page_js.load("browserx.pixels", "screenshot_content_box.js")
-# The metrics, read in browserx's world after taking away what it drew there (cursor, outlines,
-# ripples: actions/effects.js): the capture that follows shows the page alone.
-HIDE_EFFECTS_AND_METRICS_JS = Snippet(
-    PAGE_METRICS_JS.name,
-    "function() {\n"
-    + EFFECTS_JS.code
-    + '\neffect({kind: "hide"}, null);\nreturn '
-    + PAGE_METRICS_JS.code
-    + ";\n}",
-)
+# The metrics, read in browserx's world after taking away what it drew there.
+HIDE_EFFECTS_AND_METRICS_JS = page_js.load("browserx.pixels", "screenshot_hide_effects.js")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@
 // is in a frame. On the way up through each frame (same-process ones walked here, out-of-process
 // ones by the host), the box is cut to what that frame's viewport shows: pixels outside an iframe's
 // box are the parent page's, not the element's.
-function() {
+/** @type {BxSnippets["pixels/screenshot_content_box.js"]} */
+export default function () {
   const px = (/** @type {string} */ v) => parseFloat(v) || 0;
   let w = /** @type {Window} */ (this.ownerDocument.defaultView);
   const r = this.getBoundingClientRect(), cs = w.getComputedStyle(this);

@@ -7,7 +7,8 @@
 // or payment field), the page's host, and the control as it is now: its name (read as a person
 // sees it: aria-label, the label, the text; never a field's value) and whether a click, Enter or
 // Space on it acts (a button, link, checkbox, switch...). Reads no value.
-function(enter, x, y) {
+/** @type {BxSnippets["control/person/sensitive_facts.js"]} */
+export default function (enter, x, y) {
   const B = globalThis.__browserx;
   const rootOf = (/** @type {BxDuck} */ n) => n.shadowRoot || (B && B.closed && B.closed.get(n)) || null;  // closed ones the host handed in
   let el = this;
