@@ -365,7 +365,7 @@ def main(
     # The server's own log and launch's (stopping the browser), on stderr: stdout is the protocol's.
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("browserx mcp: %(message)s"))
-    for logger in (log, logging.getLogger("browserx.launch")):
+    for logger in (log, logging.getLogger("browserx.setup.launch")):
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False

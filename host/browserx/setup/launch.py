@@ -29,7 +29,7 @@ from browserx.setup.install import apply, default_plan
 
 # Standard logging, not structlog: this runs in the CLI and the MCP server, whose stdout is not
 # for logs (unconfigured structlog prints there).
-log = logging.getLogger("browserx.launch")
+log = logging.getLogger("browserx.setup.launch")
 
 BROWSER_CANDIDATES = (
     "chromium",

@@ -192,4 +192,4 @@ async def ask_user(conn: ExtensionConnection, p: AskUserParams) -> dict[str, Any
     return {"answer": answer.text or ""}
 
 
-__all__ = ["Answer", "Asks", "ask_user", "asks_for", "client_hung_up"]
+__all__ = ["Answer", "Asks", "ask_user", "asks_for"]
