@@ -35,7 +35,7 @@ interface BxCollectOptions {
 }
 
 /** What a hit test found instead of the element: "tag#id.class" and its text. */
-interface BxHitDesc { desc: string; text: string; outside?: boolean }
+interface BxHitDesc { desc: string; text: string; outside?: boolean; pinned?: boolean }
 
 /** A link a click would follow. */
 /** A page an action would open: a link's address, or a form's (``form``: a submission). */
@@ -138,6 +138,7 @@ interface BxSnippets {
     | Promise<{bad: null, seen: number, settled: number, counted: BxCounted}>;
   "actions/pointer_aim.js": (this: BxDuck) =>
     {area: BxArea, scroll: true} | {area: BxArea, point: number[], link: BxLink | null, cover: BxHitDesc | null} | null;
+  "actions/pointer_clear.js": (this: Element) => boolean;
   "actions/pointer_frames.js": (this: unknown) => Promise<void> | undefined;
   "actions/pointer_guard.js": (this: BxDuck, x: number, y: number) => BxHitDesc | null;
   "actions/pointer_hit.js": (this: BxDuck, x: number, y: number) => BxHitDesc | null;

@@ -59,3 +59,29 @@ def test_text_goes_in_with_the_focus_call_and_never_into_a_field_that_took_the_f
         "",
         "",
     ]
+
+
+@pytest.mark.parametrize("name,element", [("Handle", "a"), ("Tags", "b"), ("Plain", "c"), ("Shouting", "d"),
+                                          ("Search", "e")])  # fmt: skip
+def test_an_input_is_typed_into_by_the_state_the_browser_gives_it(
+    browser: Browser, bx: Client, servers: Servers, name: str, element: str
+) -> None:
+    """An unknown or missing ``type`` (and one the browser reads as another: case, spaces) is the
+    Text state: typed into as Playwright's fill does; judged by the field's value in the page."""
+    tab = open_page(browser, bx, servers.url("input-states.html"))
+    state = js(browser, f"document.getElementById('{element}').type")
+    result = bx.call("type", tab=tab, id=field_id(bx, tab, name), text="hello")
+    assert result["success"], result
+    assert js(browser, f"document.getElementById('{element}').value") == "hello", state
+
+
+def test_an_input_whose_state_takes_no_text_is_still_refused(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
+    tab = open_page(browser, bx, servers.url("input-states.html"))
+    with pytest.raises(NotInteractable):
+        bx.call("type", tab=tab, id=field_id(bx, tab, "Agree"), text="yes")
+    assert js(browser, "[document.getElementById('f').value, document.getElementById('f').checked]") == [
+        "on",
+        False,
+    ]

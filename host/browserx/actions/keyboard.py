@@ -35,7 +35,7 @@ from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret, s
 from browserx.tabs.tab import Tab
 
 CTRL_MASK = 2
-TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number", "")
+TEXT_INPUT_TYPES = ("text", "search", "email", "url", "tel", "password", "number")
 
 PROBE_JS = page_js.load("browserx.actions", "keyboard_probe.js")
 SELECT_ALL_JS = page_js.load("browserx.actions", "keyboard_select_all.js")

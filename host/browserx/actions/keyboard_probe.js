@@ -1,11 +1,13 @@
 // @ts-check
 // type and clear_field (actions/keyboard.py), called on the element with the text input types: what
-// kind of text target it is (input, textarea, editable or null), and its value.
+// kind of text target it is (input, textarea, editable or null), and its value. `types`: the input
+// states that take text, as the browser names them (HTMLInputElement.type).
 /** @type {BxSnippets["actions/keyboard_probe.js"]} */
 export default function (types) {
   const el = this, tag = el.localName;
   let kind = null, type = '';
-  if (tag === 'input') { type = (el.getAttribute('type') || '').toLowerCase(); if (types.includes(type)) kind = 'input'; }
+  // The type the browser gives it, not the attribute: an unknown or missing type is text.
+  if (tag === 'input') { type = String(el.type || '').toLowerCase(); if (types.includes(type)) kind = 'input'; }
   else if (tag === 'textarea') kind = 'textarea';
   else if (el.isContentEditable) kind = 'editable';
   const value = kind === 'editable' ? el.innerText : kind ? el.value : null;

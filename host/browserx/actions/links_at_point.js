@@ -40,8 +40,9 @@ export default function (x, y) {
   function submitOf(/** @type {any} */ n) {
     for (; n; n = n.parentNode || n.host) {
       if (n.nodeType !== 1) continue;
-      const name = n.localName, type = (n.getAttribute('type') || '').toLowerCase();
-      if ((name === 'button' && (type === '' || type === 'submit')) || (name === 'input' && (type === 'submit' || type === 'image'))) return n.form ? n : null;
+      const name = n.localName, type = String(n.type || '').toLowerCase(); // the browser's state: a button of
+      // an unknown type submits
+      if ((name === 'button' && type === 'submit') || (name === 'input' && (type === 'submit' || type === 'image'))) return n.form ? n : null;
       if (name === 'form' || name === 'a') return null;
     }
     return null;

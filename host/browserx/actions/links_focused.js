@@ -29,9 +29,10 @@ export default function () {
   // sends the form, to formaction or the form's action attribute (a field named "action" shadows
   // form.action), resolved as the browser does; with form: true. Not a form of method=dialog.
   const el = /** @type {any} */ (n);
-  const type = el && el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+  // The browser's states (HTMLInputElement.type, HTMLButtonElement.type): an unknown type is text, or submit.
+  const type = el && el.localName === 'input' ? String(el.type || '').toLowerCase() : '';
   const submits = el && el.form && (
-    (el.localName === 'button' && ['', 'submit'].includes((el.getAttribute('type') || '').toLowerCase()))
+    (el.localName === 'button' && String(el.type).toLowerCase() === 'submit')
     || ['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'month', 'week', 'time',
         'datetime-local', 'submit', 'image'].includes(type));
   if (!submits) return null;

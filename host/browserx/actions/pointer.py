@@ -43,6 +43,7 @@ GUARD_JS = page_js.load("browserx.actions", "pointer_guard.js")
 VERDICT_JS = page_js.load("browserx.actions", "pointer_verdict.js")
 AIM_JS = page_js.load("browserx.actions", "pointer_aim.js")
 AFTER_JS = page_js.load("browserx.actions", "pointer_after.js")
+CLEAR_JS = page_js.load("browserx.actions", "pointer_clear.js")
 FRAMES_TIMEOUT = 1.0  # seconds: a stalled renderer must not hold a click for the CDP timeout
 
 
@@ -117,6 +118,15 @@ async def locate_boxed(
     return local, point, outline(quads, visible, (point[0] - local[0], point[1] - local[1]))
 
 
+async def _scrolled_clear(tab: Tab, target: Target, cover: dict[str, Any]) -> bool:
+    """Whether a fixed or sticky box over the target (a bar: ``pinned``) was scrolled out from over
+    it, as a person would (pointer_clear.js); a cover no scroll clears (a modal) stays."""
+    if not cover.get("pinned") or await call_on(tab, target, CLEAR_JS) is not True:
+        return False
+    await _await_frames(tab, target)  # input goes where the page is drawn now
+    return True
+
+
 def _not_there(target: Target, cover: dict[str, Any], local: Point) -> NotInteractable | Occluded:
     if cover.get("outside"):
         return NotInteractable(
@@ -134,10 +144,10 @@ async def _locate(tab: Tab, target: Target, force: bool, skip_hit: bool) -> tupl
 
 
 async def _locate_quads(
-    tab: Tab, target: Target, force: bool, skip_hit: bool
+    tab: Tab, target: Target, force: bool, skip_hit: bool, cleared: bool = False
 ) -> tuple[Point, Point, list[list[float]], list[float] | None]:
     """``_locate``, with the element's quads and the visible rect its page measured (both in its
-    own frame)."""
+    own frame); ``cleared``: scrolled out from under a bar already."""
     sid = target.session_id
     area = await visible_area(tab, target)
     try:
@@ -178,6 +188,8 @@ async def _locate_quads(
     if not force:
         cover = None if skip_hit else await _hit(tab, sid, target.object_id, local)
         if cover is not None:
+            if not cleared and await _scrolled_clear(tab, target, cover):
+                return await _locate_quads(tab, target, force, skip_hit, cleared=True)
             raise _not_there(target, cover, local)
         await _check_owners(tab, target, local, hops)
     return local, add_offsets(local, offsets(hops)), [list(q) for q in quads], visible
@@ -247,6 +259,10 @@ async def click_target(
             await mouse_move(tab, point, modifiers)
         if not force:
             cover = await call_on(tab, target, GUARD_JS, local[0], local[1])
+            if isinstance(cover, dict) and await _scrolled_clear(tab, target, cover):
+                local, point, box = await locate_boxed(tab, target, force, skip_hit=True)
+                await refuse_link_at(tab, target, point)
+                cover = await call_on(tab, target, GUARD_JS, local[0], local[1])
             if isinstance(cover, dict):
                 if attempt == 1:
                     continue  # moved since it was located: once more from the new layout

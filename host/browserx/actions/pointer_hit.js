@@ -2,7 +2,7 @@
 // click / hover (actions/pointer.py), called on the element (or an owning <iframe>) with a point in
 // its session's root viewport. Walks down same-origin frames (their quads are already top-level),
 // then hit-tests in the element's own tree scope (a closed shadow root too: we hold the element).
-// null = clear; else what is hit instead ({outside: true}: nothing).
+// null = clear; else what is hit instead ({outside: true}: nothing; pinned: a fixed or sticky bar).
 /** @type {BxSnippets["actions/pointer_hit.js"]} */
 export default function (x, y) {
   const el = this, chain = [];
@@ -30,5 +30,14 @@ export default function (x, y) {
   if (!hit) return {desc: '', text: '', outside: true};
   if (hit === el || inside(el, hit) || inside(hit, el)) return null;
   if (el.labels && Array.prototype.some.call(el.labels, l => inside(l, hit))) return null;
-  return desc(hit);
+  return pinned(hit) ? {...desc(hit), pinned: true} : desc(hit);
+  // Whether what covers it is held in place by a fixed or sticky box the target is not in (a bar, a
+  // toolbar, a modal's backdrop): scrolling the target may take it out from under that.
+  function pinned(/** @type {BxDuck} */ n) {
+    for (let a = n; a && a.nodeType === 1; a = a.parentElement || (a.parentNode && a.parentNode.host)) {
+      const position = a.ownerDocument.defaultView.getComputedStyle(a).position;
+      if (position === 'fixed' || position === 'sticky') return !inside(a, el);
+    }
+    return false;
+  }
 }

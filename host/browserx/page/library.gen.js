@@ -71,8 +71,8 @@ var __bxLibrary = (() => {
     function submitOf(n) {
       for (; n; n = n.parentNode || n.host) {
         if (n.nodeType !== 1) continue;
-        const name = n.localName, type = (n.getAttribute("type") || "").toLowerCase();
-        if (name === "button" && (type === "" || type === "submit") || name === "input" && (type === "submit" || type === "image")) return n.form ? n : null;
+        const name = n.localName, type = String(n.type || "").toLowerCase();
+        if (name === "button" && type === "submit" || name === "input" && (type === "submit" || type === "image")) return n.form ? n : null;
         if (name === "form" || name === "a") return null;
       }
       return null;
@@ -578,7 +578,7 @@ var __bxLibrary = (() => {
     const el = this, tag = el.localName;
     let kind = null, type = "";
     if (tag === "input") {
-      type = (el.getAttribute("type") || "").toLowerCase();
+      type = String(el.type || "").toLowerCase();
       if (types.includes(type)) kind = "input";
     } else if (tag === "textarea") kind = "textarea";
     else if (el.isContentEditable) kind = "editable";
@@ -760,8 +760,8 @@ var __bxLibrary = (() => {
       /** @type {any} */
       n
     );
-    const type = el && el.localName === "input" ? (el.getAttribute("type") || "text").toLowerCase() : "";
-    const submits = el && el.form && (el.localName === "button" && ["", "submit"].includes((el.getAttribute("type") || "").toLowerCase()) || [
+    const type = el && el.localName === "input" ? String(el.type || "").toLowerCase() : "";
+    const submits = el && el.form && (el.localName === "button" && String(el.type).toLowerCase() === "submit" || [
       "text",
       "search",
       "email",
@@ -898,7 +898,14 @@ var __bxLibrary = (() => {
     if (!hit) return { desc: "", text: "", outside: true };
     if (hit === el || inside(el, hit) || inside(hit, el)) return null;
     if (el.labels && Array.prototype.some.call(el.labels, (l) => inside(l, hit))) return null;
-    return desc(hit);
+    return pinned(hit) ? { ...desc(hit), pinned: true } : desc(hit);
+    function pinned(n) {
+      for (let a = n; a && a.nodeType === 1; a = a.parentElement || a.parentNode && a.parentNode.host) {
+        const position = a.ownerDocument.defaultView.getComputedStyle(a).position;
+        if (position === "fixed" || position === "sticky") return !inside(a, el);
+      }
+      return false;
+    }
   }
 
   // host/browserx/actions/pointer_guard.js
@@ -1003,6 +1010,22 @@ var __bxLibrary = (() => {
     const link = links_at_point_default.call(this, point[0], point[1]);
     const cover = pointer_guard_default.call(this, point[0], point[1]);
     return { area, point, link, cover };
+  }
+
+  // host/browserx/actions/pointer_clear.js
+  function pointer_clear_default() {
+    for (
+      const block of
+      /** @type {ScrollLogicalPosition[]} */
+      ["center", "end", "start"]
+    ) {
+      this.scrollIntoView({ block, inline: "nearest", behavior: "instant" });
+      const area = pointer_visible_area_default.call(this);
+      if (!area) continue;
+      const r = area.rect;
+      if (!pointer_hit_default.call(this, (r[0] + r[2]) / 2, (r[1] + r[3]) / 2)) return true;
+    }
+    return false;
   }
 
   // host/browserx/actions/pointer_frames.js
@@ -1321,7 +1344,7 @@ var __bxLibrary = (() => {
       }
       if (!inner) return { submits: false, fields: [], host, name: "", activates: false, opaque: true };
     }
-    const tag = el.localName, type = (el.getAttribute("type") || "").toLowerCase();
+    const tag = el.localName, type = tag === "input" || tag === "button" ? String(el.type || "").toLowerCase() : "";
     let form = null, submits = false;
     if (tag === "button" || tag === "input") form = el.form || null;
     if (!form && el.closest) form = el.closest("form");
@@ -1329,7 +1352,7 @@ var __bxLibrary = (() => {
     if (!enter) {
       const button = el.closest ? el.closest("button, input[type=submit i], input[type=image i], input[type=button i]") : null;
       if (button) {
-        const bt = (button.getAttribute("type") || "submit").toLowerCase();
+        const bt = String(button.type || "submit").toLowerCase();
         const isSubmit = button.localName === "input" ? bt !== "button" : !["button", "reset", "menu"].includes(bt);
         if (isSubmit && button.form) {
           form = button.form;
@@ -2818,6 +2841,7 @@ var __bxLibrary = (() => {
     "actions/page_changes_start.js": page_changes_start_default,
     "actions/pointer_after.js": pointer_after_default,
     "actions/pointer_aim.js": pointer_aim_default,
+    "actions/pointer_clear.js": pointer_clear_default,
     "actions/pointer_frames.js": pointer_frames_default,
     "actions/pointer_guard.js": pointer_guard_default,
     "actions/pointer_hit.js": pointer_hit_default,

@@ -53,7 +53,8 @@ export default function (enter, x, y) {
     try { inner = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch (e) {}
     if (!inner) return {submits: false, fields: [], host, name: '', activates: false, opaque: true};
   }
-  const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
+  // The browser's states, not the attributes: an unknown input type is text, an unknown button type submit.
+  const tag = el.localName, type = tag === 'input' || tag === 'button' ? String(el.type || '').toLowerCase() : '';
   let form = null, submits = false;
   if (tag === 'button' || tag === 'input') form = el.form || null;
   if (!form && el.closest) form = el.closest('form');
@@ -61,7 +62,7 @@ export default function (enter, x, y) {
   if (!enter) {
     const button = el.closest ? el.closest('button, input[type=submit i], input[type=image i], input[type=button i]') : null;
     if (button) {
-      const bt = (button.getAttribute('type') || 'submit').toLowerCase();
+      const bt = String(button.type || 'submit').toLowerCase();
       const isSubmit = button.localName === 'input' ? bt !== 'button' : !['button', 'reset', 'menu'].includes(bt);
       if (isSubmit && button.form) { form = button.form; submits = true; }
       else if (bt === 'button' && button.form) { form = button.form; maySubmit = true; }
