@@ -174,6 +174,7 @@ interface BxSnippets {
   "page/page_watch.js": () => BxWatch;
   "page/page_watch_early.js": () => void;
   "page/page_watch_settle.js": (quiet: number, timeout: number, network?: boolean) => Promise<BxSettled>;
+  "page/unnamed_hints.js": (this: unknown, keys: number[]) => string;
   "page/registry_part.js": (part: "suspects" | "internals") => Element[] | undefined;
   "page/settle_and_collect.js": (opts: BxCollectOptions, quiet?: number | null, timeout?: number,
     network?: boolean) => string | Promise<string>;

@@ -201,6 +201,32 @@ def test_a_focusable_composite_wrapping_controls_stays_a_target() -> None:
     assert grid.tier == 2 and grid.hints == ("tabindex",)
 
 
+def test_a_focusable_drop_zone_around_controls_is_their_container_not_a_target() -> None:
+    """react-dropzone's root around a chat composer: role presentation, tabindex 0, a click
+    listener (the file dialog's), no cursor of its own: the controls inside are the targets."""
+    field, send = el("textarea"), el("button", text("Send"))
+    zone = listening(
+        el(
+            "div",
+            el("img", attrs={"alt": "logo"}),
+            field,
+            send,
+            attrs={"tabindex": "0", "role": "presentation"},
+        )
+    )
+    pointed = listening(
+        flagged(
+            el("div", el("button", text("A")), el("button", text("B")), attrs={"tabindex": "0"}),
+            F_CURSOR_POINTER,
+        )
+    )
+    lone = listening(el("div", el("button", text("C")), attrs={"tabindex": "0"}))
+    classified(zone, pointed, lone)
+    assert not is_interactive(zone) and field.tier == 1 and send.tier == 1
+    assert pointed.tier == 2  # a pointer cursor of its own: it says it is clicked itself
+    assert lone.tier == 2  # around one control: a focusable widget of its own, as before
+
+
 def test_parts_inside_a_control_or_another_target_are_not_targets_of_their_own() -> None:
     inner = flagged(el("span", text("Buy")), F_CURSOR_POINTER)
     button = el("button", inner)

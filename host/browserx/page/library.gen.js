@@ -871,7 +871,7 @@ var __bxLibrary = (() => {
       }
     } catch (e) {
     }
-    const inside = (outer, n) => {
+    const inside2 = (outer, n) => {
       for (; n; n = n.parentNode || n.host) if (n === outer) return true;
       return false;
     };
@@ -896,13 +896,13 @@ var __bxLibrary = (() => {
     }
     const hit = scopeOf(el).elementFromPoint(lx, ly);
     if (!hit) return { desc: "", text: "", outside: true };
-    if (hit === el || inside(el, hit) || inside(hit, el)) return null;
-    if (el.labels && Array.prototype.some.call(el.labels, (l) => inside(l, hit))) return null;
+    if (hit === el || inside2(el, hit) || inside2(hit, el)) return null;
+    if (el.labels && Array.prototype.some.call(el.labels, (l) => inside2(l, hit))) return null;
     return pinned(hit) ? { ...desc(hit), pinned: true } : desc(hit);
     function pinned(n) {
       for (let a = n; a && a.nodeType === 1; a = a.parentElement || a.parentNode && a.parentNode.host) {
         const position = a.ownerDocument.defaultView.getComputedStyle(a).position;
-        if (position === "fixed" || position === "sticky") return !inside(a, el);
+        if (position === "fixed" || position === "sticky") return !inside2(a, el);
       }
       return false;
     }
@@ -917,12 +917,12 @@ var __bxLibrary = (() => {
       el.ownerDocument.defaultView
     );
     if (w.__bxGuard) w.__bxGuard.off();
-    const inside = (outer, n) => {
+    const inside2 = (outer, n) => {
       for (; n; n = n.parentNode || n.host) if (n === outer) return true;
       return false;
     };
     const label = el.closest ? el.closest("label") : null;
-    const ok = (t) => !t || t === el || inside(el, t) || inside(t, el) || el.labels && Array.prototype.some.call(el.labels, (l) => inside(l, t)) || !!label && t === label.control;
+    const ok = (t) => !t || t === el || inside2(el, t) || inside2(t, el) || el.labels && Array.prototype.some.call(el.labels, (l) => inside2(l, t)) || !!label && t === label.control;
     const types = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "dblclick", "auxclick", "contextmenu"];
     const g = (
       /** @type {BxGuard} */
@@ -2751,6 +2751,80 @@ var __bxLibrary = (() => {
     );
   }
 
+  // host/browserx/page/unnamed_hints.js
+  var MAX_INSIDE = 30;
+  var ICON_CLASS = new RegExp("(?:^|\\s)((?:lucide|fa|fas|far|fal|fad|fab|bi|mdi|ti|tabler-icon|ri|bx|bxs|bxl|ph|feather|octicon|codicon|glyphicon|icon|la|las|lar|lab|uil|heroicon|iconoir|carbon|gg|ion|ionicon)-[\\w-]+)", "g");
+  var LIGATURE = new RegExp("(?:^|\\s)(?:material-icons(?:-outlined|-round|-sharp|-two-tone)?|material-symbols-(?:outlined|rounded|sharp)|google-symbols)(?:\\s|$)");
+  var TEST_IDS = ["data-testid", "data-test", "data-test-id", "data-cy", "data-qa", "id", "name"];
+  function inside(el) {
+    const out = [];
+    for (let n = el.firstElementChild; n && out.length < MAX_INSIDE; ) {
+      out.push(n);
+      if (n.firstElementChild) {
+        n = n.firstElementChild;
+        continue;
+      }
+      while (n && n !== el && !n.nextElementSibling) n = n.parentElement;
+      n = n && n !== el ? n.nextElementSibling : null;
+    }
+    return out;
+  }
+  function saysOf(el) {
+    const says = (
+      /** @type {[string, string][]} */
+      []
+    );
+    const all = [el, ...inside(el)];
+    for (const n of all) {
+      if (n.localName === "title" || n.localName === "desc") {
+        if (n.parentElement && n.parentElement.closest("svg")) says.push(["svg", n.textContent || ""]);
+      }
+    }
+    for (const n of all) {
+      if (n.localName !== "use") continue;
+      const href = n.getAttribute("href") || n.getAttribute("xlink:href") || "";
+      says.push(["sprite", href.slice(href.lastIndexOf("#") + 1)]);
+    }
+    for (const n of all) {
+      const cls = n.getAttribute("class") || "";
+      for (const m of cls.matchAll(ICON_CLASS)) says.push(["icon", m[1]]);
+    }
+    for (const n of all) {
+      if (LIGATURE.test(n.getAttribute("class") || "")) says.push(["ligature", n.textContent || ""]);
+    }
+    for (const a of TEST_IDS) {
+      const v = el.getAttribute(a);
+      if (v) says.push([a === "id" || a === "name" ? a : "testid", v]);
+    }
+    let up = (
+      /** @type {Node | null} */
+      el.parentNode
+    );
+    for (let depth = 0; up && depth < 4; depth++, up = up.parentNode || /** @type {ShadowRoot} */
+    up.host || null) {
+      if (up.nodeType === 1 && /** @type {Element} */
+      up.hasAttribute("title")) {
+        says.push([
+          "title",
+          /** @type {Element} */
+          up.getAttribute("title") || ""
+        ]);
+        break;
+      }
+    }
+    return says.map(([source, text]) => [source, text.replace(/\s+/g, " ").trim().slice(0, 80)]);
+  }
+  function unnamed_hints_default(keys) {
+    const B = globalThis.__browserx;
+    return JSON.stringify(keys.map((key) => {
+      const el = B ? B.nodeOf(key) : null;
+      return el && el.nodeType === 1 && el.isConnected ? saysOf(
+        /** @type {Element} */
+        el
+      ) : null;
+    }));
+  }
+
   // host/browserx/pixels/screenshot_content_box.js
   function screenshot_content_box_default() {
     const px = (v) => parseFloat(v) || 0;
@@ -2874,6 +2948,7 @@ var __bxLibrary = (() => {
     "page/page_watch_settle.js": page_watch_settle_default,
     "page/registry_part.js": registry_part_default,
     "page/settle_and_collect.js": settle_and_collect_default,
+    "page/unnamed_hints.js": unnamed_hints_default,
     "pixels/screenshot_content_box.js": screenshot_content_box_default,
     "pixels/screenshot_hide_effects.js": screenshot_hide_effects_default,
     "pixels/screenshot_page_metrics.js": screenshot_page_metrics_default

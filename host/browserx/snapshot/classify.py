@@ -65,6 +65,8 @@ OWN_HANDLER_HINTS = frozenset({"onclick", "framework"})
 # Handlers nothing on the page shows a person (no cursor, focus, role or attribute says click).
 WEAK_HANDLER_HINTS = frozenset({"listener", "framework"})
 PROSE_TAGS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"})
+# Roles that say nothing about being a control (a node with one is a wrapper like any div).
+WRAPPER_ROLES = frozenset({"generic", "none", "presentation", "group"})
 MAX_OWN_TEXT = 120  # more text of its own than a header row has: a panel, not a target
 # DOMSnapshot's isClickable (capture.py, small documents) marks listeners of any click-like kind
 # and also what the browser itself makes clickable: that part says nothing new.
@@ -254,19 +256,22 @@ def classify(tree: Tree) -> list[Node]:
             del candidates[index]
 
     # A candidate that wraps other controls is a container, not a target (unless focusable).
-    wraps: set[int] = set()
+    wraps: dict[int, int] = {}  # node index → the controls inside it
     for node in reversed(nodes):  # children before parents
         parent = node.parent
-        if parent is not None and (
-            node.index in wraps or node.index in candidates or node.role in INTERACTIVE_ROLES
-        ):
-            wraps.add(parent.index)
+        if parent is None:
+            continue
+        inside = wraps.get(node.index, 0) + (node.index in candidates or node.role in INTERACTIVE_ROLES)
+        if inside:
+            wraps[parent.index] = wraps.get(parent.index, 0) + inside
     for index in list(candidates):
         hints = candidates[index]
         # A custom element that Chrome leaves out (ElementInternals role none: Material Web's
         # list and menu items around their own <li>/<button>) wraps its control even when focusable.
         if index in wraps and (
-            not EXPLICIT_HINTS.intersection(hints) or nodes[index].state.get("axRole") == "none"
+            not EXPLICIT_HINTS.intersection(hints)
+            or nodes[index].state.get("axRole") == "none"
+            or _focusable_wrapper(nodes[index], hints, wraps[index])
         ):
             node = nodes[index]
             # A table row's handler (row-click plumbing every row of a grid library carries)
@@ -292,6 +297,20 @@ def classify(tree: Tree) -> list[Node]:
             node.tier = 2  # e.g. a clickable listitem or heading: semantic role, acted on as a control
         node.hints = hints
     return revealed
+
+
+def _focusable_wrapper(node: Node, hints: tuple[str, ...], inside: int) -> bool:
+    """Whether a focusable node around several controls is only their container: focusable and
+    listening, but with no role, no pointer cursor of its own and no other sign that it is a
+    control (a drop zone around a chat composer: react-dropzone's root, tabindex 0, its click the
+    file dialog's). Its handler delegates to what it holds; what it holds are the targets."""
+    return (
+        inside >= 2
+        and EXPLICIT_HINTS.intersection(hints) == {"tabindex"}
+        and not HANDLER_HINTS.isdisjoint(hints)  # a handler; a focusable composite alone stays
+        and "pointer" not in hints
+        and (node.role is None or node.role in WRAPPER_ROLES)
+    )
 
 
 def _is_content_block(node: Node) -> bool:

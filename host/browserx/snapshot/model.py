@@ -99,6 +99,7 @@ class Node:
     rendered: bool  # in the accessibility tree (names read it), seen or not: sr-only text is
     tier: int  # 1 semantic, 2 non-semantic interactive, 3 structural
     hints: tuple[str, ...]  # why a tier-2 node is interactive (listener, cursor, tabindex, ...)
+    hint: str  # an unnamed control: what its markup says it is (snapshot/unnamed.py), not a name
 
     # A written-out __init__ rather than the dataclass one: compiled (scripts/build_native.py),
     # it is a direct native call, and one Node is made per node of the page.
@@ -122,6 +123,7 @@ class Node:
         rendered: bool = True,
         tier: int = 3,
         hints: tuple[str, ...] = (),
+        hint: str = "",
     ) -> None:
         self.ref = ref
         self.tag = tag
@@ -141,6 +143,7 @@ class Node:
         self.rendered = rendered
         self.tier = tier
         self.hints = hints
+        self.hint = hint
 
     @property
     def is_element(self) -> bool:

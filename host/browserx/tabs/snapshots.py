@@ -14,7 +14,9 @@ from browserx.errors import BrowserxError, clip
 from browserx.heap import paused_gc
 from browserx.page.capture import CaptureTab, capture_tab
 from browserx.page.occlusion import hit_test
+from browserx.page.unnamed_hints import read_hints
 from browserx.relay.protocol import Inbound
+from browserx.snapshot.classify import is_interactive
 from browserx.snapshot.frames import KEY_BITS
 from browserx.snapshot.pipeline import LeftDocuments, finish, prepare
 from browserx.snapshot.snapshot import DomSnapshot
@@ -75,6 +77,10 @@ def _forget_left_documents(tab: Tab) -> None:
         tab.ids.forget(LeftDocuments(live))
 
 
+# Roles an empty name is no gap for: a slider shows its value and the label near it.
+NAMED_OTHERWISE = frozenset({"slider", "scrollbar", "spinbutton", "progressbar", "meter"})
+
+
 async def take_snapshot(
     tab: Tab, include_values: bool = False, settle: SettleOptions | None = None
 ) -> DomSnapshot:
@@ -104,6 +110,11 @@ async def take_snapshot(
     testing = (
         asyncio.ensure_future(hit_test(tab.capture, frames, prepared.tree, targets)) if targets else None
     )
+    # The controls without a name: what their markup says they are, asked beside the hit test.
+    unnamed = [
+        n for n in prepared.actionable if not n.name and n.role not in NAMED_OTHERWISE and is_interactive(n)
+    ]
+    hinting = asyncio.ensure_future(read_hints(tab.capture, frames, unnamed)) if unnamed else None
     if testing is not None:
         for _ in range(3):  # until its requests are written (it gathers one task per frame)
             await asyncio.sleep(0)
@@ -115,9 +126,14 @@ async def take_snapshot(
                 settled=settled,
             )  # fmt: skip
     except BaseException:
-        if testing is not None:
-            testing.cancel()
+        for task in (testing, hinting):
+            if task is not None:
+                task.cancel()
         raise
+    if hinting is not None:
+        for index, hint in (await hinting).items():
+            snap.nodes[index].hint = hint
+            snap.caches.facts.pop(index, None)  # (facts read before it came)
     if testing is not None:
         covered.update(await testing)  # snap.covered is a live view of this dict
         build_ms = (time.perf_counter() - t1) * 1000

@@ -289,6 +289,8 @@ def _control_facts(node: Node, snap: DomSnapshot) -> dict[str, Any]:
         facts["name"] = node.name
     if node.index in snap.hunted_names:
         facts["name_from"] = "nearby text"
+    if not node.name and node.hint:
+        facts["hint"] = node.hint  # what its markup says it is (snapshot/unnamed.py): not a name
     states = states_of(node)
     for key in (
         "disabled",

@@ -63,6 +63,8 @@ LEGEND = (
 - n: name/label a person sees (cut to 50 characters)
 - v: current value (only when values were requested; passwords never shown; a slider's always)
 - ph: placeholder, the hint a field shows (a format such as YYYY-MM-DD) when it is not its name
+- hn: hint, for a control without a name: words of its own markup (its icon's name, its test id or
+  id, a title around it), not a name
 - s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed,
   required, readonly, invalid, focused)
 - xy: [x, y] centre in viewport CSS pixels (negative or beyond the viewport = scroll first)
@@ -141,6 +143,8 @@ def entry(
         out["v"] = str(facts["value"])[:200]
     if "placeholder" in facts:
         out["ph"] = facts["placeholder"]
+    if "hint" in facts:
+        out["hn"] = facts["hint"]
     states = [key for key in STATE_KEYS if facts.get(key) is True]
     if facts.get("checked") == "mixed":
         states.append("mixed")

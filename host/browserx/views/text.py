@@ -57,7 +57,7 @@ TEXT_ROLES = {
 # Facts shown in parentheses (a line without any of them takes the short way).
 _SHOWN_FACTS = frozenset(
     {*BOOLEAN_STATES, "expanded", "level", "type", "value", "placeholder", "options", "chosen", "sort", "scroll",
-     "name_from",
+     "name_from", "hint",
      "covered", "on_hover"}
 )  # fmt: skip
 
@@ -78,7 +78,8 @@ LEGEND = (
 - facts: states (disabled, checked, checked=mixed, selected, pressed, required, readonly, invalid,
   focused, expanded / collapsed), level=N, type=…, value="…" (if values were asked for; never
   passwords), placeholder="…" (the hint a field shows, e.g. a format, when it is not its name),
-  options=[…, …] ("…" = more), name from nearby text (a label-less field),
+  options=[…, …] ("…" = more), name from nearby text (a label-less field), hint="…" (a control
+  without a name: words of its own markup, e.g. its icon's name or test id; not a name),
   covered by X (X sits on top of it: dismiss X first).
 - Table rows are one line, cells separated by " | ". "- " starts a list item with more than one
   part (a list item holding just one control is that control's line).
@@ -152,6 +153,8 @@ def _facts(facts: dict[str, Any], role: str) -> list[str]:
         bits.append(f"value={quoting.quote(str(facts['value']))}")
     if "placeholder" in facts:
         bits.append(f"placeholder={quoting.quote(str(facts['placeholder']))}")
+    if "hint" in facts:
+        bits.append(f"hint={quoting.quote(str(facts['hint']))}")
     if "sort" in facts:
         bits.append(f"sorted {facts['sort']}")
     if "options" in facts:
