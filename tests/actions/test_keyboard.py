@@ -131,9 +131,10 @@ def test_blur_leaves_the_field_and_the_result_says_whether_the_focus_went() -> N
     assert result.changes.focused is False
 
 
-def test_a_world_that_lost_the_kept_functions_gets_the_text_once_in_the_burst_sent_whole() -> None:
-    """The lookup burst's stubs throw where the world does not hold their functions (page/kept.py):
-    the focus call said no go, so the held text was never sent, and the burst goes again whole."""
+def test_a_world_that_lost_the_page_library_gets_the_text_once_in_the_burst_sent_again() -> None:
+    """The lookup burst's stubs throw where the world lacks the page library (page_js.py): the
+    focus call said no go, so the held text was never sent, and the burst goes again, the lookup
+    whole (installing the library)."""
     box = Field()
     p = page(box)
 

@@ -240,10 +240,10 @@ def test_held_keys_checks_the_button(button: str) -> None:
     assert pointer.held_keys(button, ["alt"]) == 1
 
 
-def test_a_world_that_lost_the_kept_functions_gets_them_whole_and_the_click_lands() -> None:
-    """A click's functions are kept in browserx's world (page/kept.py); should the world not hold
-    them when the next click comes (a new document under the same context id), each stub's throw
-    sends them whole again, the lookup included, and one click goes in."""
+def test_a_world_that_lost_the_page_library_gets_it_whole_and_the_click_lands() -> None:
+    """A click's functions are members of the page library kept in browserx's world (page_js.py);
+    should the world lack it when the next click comes (a new document under the same context
+    id), a stub's throw sends the call whole (installing the library), and one click goes in."""
     p = page()
 
     async def body(acting: Acting) -> tuple[ActionResult, ActionResult]:

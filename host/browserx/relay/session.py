@@ -119,9 +119,6 @@ class TabSession:
         self._frame_labels: dict[str, str] = {}
         self._listeners: list[EventListener] = []
         self._background: set[asyncio.Future[Any]] = set()  # fire_and_forget's tasks, until done
-        # Which functions each world of browserx holds (page/kept.py), by (frame session, context
-        # id): as of which frames_changed_at, and their names.
-        self.kept_functions: dict[tuple[str | None, int], tuple[float, set[str]]] = {}
         # What the tab's requests cost, read by the actions (their result's round trips): CDP
         # commands sent, and round trips, a command sent while none was waiting for its answer.
         self.commands = 0
@@ -341,8 +338,6 @@ class TabSession:
         """Drop a child session that no longer answers (its detach notice can be lost)."""
         self.sessions.pop(session_id, None)
         self.session_parents.pop(session_id, None)
-        for world in [w for w in self.kept_functions if w[0] == session_id]:
-            del self.kept_functions[world]
         for hook in self.on_session_gone:
             hook(session_id)
 
