@@ -26,6 +26,7 @@ from browserx.tabs.tab import Tab
 
 SELECT_JS = page_js.load("browserx.actions", "forms_select.js")
 STATE_JS = page_js.load("browserx.actions", "forms_state.js")
+STATE_BY_KEY_JS = by_key(STATE_JS)
 SELECT_COUNTED_JS = page_js.load("browserx.actions", "forms_select_counted.js")
 SELECT_COUNTED_BY_KEY_JS = by_key(SELECT_COUNTED_JS)
 OPTION_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem", "gridcell"})
@@ -133,9 +134,10 @@ async def check(
     tab: Tab, element_id: int, checked: bool = True, *, expect: Expect | None = None
 ) -> ActionResult:
     async def body(ctx: ActionContext) -> None:
-        target = await resolve(tab, element_id)
+        # Its state read in the lookup's own round trip (the long way when it had to be found again).
+        target = await resolve(tab, element_id, early=(STATE_BY_KEY_JS, ()))
         await ctx.adopt(target)
-        state = await _toggle_state(tab, target)
+        state = target.early if isinstance(target.early, dict) else await _toggle_state(tab, target)
         if not isinstance(state, dict):
             raise NotInteractable(
                 f"{target.sentence()} has no checked state (not a checkbox, radio, switch or "
@@ -156,7 +158,9 @@ async def check(
                 await focus(ctx, target)
                 await press(tab, key_press("space"))
             else:
-                await click_target(ctx, target)
+                # Not settled first: its effect is the state read next (polled while a framework
+                # catches up), and what the page does beside it is the next snapshot's to wait for.
+                await click_target(ctx, target, settle=False)
             deadline = time.monotonic() + STATE_POLL_S  # frameworks may update the state a tick later
             while True:
                 state = await _toggle_state(tab, target)

@@ -29,7 +29,7 @@ from typing import Any
 
 from browserx import page_js
 from browserx.actions.keys import key_press, parse_combo
-from browserx.actions.resolve import call_on, resolve
+from browserx.actions.resolve import by_key, call_on, resolve
 from browserx.control.person.ask import CONFIRM_TIMEOUT_S, asks_for
 from browserx.control.policy import refuse_opted_out
 from browserx.control.schemas import CheckParams, ClickAtParams, ClickParams, KeyParams, TypeParams
@@ -40,6 +40,7 @@ from browserx.snapshot.redaction import PASSWORD_MASK, field_of, field_secret
 from browserx.tabs.tab import Tab
 
 FACTS_JS = page_js.load("browserx.control.person", "sensitive_facts.js")
+FACTS_BY_KEY_JS = by_key(FACTS_JS)
 
 # The one list of what a control's name must say to need the person's "Allow": whole words or
 # phrases, any case. A word here costs a question each time an agent clicks such a control.
@@ -226,8 +227,9 @@ async def _look(
     presses Enter, which sends a form from a field too)."""
     await refuse_opted_out(tab)  # as the action itself would: nothing of such a page is read
     if element_id is not None:
-        target = await resolve(tab, element_id)
-        raw = await call_on(tab, target, FACTS_JS, enter)
+        # Read in the lookup's own round trip (the long way when it had to be found again).
+        target = await resolve(tab, element_id, early=(FACTS_BY_KEY_JS, (enter,)))
+        raw = target.early if isinstance(target.early, dict) else await call_on(tab, target, FACTS_JS, enter)
         fp = target.fingerprint
         return (fp.role, fp.name, raw) if fp is not None else (None, "", raw)
     # Enter to whatever has focus (the top document's, through shadow roots and frames), or a
