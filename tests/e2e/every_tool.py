@@ -30,6 +30,11 @@ UPLOAD_FILE = UPLOADS / "note.txt"
 LEAVES_PAGE = ("navigate", "back", "forward", "reload", "new_tab", "close_tab", "activate_tab", "release_tab")
 
 Params = dict[str, Any]
+# How long a recipe's expectation waits to hold (3 s unless given). Those the tests make fail (text
+# that never appears) wait it out, then answer what happened instead: the answer is what the
+# all-tools tests search, the wait no part of it. Half a second still looks at the page at least
+# once (each look a snapshot; several on a small page); 3 s cost those tests a minute and a half.
+EXPECT_S = 0.5
 Recipe = Callable[[Sequence[int], tuple[float, float], str, str], list[Params]]
 
 
@@ -49,27 +54,36 @@ def _snapshot(ids: Sequence[int], point: tuple[float, float], url: str, text: st
     return out
 
 
+def _expect(condition: Params) -> Params:
+    return {**condition, "timeout": EXPECT_S}
+
+
 def _each(**extra: Any) -> Recipe:
     return lambda ids, point, url, text: [{"id": i, **{k: v for k, v in extra.items()}} for i in ids]
 
 
 def _click(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
-    expect = {"any_of": [{"element_appears": {"text": text}}, {"element_appears": {"role": "alert"}}]}
+    appears = _expect({"element_appears": {"text": text}})
+    either = _expect(
+        {"any_of": [{"element_appears": {"text": text}}, {"element_appears": {"role": "alert"}}]}
+    )
     return [{"id": i, "force": True} for i in ids] + [
-        {"id": i, "expect": {"element_appears": {"text": text}}} for i in ids
-    ] + [{"id": i, "expect": expect} for i in ids[:3]]  # fmt: skip
+        {"id": i, "expect": appears} for i in ids
+    ] + [{"id": i, "expect": either} for i in ids[:3]]  # fmt: skip
 
 
 def _type(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
     return [{"id": i, "text": text, "include_values": True} for i in ids] + [
-        {"id": i, "text": text, "clear": True, "per_char": True, "expect": {"value_changes": True}}
+        {"id": i, "text": text, "clear": True, "per_char": True, "expect": _expect({"value_changes": True})}
         for i in ids[:3]
     ]
 
 
 def _fill(ids: Sequence[int], point: tuple[float, float], url: str, text: str) -> list[Params]:
     # Each field alone with text (typed or chosen), then all of them at once as toggles.
-    together = [{"fields": [{"id": i, "value": True} for i in ids], "expect": {"value_changes": True}}]
+    together = [
+        {"fields": [{"id": i, "value": True} for i in ids], "expect": _expect({"value_changes": True})}
+    ]
     return [{"fields": [{"id": i, "value": text}]} for i in ids] + (together if ids else [])
 
 
@@ -91,7 +105,7 @@ def _scroll(ids: Sequence[int], point: tuple[float, float], url: str, text: str)
 def _point(extra: Params) -> Recipe:
     return lambda ids, point, url, text: [
         {"x": point[0], "y": point[1], **extra},
-        {"x": point[0], "y": point[1], "expect": {"element_appears": {"text": text}}, **extra},
+        {"x": point[0], "y": point[1], "expect": _expect({"element_appears": {"text": text}}), **extra},
     ]
 
 
@@ -211,4 +225,4 @@ def run_calls(client: Client, calls: Sequence[tuple[str, Params]], tab: int) -> 
     return out
 
 
-__all__ = ["LEAVES_PAGE", "NEW_TAB", "RECIPES", "TAB", "calls_for_every_tool", "run_calls"]
+__all__ = ["EXPECT_S", "LEAVES_PAGE", "NEW_TAB", "RECIPES", "TAB", "calls_for_every_tool", "run_calls"]

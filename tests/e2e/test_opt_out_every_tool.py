@@ -20,7 +20,7 @@ from PIL import Image
 
 from browserx import Client
 from browserx.errors import BrowserxError
-from tests.e2e.every_tool import LEAVES_PAGE, calls_for_every_tool, run_calls
+from tests.e2e.every_tool import EXPECT_S, LEAVES_PAGE, calls_for_every_tool, run_calls
 from tests.e2e.harness import Browser, Servers
 from tests.e2e.helpers import open_page
 from tests.e2e.test_agent import agent, fake_backend
@@ -63,6 +63,27 @@ def _counters(browser: Browser, frames: tuple[str, ...] = ()) -> dict[str, dict[
         finally:
             d.switch_to.default_content()
     return out
+
+
+def _frames_running(browser: Browser, frames: tuple[str, ...], timeout: float = 10.0) -> None:
+    """Wait until each frame (by element id) has run its script and sent its first beacon: loaded
+    and running, however long that takes on this machine (not a fixed sleep)."""
+    d = browser.driver
+    deadline = time.monotonic() + timeout
+    for fid in frames:
+        while True:
+            d.switch_to.frame(d.find_element("id", fid))
+            try:
+                beaconed = d.execute_script(
+                    "return !!window.__noai && performance.getEntriesByType('resource')"
+                    ".some(e => e.name.includes('NOAI-BEACON'))"
+                )
+            finally:
+                d.switch_to.default_content()
+            if beaconed:
+                break
+            assert time.monotonic() < deadline, f"frame #{fid} sent no beacon within {timeout} s"
+            time.sleep(0.05)
 
 
 def _reset(browser: Browser, frames: tuple[str, ...] = ()) -> None:
@@ -194,9 +215,11 @@ def test_opted_out_elements_and_shadow_roots_stay_out_of_every_tool(
         assert refused.value.code == "page_opted_out" and MARK not in refused.value.message
         assert _counters(browser)["page"]["key"] == 0
     browser.driver.execute_script("document.activeElement.blur()")
-    # The toast appears after a click of the public button: its text stays out of the events.
+    # The toast appears after a click of the public button (50 ms on): its text stays out of the
+    # events. (Its alert is opted out: the expectation fails, after waiting EXPECT_S, not 3 s.)
     shown = _ids(bx, tab)
-    toast = bx.call("click", id=shown[0], tab=tab, expect={"element_appears": {"role": "alert"}})
+    alert = {"element_appears": {"role": "alert"}, "timeout": EXPECT_S}
+    toast = bx.call("click", id=shown[0], tab=tab, expect=alert)
     assert MARK not in str(toast)
     _run_everything(browser, bx, tab, url, points, boxes)
 
@@ -214,7 +237,7 @@ def test_opted_out_frames_stay_out_of_every_tool(
 ) -> None:
     url = servers.url(f"noai-frames.html?{where}")
     tab = open_page(browser, bx, url)
-    time.sleep(0.6)  # both frames load (and their beacons start)
+    _frames_running(browser, ("f", "g"))
     boxes = _boxes(browser, ["#f", "#g"])
     # Keys into a focused field of an opted-out frame are refused.
     d = browser.driver
@@ -349,7 +372,7 @@ def test_a_first_call_by_coordinates_into_an_opted_out_frame_is_refused(
     """Before any snapshot of the page (no collector in its world yet, so its <iframe> has no key)
     the point is still followed into the right frame: refused, nothing reaches it."""
     tab = open_page(browser, bx, servers.url("noai-frames.html?cross"))
-    time.sleep(0.6)  # both frames load
+    _frames_running(browser, ("f", "g"))
     (x, y) = _centre(_boxes(browser, ["#f"])[0])
     _reset(browser, ("f",))
     with pytest.raises(BrowserxError) as refused:
