@@ -22,13 +22,14 @@ PASSWORD = "SECRET-PW-5521"
 
 
 def _arm(browser: Browser, bx: Client, tab: int) -> None:
-    """The page's secrets in place: on a new document the password is typed in while the field is
-    one (and browserx looks at the page), then revealed; fields typed over are filled again."""
+    """The page's secrets in place (one script): on a new document the password is typed in while
+    the field is one (and browserx looks at the page), then revealed; fields typed over are filled
+    again."""
     d = browser.driver
-    if not d.execute_script("return !!window.__armed"):
+    if not d.execute_script("if (!window.__armed) return false; window.__arm(2); return true"):
         d.execute_script("window.__arm(1)")
         bx.snapshot(tab=tab)
-    d.execute_script("window.__arm(2)")
+        d.execute_script("window.__arm(2)")
 
 
 def _leaks(answers: list[tuple[str, dict[str, Any], str]]) -> list[tuple[str, dict[str, Any], str]]:
@@ -38,8 +39,19 @@ def _leaks(answers: list[tuple[str, dict[str, Any], str]]) -> list[tuple[str, di
 def test_no_secret_in_any_answer_of_any_tool(browser: Browser, bx: Client, servers: Servers) -> None:
     page = servers.url("hostile-secrets.html")
     tab = open_page(browser, bx, page)
-    _arm(browser, bx, tab)
     d = browser.driver
+    # The links put secrets into the location (user:pass@, ?token=, #access_token=), the referrer
+    # and the tab's history: followed first (their answers checked too), so that the one page every
+    # tool then runs on holds all of them beside its fields' secrets and the requests its fields
+    # send (to its origin: a location with user:pass@ refuses a relative fetch).
+    answers: list[tuple[str, dict[str, Any], str]] = []
+    for name in ("Open with credentials", "Relative link"):
+        _arm(browser, bx, tab)
+        link = next(c["id"] for c in _controls(bx, tab)[0] if c.get("name") == name)
+        before = d.current_url
+        answers += run_calls(bx, [("click", {"id": link})], tab)
+        assert d.current_url != before and "SECRET-" in d.current_url, (name, before, d.current_url)
+    _arm(browser, bx, tab)
     # The secrets are there to leak: the password revealed in clear, the location carrying tokens.
     assert d.execute_script("const f = document.getElementById('phrase'); return [f.type, f.value]") == [
         "text",
@@ -49,15 +61,20 @@ def test_no_secret_in_any_answer_of_any_tool(browser: Browser, bx: Client, serve
     navigation = page.replace("http://", "http://user:SECRET-NAVPW@") + (
         "?token=SECRET-NTOKEN&state=1#access_token=SECRET-NFRAG&token_type=bearer"
     )
-    answers = _every_staying_call(browser, bx, tab, navigation)
-    # The links put secrets into the location (user:pass@, ?token=, #access_token=): followed,
-    # and every tool again on the page they lead to.
-    links = {c.get("name"): c["id"] for c in _controls(bx, tab) if c.get("role") == "link"}
-    for name in ("Open with credentials", "Relative link"):
-        answers += run_calls(bx, [("click", {"id": links[name]})], tab)
-        assert "SECRET-" in d.current_url
-    answers += _every_staying_call(browser, bx, tab, navigation)
-    answers += run_calls(bx, [c for c in _calls(bx, tab, navigation) if c[0] in LEAVES_PAGE], tab)
+    # Every call of every tool on this one page: its fields filled again after each call that may
+    # have typed over them (a read changes nothing: the reads that follow one another share one
+    # arming), then the calls that leave it.
+    calls = _calls(bx, tab, navigation)
+    read_only = {t.name for t in AGENT_TOOLS if t.hints.read_only}
+    armed = False
+    for name, params in calls:
+        if name in LEAVES_PAGE:
+            continue
+        if not armed:
+            _arm(browser, bx, tab)
+        answers += run_calls(bx, [(name, params)], tab)
+        armed = name in read_only
+    answers += run_calls(bx, [c for c in calls if c[0] in LEAVES_PAGE], tab)
     assert _leaks(answers) == []
     assert {n for n, _, _ in answers} == {t.name for t in AGENT_TOOLS}  # every tool was called
     # The checks looked at something: values were shown (masked) and the page's requests listed.
@@ -70,43 +87,16 @@ def test_no_secret_in_any_answer_of_any_tool(browser: Browser, bx: Client, serve
 def _calls(bx: Client, tab: int, navigation: str) -> list[tuple[str, dict[str, Any]]]:
     """Every call of every tool on the page's controls but its links (followed on their own), each
     twice where values may be asked for: as the recipe says, and the other way round."""
-    controls = _controls(bx, tab)
+    controls, boxes = _controls(bx, tab)
     ids = [c["id"] for c in controls if c.get("role") != "link"]
     phrase = next(c["id"] for c in controls if c.get("name") == "Login phrase")
-    point = _centre_of(bx, tab, phrase)
+    x, y, w, h = boxes[phrase]
     out: list[tuple[str, dict[str, Any]]] = []
-    for name, params in calls_for_every_tool(ids, point, navigation, text="Zq"):
+    for name, params in calls_for_every_tool(ids, (x + w / 2, y + h / 2), navigation, text="Zq"):
         out.append((name, params))
         if "include_values" in params:
             out.append((name, {**params, "include_values": not params["include_values"]}))
     return out
-
-
-def _every_staying_call(
-    browser: Browser, bx: Client, tab: int, navigation: str
-) -> list[tuple[str, dict[str, Any], str]]:
-    _arm(browser, bx, tab)
-    answers: list[tuple[str, dict[str, Any], str]] = []
-    for name, params in _calls(bx, tab, navigation):
-        if name not in LEAVES_PAGE:
-            _arm(browser, bx, tab)
-            answers += run_calls(bx, [(name, params)], tab)
-    return answers
-
-
-def _centre_of(bx: Client, tab: int, element_id: int) -> tuple[float, float]:
-    view = bx.call("snapshot", tab=tab, format="json", boxes=True)["json"]["page"]["body"]
-    found: list[Any] = []
-
-    def walk(node: dict[str, Any]) -> None:
-        if node.get("id") == element_id:
-            found.append(node.get("box"))
-        for child in node.get("children", []):
-            walk(child)
-
-    walk(view)
-    x, y, w, h = found[0]
-    return (x + w / 2, y + h / 2)
 
 
 def test_a_field_typed_into_reports_its_requests_keys_only_unless_values_were_asked(
@@ -114,7 +104,7 @@ def test_a_field_typed_into_reports_its_requests_keys_only_unless_values_were_as
 ) -> None:
     tab = open_page(browser, bx, servers.url("hostile-secrets.html"))
     _arm(browser, bx, tab)
-    ids = {n: i for i, n in ((c["id"], c.get("name")) for c in _controls(bx, tab))}
+    ids = {n: i for i, n in ((c["id"], c.get("name")) for c in _controls(bx, tab)[0])}
     note, phrase = ids["Note"], ids["Login phrase"]
     plain = bx.call("type", id=note, text="plain words", tab=tab)
     assert [r["url"].split("/hit", 1)[1] for r in plain["network"]["xhr"]][-1] == "?v=…"
@@ -131,7 +121,7 @@ def test_a_field_typed_into_reports_its_requests_keys_only_unless_values_were_as
 
 def test_what_is_typed_stays_out_of_request_paths_too(browser: Browser, bx: Client, servers: Servers) -> None:
     tab = open_page(browser, bx, servers.url("secret-path.html"))
-    ids = {n: i for i, n in ((c["id"], c.get("name")) for c in _controls(bx, tab))}
+    ids = {n: i for i, n in ((c["id"], c.get("name")) for c in _controls(bx, tab)[0])}
     typed = bx.call("type", id=ids["Coupon"], text="summer sale", tab=tab)
     urls = [r["url"] for r in typed["network"]["xhr"]]
     assert urls and not any("summer" in u for u in urls), urls  # (asked for: shown, below)
@@ -145,7 +135,8 @@ def test_what_is_typed_stays_out_of_request_paths_too(browser: Browser, bx: Clie
         assert urls and "Hunter2" not in json.dumps(secret), urls
 
 
-def _controls(bx: Client, tab: int) -> list[dict[str, Any]]:
+def _controls(bx: Client, tab: int) -> tuple[list[dict[str, Any]], dict[int, list[float]]]:
+    """The page's controls (json-view nodes with an ID) and their boxes, from one snapshot."""
     found: list[dict[str, Any]] = []
 
     def walk(node: dict[str, Any]) -> None:
@@ -154,5 +145,5 @@ def _controls(bx: Client, tab: int) -> list[dict[str, Any]]:
         for child in node.get("children", []):
             walk(child)
 
-    walk(bx.snapshot(tab=tab, format="json")["json"]["page"]["body"])
-    return found
+    walk(bx.snapshot(tab=tab, format="json", boxes=True)["json"]["page"]["body"])
+    return found, {c["id"]: c["box"] for c in found if c.get("box")}
