@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from browserx import Client
 from browserx.control.tools import TOOLS_BY_NAME
 from tests.e2e.every_tool import calls_for_every_tool, run_calls
 from tests.e2e.harness import Browser, Servers
-from tests.e2e.helpers import id_of, tab_of_its_own
+from tests.e2e.helpers import controls, id_of, tab_of_its_own
 
 # Far above any answer of this small page, far below the megabyte its strings hold.
 BOUND = 64 * 1024
@@ -34,7 +35,8 @@ def test_no_answer_of_any_tool_grows_with_the_pages_strings(
     bx: Client, servers: Servers, own_tab: int
 ) -> None:
     tab = own_tab
-    ids = [id_of(bx, tab, name) for name in ("Field", "Pick", "Far")]  # Far: to a megabyte-long address
+    found = controls(bx, tab)  # one snapshot for the three (each a second on this page)
+    ids = [int(found[name]["id"]) for name in ("Field", "Pick", "Far")]  # Far: to a megabyte-long address
     calls = [
         (name, params)
         for name, params in calls_for_every_tool(
@@ -57,18 +59,19 @@ def test_no_answer_of_any_tool_grows_with_the_pages_strings(
 # -- depth and breadth: 2,000 nested elements, a million elements -----------------------------------
 
 
-def _page_title(browser: Browser, url: str) -> str:
-    """The document title of the tab showing ``url``, read by Selenium (not by browserx)."""
-    driver = browser.driver
-    main = driver.current_window_handle
-    try:
-        for handle in driver.window_handles:
-            driver.switch_to.window(handle)
-            if driver.current_url == url:
-                return str(driver.execute_script("return document.title"))
-        raise AssertionError(f"no tab shows {url}")
-    finally:
-        driver.switch_to.window(main)
+def _page_title(browser: Browser, url: str, wanted: str, timeout: float = 5.0) -> str:
+    """The title of the tab showing ``url`` as Chrome lists its targets (read through Selenium's
+    CDP, not browserx, and without switching Selenium to that tab, which would put it in the
+    background where Chrome paints no frame for a screenshot to wait on), once it is ``wanted``
+    or ``timeout`` passed."""
+    deadline = time.monotonic() + timeout
+    while True:
+        targets = browser.driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
+        titles = [t["title"] for t in targets if t["type"] == "page" and t["url"] == url]
+        assert titles, f"no tab shows {url}"
+        if titles[0] == wanted or time.monotonic() > deadline:
+            return str(titles[0])
+        time.sleep(0.05)
 
 
 def _host_rss_mb(bx: Client) -> float:
@@ -88,14 +91,15 @@ def test_a_page_nested_2000_deep_answers_every_tool(browser: Browser, bx: Client
         deep = id_of(bx, tab, "Deep button")
         calls = [(name, params) for name, params in calls_for_every_tool([deep], (30.0, 30.0), url, "Deep")
                  if not TOOLS_BY_NAME[name].binary]  # fmt: skip
-        answers = run_calls(bx, calls, tab)
+        # The first click is the first call that presses the button (the views before it read):
+        # the page's own title says it landed, then the other calls go on in the same tab.
+        first_click = next(i for i, (name, _) in enumerate(calls) if name == "click") + 1
+        assert _page_title(browser, url, "Deep page") == "Deep page"
+        answers = run_calls(bx, calls[:first_click], tab)
+        assert _page_title(browser, url, "Deep button pressed") == "Deep button pressed"
+        answers += run_calls(bx, calls[first_click:], tab)
     broken = [(n, a[:160]) for n, _, a in answers if any(f'"{c}"' in a for c in ("timeout", "internal"))]
     assert not broken, broken
-    # Last: reading the title through Selenium puts the tab in the background, where Chrome paints
-    # no frame for a screenshot to wait on.
-    with tab_of_its_own(browser, bx, url) as tab:
-        bx.click(id_of(bx, tab, "Deep button"), tab=tab)
-        assert _page_title(browser, url) == "Deep button pressed"
 
 
 def test_a_page_past_the_node_budget_is_read_in_part_and_its_memory_returned(
@@ -111,9 +115,11 @@ def test_a_page_past_the_node_budget_is_read_in_part_and_its_memory_returned(
     with tab_of_its_own(browser, bx, url, load_s=60) as tab:
         text = bx.snapshot(tab=tab, max_tokens=2000)["text"]
         assert "page too large: browserx read its first 200,000 nodes" in text
-        assert bx.snapshot(tab=tab, format="json")["json"]["page"]["context"]["stats"]["cut_frames"] == 1
-        bx.click(id_of(bx, tab, "Top button"), tab=tab)
-        assert _page_title(browser, url) == "Top button pressed"
+        # One json view (each takes seconds here) for its stats and the button's ID.
+        view = bx.snapshot(tab=tab, format="json")["json"]["page"]
+        assert view["context"]["stats"]["cut_frames"] == 1
+        bx.click(_id_named(view["body"], "Top button"), tab=tab)
+        assert _page_title(browser, url, "Top button pressed") == "Top button pressed"
         peak = _host_rss_mb(bx)
     for _ in range(100):  # the tab's memory is freed once its disposal ran (tabs/registry.py)
         after = _host_rss_mb(bx)
@@ -123,3 +129,14 @@ def test_a_page_past_the_node_budget_is_read_in_part_and_its_memory_returned(
     assert after < baseline + 50, (
         f"host RSS {baseline:.0f} MB before, {peak:.0f} MB open, {after:.0f} MB after"
     )
+
+
+def _id_named(body: dict[str, Any], name: str) -> int:
+    """The ID of a node named ``name`` in a json view's body."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.get("name") == name and isinstance(node.get("id"), int):
+            return int(node["id"])
+        stack.extend(node.get("children", []))
+    raise AssertionError(f"no {name!r} with an ID in the view")
