@@ -100,10 +100,44 @@ def tab_of(bx: Client, url: str) -> int:
     return int(tabs[0]["tab"])
 
 
+# Resolves true once no animation of the page (CSS animation or transition, Web Animation: the
+# document's and every open shadow root's) that ends is running, seen so twice QUIET_MS apart (a
+# framework may start a transition a frame after its classes change), its fonts loaded; false when
+# arguments[0] ms passed first. Endless ones (a spinner) never end: not waited for.
+SETTLE_JS = """
+const [limit, done] = [arguments[0], arguments[arguments.length - 1]];
+const until = performance.now() + limit;
+const moving = () => {
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++) {
+    for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  }
+  return roots.some(r => r.getAnimations().some(a => a.playState === 'running' && !!a.effect &&
+    Number.isFinite(a.effect.getComputedTiming().endTime)));
+};
+const pause = (ms) => new Promise(r => setTimeout(r, ms));
+(async () => {
+  await document.fonts.ready;
+  for (let quiet = 0; ; await pause(__QUIET_MS__)) {
+    quiet = moving() ? 0 : quiet + 1;
+    if (quiet === 2) return true;
+    if (performance.now() > until) return false;
+  }
+})().then(done, () => done(false));
+"""
+QUIET_MS = 50
+
+
+def settle(driver: Driver, longest: float) -> None:
+    """Let the page's animations end (at most ``longest`` s, the page's ``settle``: then it is
+    measured as it is, as after the fixed sleep this wait replaced)."""
+    driver.driver.execute_async_script(SETTLE_JS.replace("__QUIET_MS__", str(QUIET_MS)), longest * 1000)
+
+
 def measure(page: OraclePage, browser: Browser, bx: Client, base: str) -> tuple[Score, list[str]]:
     driver = Driver(browser)
     run_steps(driver, base, (*page_opening(page),))
-    time.sleep(page.settle)
+    settle(driver, page.settle)
     tab = tab_of(bx, browser.driver.current_url)
 
     def cdp(method: str, params: dict[str, Any]) -> Any:

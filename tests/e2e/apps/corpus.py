@@ -175,6 +175,11 @@ def run_steps(driver: Driver, base: str, steps: tuple[Step, ...]) -> None:
             wait_for(driver, step.wait, step.timeout)
 
 
+# How often wait_for looks again (each look a script in the page, ~10 ms): a wait ends up to this
+# much after its condition came true, and the oracle corpus alone waits some 150 times.
+POLL_S = 0.025
+
+
 def wait_for(driver: Driver, expression: str, timeout: float) -> Any:
     deadline = time.monotonic() + timeout
     while True:
@@ -186,7 +191,7 @@ def wait_for(driver: Driver, expression: str, timeout: float) -> Any:
             return value
         if time.monotonic() > deadline:
             raise TimeoutError(f"not true within {timeout} s: {expression}")
-        time.sleep(0.1)
+        time.sleep(POLL_S)
 
 
 def match_expectations(

@@ -42,7 +42,9 @@ class OraclePage:
     server: str = "static"
     ready: str = READY
     after: tuple[Step, ...] = ()  # run once ready: open a menu, a dialog, a listbox
-    settle: float = 0.3  # seconds to let animations end after `after`
+    # Seconds to let animations end once ready and after `after`: the test waits at most this long,
+    # until no animation runs (test_oracle_corpus.settle); the bench sleeps it.
+    settle: float = 0.3
     # What a person would do there, each judged by the page's own state (the framework's model, the
     # widget's API, the element's checked / aria-selected / value); run by role and name after the
     # page was measured.
