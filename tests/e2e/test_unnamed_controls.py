@@ -24,7 +24,9 @@ def semantic(bx: Client, tab: int) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("hint", sorted(EXPECTED))
-def test_an_unnamed_control_is_reachable_by_its_hint(browser: Browser, bx: Client, servers: Servers, hint: str) -> None:
+def test_an_unnamed_control_is_reachable_by_its_hint(
+    browser: Browser, bx: Client, servers: Servers, hint: str
+) -> None:
     tab = open_page(browser, bx, servers.url("unnamed-controls.html"))
     controls = semantic(bx, tab)
     (found,) = [c for c in controls if c.get("hn") == hint]
@@ -33,7 +35,9 @@ def test_an_unnamed_control_is_reachable_by_its_hint(browser: Browser, bx: Clien
     assert js(browser, "window.presses") == [EXPECTED[hint]]
 
 
-def test_the_text_view_marks_hints_as_hints_and_quotes_them(browser: Browser, bx: Client, servers: Servers) -> None:
+def test_the_text_view_marks_hints_as_hints_and_quotes_them(
+    browser: Browser, bx: Client, servers: Servers
+) -> None:
     tab = open_page(browser, bx, servers.url("unnamed-controls.html"))
     text = bx.snapshot(tab=tab)["text"]
     for hint in EXPECTED:
