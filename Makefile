@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BX := $(VENV)/bin/browserx
 
-.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools page-library bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-pacing bench-screenshot clean
+.PHONY: setup system venv native install-host uninstall-host demo corpus test test-unit test-e2e test-latest lock lock-upgrade fuzz soak lint js-tools page-library bench bench-venv bench-corpus bench-oracle bench-forms bench-tools bench-pacing bench-small bench-screenshot clean
 
 setup: system venv native
 
@@ -171,6 +171,13 @@ bench-tools: bench-venv
 # for 30 rounds; PACING_ARGS="--runs 5 --think 1-1" for a look).
 bench-pacing: bench-venv
 	$(BENCH_VENV)/bin/python bench/pacing.py $(PACING_ARGS)
+
+# Small pages (the MiniWoB++ task pages, PyPI's miniwob, served locally): browserx's snapshot vs
+# Playwright's ariaSnapshot on the same tab of one Chromium, interleaved, 0.2-0.5 s of thinking before
+# each call; per-page medians and the median of medians, printed to stdout (~15 min for 33 pages and
+# 30 rounds; SMALL_ARGS="--every 13 --runs 10" for a look, --stats for browserx's own breakdown).
+bench-small: bench-venv
+	$(BENCH_VENV)/bin/python bench/small_pages.py $(SMALL_ARGS)
 
 # Screenshot latency (viewport and full page, PNG and JPEG, of the 20k generated page) and the size of
 # the hybrid view (semantic JSON + JPEG) on a few fixture pages, printed to stdout (~1 min).
